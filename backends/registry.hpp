@@ -1,0 +1,38 @@
+#pragma once
+// String -> Backend. Never falls back silently: a backend that was not built throws NotCompiled,
+// one without a usable device throws BackendError naming the backends that are available.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/backend.hpp"
+
+namespace poreflow {
+
+struct BackendOptions {
+  int cuda_device = 0;      // --device N
+  std::string cl_platform;  // --cl-platform NAME (substring, case-insensitive); empty: first with a device
+  int cl_device = 0;        // --cl-device N (index within the chosen platform)
+  int omp_threads = 0;      // 0: OpenMP default
+};
+
+// "serial", "omp", "opencl", "cuda", in the order `info` lists them
+const std::vector<std::string>& backend_names();
+bool backend_compiled(std::string_view name);
+
+// Creates the named backend; "auto" picks cuda, then an OpenCL GPU, then omp, and logs the choice.
+std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& opts = {});
+
+// Backends that are compiled and see a device right now.
+std::vector<std::string> available_backends();
+
+// For `poreflow info`: one entry per backend with a line per device (or why there is none).
+struct BackendInfo {
+  std::string name;
+  bool compiled = false;
+  std::vector<std::string> lines;
+};
+std::vector<BackendInfo> describe_backends();
+
+}  // namespace poreflow

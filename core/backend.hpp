@@ -1,0 +1,146 @@
+#pragma once
+// The device-neutral interface. A Backend owns device memory (Buffers) and implements every
+// kernel family; models and solvers are written once as sequences of these calls.
+//
+// Adding a kernel: declare its argument struct and virtual here, implement it in
+// core/reference (serial), backends/omp, kernels_cu + backends/cuda, kernels_cl + backends/opencl,
+// and add it to tests/test_kernels.cpp, which checks every backend against the serial double run.
+//
+// Scalars in argument structs are double; a backend converts them to the field precision.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace poreflow {
+
+// Device memory owned by a backend. Host backends keep it in host memory.
+class Buffer {
+ public:
+  explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
+  virtual ~Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+};
+
+// ---- kernel arguments -----------------------------------------------------------------------
+
+struct ReduceArgs {
+  Precision prec = Precision::Double;
+  ReduceOp op = ReduceOp::Sum;
+  ReduceConfig cfg;
+  const Buffer* a = nullptr;
+  const Buffer* b = nullptr;  // second input of MaxAbsDiff
+  std::size_t n = 0;
+};
+
+// Fused Jacobi iteration of the 1D pressure equation (paper 000, eq. 9) with its convergence
+// test. Points 0 and n-1 hold the Dirichlet values p_left and p_right.
+// Iteration i reads p[i % 2] and writes p[(i + 1) % 2]; it is a check iteration when
+// (i + 1) % check_every == 0. The control block (core/kernels/jacobi_ctrl.h) records convergence
+// on the device; launches after convergence return at once.
+struct Jacobi1DArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  const Buffer* mface = nullptr;  // n - 1 face mobilities M_{i+1/2}
+  Buffer* p[2] = {nullptr, nullptr};
+  double p_left = 0, p_right = 0;
+  JacobiMetric metric = JacobiMetric::Residual;
+  double threshold = 0;  // absolute threshold on max(metric)
+  int check_every = 1;
+  ReduceConfig reduce;
+  Buffer* ctrl = nullptr;  // PF_JCTRL_WORDS 64-bit words
+};
+
+// State of a Jacobi run read back from the control block.
+struct JacobiStatus {
+  bool converged = false;
+  long iterations = 0;       // iterations done
+  double last_metric = -1;   // max(metric) of the last check, -1 before the first
+};
+
+// Buckley-Leverett point-wise kernels (bl1d). Parameters as in core/physics/bl1d.h.
+struct BLParams {
+  double k = 0.001, mu_w = 0.09, mu_o = 0.3;
+};
+
+struct BLFaceMobilityArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;             // points
+  const Buffer* s = nullptr;     // n saturations
+  Buffer* mface = nullptr;       // n - 1 faces
+  BLParams phys;
+};
+
+struct BLFaceVelocityArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  const Buffer* p = nullptr;      // n pressures
+  const Buffer* mface = nullptr;  // n - 1
+  Buffer* u = nullptr;            // n - 1 face velocities
+  double inv_h = 1;
+};
+
+// s_new[0] = s_inj; interior points by the upwind update; s_new[n-1] = s_new[n-2] (dS/dx = 0).
+struct BLSaturationArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  const Buffer* s_old = nullptr;
+  const Buffer* u = nullptr;  // n - 1 face velocities
+  Buffer* s_new = nullptr;
+  double c = 0;               // dt / (porosity h)
+  double s_inj = 1;
+  BLParams phys;
+};
+
+// ---- the backend ----------------------------------------------------------------------------
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;          // "serial", "omp", "cuda", "opencl"
+  virtual std::string device_name() const = 0;   // the device it runs on, for logs and tables
+  virtual bool supports(Precision p) const { return true; }
+  // Reduction variants this backend implements, best first.
+  virtual std::vector<ReduceVariant> reduce_variants() const = 0;
+  ReduceVariant default_reduce_variant() const { return reduce_variants().front(); }
+  // Throws ConfigError naming the supported variants when `cfg` cannot run here.
+  void check_reduce_config(const ReduceConfig& cfg) const;
+
+  // memory
+  virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;
+  virtual void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset = 0) = 0;
+  virtual void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
+  virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes) = 0;
+  virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
+  virtual void sync() = 0;  // waits for all enqueued work
+
+  // reduce: enqueue keeps the result on the device; fetch waits and returns the last one.
+  virtual void reduce_enqueue(const ReduceArgs& args) = 0;
+  virtual double reduce_fetch() = 0;
+  double reduce(const ReduceArgs& args) {
+    reduce_enqueue(args);
+    return reduce_fetch();
+  }
+
+  // jacobi1d: iterations [first, first + count), stopping on the device once converged.
+  virtual void jacobi1d_iterate(const Jacobi1DArgs& args, long first, long count) = 0;
+  // clears the control block before a solve
+  void jacobi1d_reset(const Jacobi1DArgs& args);
+  // waits and reads the control block; `next` is the first iteration not yet enqueued
+  JacobiStatus jacobi1d_status(const Jacobi1DArgs& args, long next);
+
+  // bl1d point-wise kernels
+  virtual void bl1d_face_mobility(const BLFaceMobilityArgs& args) = 0;
+  virtual void bl1d_face_velocity(const BLFaceVelocityArgs& args) = 0;
+  virtual void bl1d_saturation(const BLSaturationArgs& args) = 0;
+};
+
+}  // namespace poreflow

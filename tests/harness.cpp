@@ -1,0 +1,42 @@
+#include "tests/harness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace poreflow::test {
+
+Env& env() {
+  static Env e;
+  return e;
+}
+
+Backend& backend(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<Backend>> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, make_backend(name, env().opts)).first;
+  return *it->second;
+}
+
+Backend& reference() { return backend("serial"); }
+
+std::mt19937_64& rng() {
+  static std::mt19937_64 g(env().seed);
+  return g;
+}
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b, double scale) {
+  if (a.size() != b.size()) return std::numeric_limits<double>::infinity();
+  double m = 0, ref = scale;
+  for (double x : b) ref = std::max(ref, std::fabs(x));
+  if (ref == 0) ref = 1;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    double d = std::fabs(a[i] - b[i]);
+    if (!(d == d) || std::isinf(d)) return std::numeric_limits<double>::infinity();
+    m = std::max(m, d);
+  }
+  return m / ref;
+}
+
+}  // namespace poreflow::test

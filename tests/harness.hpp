@@ -1,0 +1,70 @@
+#pragma once
+// Test harness: every backend test is written once and run on the backends under test
+// (--pf-backend=NAME[,NAME...], default: every available one) against the serial double reference.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/registry.hpp"
+#include "core/backend.hpp"
+#include "core/field.hpp"
+
+namespace poreflow::test {
+
+struct Env {
+  std::vector<std::string> backends;
+  BackendOptions opts;
+  std::uint64_t seed = 0;
+};
+Env& env();
+
+// Backends are created once per process (OpenCL program builds are slow on PoCL).
+Backend& backend(const std::string& name);
+Backend& reference();  // serial
+
+template <class F>
+void for_each_backend(F&& f) {
+  for (const auto& name : env().backends) {
+    Backend& be = backend(name);
+    INFO("backend: ", name, " (", be.device_name(), ")");
+    f(be);
+  }
+}
+
+std::mt19937_64& rng();  // seeded from env().seed, printed at start
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, double lo, double hi) {
+  std::uniform_real_distribution<double> d(lo, hi);
+  std::vector<T> v(n);
+  for (auto& x : v) x = static_cast<T>(d(rng()));
+  return v;
+}
+
+// Copies host values into a field of backend `be`.
+template <class T>
+Field<T> make_field(Backend& be, const std::vector<T>& host) {
+  Field<T> f(be, host.size());
+  if (!host.empty()) f.upload(host);
+  return f;
+}
+
+template <class To, class From>
+std::vector<To> convert(const std::vector<From>& v) {
+  return std::vector<To>(v.begin(), v.end());
+}
+
+// Relative tolerance of a computation in T compared with the double reference.
+template <class T>
+constexpr double tol() {
+  return sizeof(T) == 4 ? 2e-5 : 1e-12;
+}
+
+// max_i |a_i - b_i| / max(scale, max|b_i|); NaN anywhere makes it infinite
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b, double scale = 0);
+
+}  // namespace poreflow::test

@@ -1,0 +1,65 @@
+// doctest main with poreflow's own options, removed before doctest sees the arguments:
+//   --pf-backend=a,b     backends under test (default: every available one)
+//   --pf-cl-platform=S   OpenCL platform substring; --pf-cl-device=N; --pf-device=N (CUDA)
+// Exit code 77 (ctest: skipped) when a named backend is not usable here, unless the environment
+// variable POREFLOW_REQUIRE_BACKENDS lists it (the GPU machine's script sets it): then it fails.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/registry.hpp"
+#include "core/error.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+
+static std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  auto& e = test::env();
+  std::vector<char*> rest;
+  std::string backends;
+  for (int i = 0; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* key) { return a.substr(std::string(key).size()); };
+    if (a.rfind("--pf-backend=", 0) == 0) backends = value("--pf-backend=");
+    else if (a.rfind("--pf-cl-platform=", 0) == 0) e.opts.cl_platform = value("--pf-cl-platform=");
+    else if (a.rfind("--pf-cl-device=", 0) == 0) e.opts.cl_device = std::stoi(value("--pf-cl-device="));
+    else if (a.rfind("--pf-device=", 0) == 0) e.opts.cuda_device = std::stoi(value("--pf-device="));
+    else rest.push_back(argv[i]);
+  }
+  const char* seed = std::getenv("POREFLOW_TEST_SEED");
+  e.seed = seed ? std::stoull(seed) : std::random_device{}();
+  std::cout << "poreflow tests: random seed " << e.seed << " (set POREFLOW_TEST_SEED to repeat)\n";
+
+  auto required = split(std::getenv("POREFLOW_REQUIRE_BACKENDS") ? std::getenv("POREFLOW_REQUIRE_BACKENDS") : "");
+  e.backends = backends.empty() ? available_backends() : split(backends);
+  for (const auto& name : e.backends) {
+    try {
+      auto& be = test::backend(name);
+      std::cout << "backend under test: " << name << " on " << be.device_name() << "\n";
+    } catch (const Error& err) {
+      bool must = std::find(required.begin(), required.end(), name) != required.end();
+      std::cout << (must ? "FAILED: " : "SKIPPED: ") << "backend " << name << ": " << err.what() << "\n";
+      return must ? 1 : 77;
+    }
+  }
+  doctest::Context ctx;
+  ctx.applyCommandLine(static_cast<int>(rest.size()), rest.data());
+  return ctx.run();
+}
