@@ -22,6 +22,10 @@ void Backend::check_reduce_config(const ReduceConfig& cfg) const {
     throw ConfigError("block size " + std::to_string(cfg.block) + " must be a power of two in [32, 1024]");
 }
 
+void Backend::vendor_reduce_enqueue(const ReduceArgs&) {
+  throw BackendError("the " + name() + " backend has no vendor reduction");
+}
+
 void Backend::jacobi1d_reset(const Jacobi1DArgs& args) {
   std::uint64_t zeros[PF_JCTRL_WORDS] = {};
   upload(*args.ctrl, zeros, sizeof(zeros));

@@ -129,6 +129,10 @@ class Backend {
     reduce_enqueue(args);
     return reduce_fetch();
   }
+  // A vendor library's reduction on the same data (CUB on cuda), for benchmarks and tests;
+  // empty name when the backend has none. The result is read with reduce_fetch().
+  virtual std::string vendor_reduce_name() const { return ""; }
+  virtual void vendor_reduce_enqueue(const ReduceArgs& args);
 
   // jacobi1d: iterations [first, first + count), stopping on the device once converged.
   virtual void jacobi1d_iterate(const Jacobi1DArgs& args, long first, long count) = 0;

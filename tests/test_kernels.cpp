@@ -271,3 +271,20 @@ TEST_CASE_TEMPLATE("bl1d: face mobility, face velocity and saturation update", T
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("backend") {
+TEST_CASE_TEMPLATE("reduce: the vendor library's reduction agrees with the reference", T, float, double) {
+  for_each_backend([](Backend& be) {
+    if (be.vendor_reduce_name().empty()) return;
+    for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t((1u << 20) + 3)}) {
+      auto a = random_vector<T>(n, -1, 1), b = random_vector<T>(n, -1, 1);
+      double ref = reduce_on<double>(reference(), ReduceOp::MaxAbsDiff, {ReduceVariant::Serial}, convert<double>(a),
+                                     convert<double>(b));
+      auto fa = make_field(be, a), fb = make_field(be, b);
+      ReduceArgs args{precision_of<T>(), ReduceOp::MaxAbsDiff, {}, &fa.buffer(), &fb.buffer(), n};
+      be.vendor_reduce_enqueue(args);
+      CHECK(be.reduce_fetch() == doctest::Approx(ref).epsilon(tol<T>()));
+    }
+  });
+}
+}
