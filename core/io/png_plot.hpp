@@ -1,0 +1,39 @@
+#pragma once
+// Quick-look figures as PNG, with no plotting toolchain: stacked line-plot panels (profiles, time
+// series, comparisons with analytic solutions) and 2D color maps (saturation, pressure).
+#include <array>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace poreflow::io {
+
+struct Series {
+  std::string label;  // empty: not listed in the legend
+  std::vector<double> x, y;  // same length; a non-finite point breaks the line
+  std::array<unsigned char, 3> color{0, 0, 0};
+  bool dashed = false;
+  bool markers = false;
+};
+
+struct Panel {
+  std::string title, xlabel, ylabel;
+  std::vector<Series> series;
+  // NaN: from the data with a 5% margin. The x range is always the data's.
+  double ymin = std::numeric_limits<double>::quiet_NaN();
+  double ymax = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Panels stacked top to bottom, each width x panel_height pixels. Throws poreflow::Error naming
+// the path when it cannot be written, or on a series whose x and y differ in length.
+void write_plot_png(const std::filesystem::path& file, const std::vector<Panel>& panels, int width = 1000,
+                    int panel_height = 420);
+
+// A color map (viridis) of nx*ny values, row-major with y = 0 at the bottom, values clamped to
+// [vmin, vmax] (NaN: gray), drawn nearest-neighbour so its longer side is scale_to pixels, with
+// a color bar labelled vmin and vmax and the title above.
+void write_map_png(const std::filesystem::path& file, int nx, int ny, const std::vector<double>& values, double vmin,
+                   double vmax, const std::string& title, int scale_to = 512);
+
+}  // namespace poreflow::io
