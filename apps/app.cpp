@@ -1,4 +1,85 @@
 #include "apps/app.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "apps/common.hpp"
+#include "core/error.hpp"
+
 namespace poreflow::app {
-int main(int, char**) { return 0; }
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
 }
+
+void add_common_options(CLI::App& app, Common& c, bool backend, bool devices) {
+  if (backend) app.add_option("--backend,-b", c.backend, "serial | omp | opencl | cuda | auto")->capture_default_str();
+  if (devices) {
+    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")->capture_default_str();
+    app.add_option("--cl-platform", c.backend_opts.cl_platform,
+                   "OpenCL platform, a case-insensitive part of its name (e.g. NVIDIA, Portable)");
+    app.add_option("--cl-device", c.backend_opts.cl_device, "OpenCL device index within the platform")
+        ->capture_default_str();
+    app.add_option("--threads", c.backend_opts.omp_threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)");
+  }
+  app.add_option("--precision", c.precision, "float | double")->capture_default_str();
+  app.add_flag("-v,--verbose", c.verbose, "more log output (-vv: trace)");
+  app.add_flag("-q,--quiet", c.quiet, "warnings and errors only");
+}
+
+void apply_logging(const Common& c) {
+  auto level = c.quiet ? spdlog::level::warn
+               : c.verbose >= 2 ? spdlog::level::trace
+               : c.verbose == 1 ? spdlog::level::debug
+                                : spdlog::level::info;
+  spdlog::set_level(level);
+}
+
+io::CaseFile load_case(const std::string& path, const Common& c) {
+  auto cf = io::CaseFile::load(path);
+  if (!c.reduction.empty()) cf.set("pressure.reduction=\"" + c.reduction + "\"");
+  if (!c.combine.empty()) cf.set("pressure.combine=\"" + c.combine + "\"");
+  if (c.block) cf.set("pressure.block=" + std::to_string(c.block));
+  if (c.check_every) cf.set("pressure.check_every=" + std::to_string(c.check_every));
+  for (const auto& s : c.sets) cf.set(s);
+  return cf;
+}
+
+int main(int argc, char** argv) {
+  auto logger = spdlog::stderr_color_mt("poreflow");
+  logger->set_pattern("[%H:%M:%S.%e] [%^%l%$] %v");
+  spdlog::set_default_logger(logger);
+
+  CLI::App app{"poreflow: flow in porous media on CUDA, OpenCL and OpenMP", "poreflow"};
+  app.set_version_flag("--version", POREFLOW_VERSION);
+  app.require_subcommand(1);
+  Common c;
+  add_info(app, c);
+  add_run(app, c);
+  add_compare(app, c);
+  add_bench(app, c);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const Error& e) {
+    spdlog::shutdown();
+    std::fprintf(stderr, "poreflow: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    spdlog::shutdown();
+    std::fprintf(stderr, "poreflow: internal error: %s\n", e.what());
+    return 2;
+  }
+  return c.exit_code;
+}
+
+}  // namespace poreflow::app

@@ -17,6 +17,9 @@
 
 namespace poreflow {
 
+// Loops shorter than this run on one thread even on omp: the fork/join would cost more.
+constexpr std::size_t kMinParallelPoints = 8192;
+
 // ---- memory ---------------------------------------------------------------------------------
 
 HostBuffer::HostBuffer(std::size_t bytes) : Buffer(bytes) {
@@ -163,6 +166,8 @@ T metric_value(std::uint64_t bits) {
 
 template <class T>
 void HostBackend::jacobi_t(const Jacobi1DArgs& args, long first, long count) const {
+  // a fork/join costs microseconds: below this many points one thread is faster
+  const bool par = parallel_ && args.n >= kMinParallelPoints;
   std::uint64_t* ctrl = host_ptr<std::uint64_t>(*args.ctrl);
   const T* mf = host_ptr<T>(*args.mface);
   const long n = static_cast<long>(args.n);
@@ -187,7 +192,7 @@ void HostBackend::jacobi_t(const Jacobi1DArgs& args, long first, long count) con
     if (check) {
       T m = 0;
       bool nan = false;
-#pragma omp parallel for schedule(static) num_threads(threads_) if (parallel_) reduction(max : m) reduction(|| : nan)
+#pragma omp parallel for schedule(static) num_threads(threads_) if (par) reduction(max : m) reduction(|| : nan)
       for (long i = 1; i < n - 1; ++i) {
         T v = phys::bl_jacobi_point<T>(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
         q[i] = v;
@@ -200,7 +205,7 @@ void HostBackend::jacobi_t(const Jacobi1DArgs& args, long first, long count) con
       ctrl[PF_JCTRL_SLOT0 + c % PF_JCTRL_NSLOTS] = metric_bits<T>(m);
       ctrl[PF_JCTRL_SLOT0 + (c + 1) % PF_JCTRL_NSLOTS] = 0;
     } else {
-#pragma omp parallel for schedule(static) num_threads(threads_) if (parallel_)
+#pragma omp parallel for schedule(static) num_threads(threads_) if (par)
       for (long i = 1; i < n - 1; ++i) q[i] = phys::bl_jacobi_point<T>(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
     }
   }
@@ -218,6 +223,7 @@ void HostBackend::jacobi1d_iterate(const Jacobi1DArgs& args, long first, long co
 
 template <class T>
 static void face_mobility_t(const BLFaceMobilityArgs& a, bool par, int threads) {
+  par = par && a.n >= kMinParallelPoints;
   const T* s = host_ptr<T>(*a.s);
   T* m = host_ptr<T>(*a.mface);
   const T k = T(a.phys.k), mw = T(a.phys.mu_w), mo = T(a.phys.mu_o);
@@ -228,6 +234,7 @@ static void face_mobility_t(const BLFaceMobilityArgs& a, bool par, int threads) 
 
 template <class T>
 static void face_velocity_t(const BLFaceVelocityArgs& a, bool par, int threads) {
+  par = par && a.n >= kMinParallelPoints;
   const T* p = host_ptr<T>(*a.p);
   const T* m = host_ptr<T>(*a.mface);
   T* u = host_ptr<T>(*a.u);
@@ -239,6 +246,7 @@ static void face_velocity_t(const BLFaceVelocityArgs& a, bool par, int threads) 
 
 template <class T>
 static void saturation_t(const BLSaturationArgs& a, bool par, int threads) {
+  par = par && a.n >= kMinParallelPoints;
   const T* s = host_ptr<T>(*a.s_old);
   const T* u = host_ptr<T>(*a.u);
   T* q = host_ptr<T>(*a.s_new);

@@ -1,0 +1,150 @@
+#include "apps/bench_common.hpp"
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+
+#include "core/error.hpp"
+
+namespace poreflow::app {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
+}  // namespace
+
+Timing measure(const std::function<void()>& op, const std::function<void()>& finish, double target_s, int samples,
+               long max_reps) {
+  op();  // warm-up: program builds, first-touch, caches
+  finish();
+  double t0 = now_s();
+  op();
+  finish();
+  double one = std::max(now_s() - t0, 1e-7);
+  Timing t;
+  t.reps = std::clamp<long>(static_cast<long>(target_s / one), 1, max_reps);
+  std::vector<double> per_op;
+  for (int s = 0; s < samples; ++s) {
+    double a = now_s();
+    for (long r = 0; r < t.reps; ++r) op();
+    finish();
+    per_op.push_back((now_s() - a) / static_cast<double>(t.reps));
+  }
+  std::sort(per_op.begin(), per_op.end());
+  t.median = per_op[per_op.size() / 2];
+  t.min = per_op.front();
+  return t;
+}
+
+double copy_bandwidth(Backend& be, std::size_t bytes) {
+  auto src = be.alloc(bytes), dst = be.alloc(bytes);
+  be.fill(*src, Precision::Float, 1.0, bytes / sizeof(float));
+  be.fill(*dst, Precision::Float, 0.0, bytes / sizeof(float));
+  auto t = measure([&] { be.copy(*src, *dst, bytes); }, [&] { be.sync(); }, 0.05, 7);
+  return 2.0 * static_cast<double>(bytes) / t.median / 1e9;
+}
+
+std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint64_t seed) {
+  std::vector<double> v(n);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (auto& e : v) {  // splitmix64
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    e = lo + (hi - lo) * static_cast<double>(z >> 11) * 0x1.0p-53;
+  }
+  return v;
+}
+
+std::vector<std::size_t> parse_sizes(const std::string& s) {
+  auto one = [&](const std::string& t) -> std::size_t {
+    try {
+      if (t.rfind("2^", 0) == 0) return std::size_t(1) << std::stoi(t.substr(2));
+      std::size_t pos = 0;
+      long v = std::stol(t, &pos);
+      if (pos != t.size() || v < 1) throw std::invalid_argument(t);
+      return static_cast<std::size_t>(v);
+    } catch (const std::exception&) {
+      throw ConfigError("--sizes: '" + t + "' is not a size (use 16384, 2^14 or 2^14..2^20)");
+    }
+  };
+  std::vector<std::size_t> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    auto end = s.find(',', start);
+    std::string item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!item.empty()) {
+      auto dots = item.find("..");
+      if (dots != std::string::npos) {
+        std::size_t a = one(item.substr(0, dots)), b = one(item.substr(dots + 2));
+        for (std::size_t v = a; v <= b; v *= 2) out.push_back(v);
+      } else {
+        out.push_back(one(item));
+      }
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (out.empty()) throw ConfigError("--sizes is empty");
+  return out;
+}
+
+void print_rows(const std::vector<BenchRow>& rows, const char* unit) {
+  fmt::print("\n{:<7} {:<28} {:<7} {:>10} {:>12} {:>12} {:>9} {:>7} {:>9} {:>4}\n", "backend", "variant", "combine",
+             "size", std::string("median ") + unit, std::string("min ") + unit, "GB/s", "x copy", "speedup", "ok");
+  for (const auto& r : rows) {
+    fmt::print("{:<7} {:<28.28} {:<7} {:>10} {:>12.3f} {:>12.3f} {:>9.1f} {:>7.3f} {:>9.1f} {:>4}\n", r.backend,
+               r.variant, r.combine, r.size, r.t.median * 1e6, r.t.min * 1e6, r.gbps, r.ratio_copy, r.speedup,
+               r.verified ? "yes" : "NO");
+  }
+}
+
+void write_json(const std::string& path, const std::string& bench, const std::vector<BenchRow>& rows,
+                const std::vector<std::pair<std::string, double>>& copy_bw) {
+  toml::table root;
+  char date[32];
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  toml::table meta{{"bench", bench}, {"date", std::string(date)}, {"host", std::string(host)},
+                   {"poreflow_version", POREFLOW_VERSION},
+                   {"timing", "wall clock over back-to-back calls and one device sync per sample; median of 7 samples"}};
+  toml::table bw;
+  for (const auto& [name, gbps] : copy_bw) bw.insert(name, gbps);
+  meta.insert("copy_gbps", bw);
+  root.insert("meta", meta);
+  toml::array arr;
+  for (const auto& r : rows) {
+    arr.push_back(toml::table{{"bench", r.bench},
+                              {"backend", r.backend},
+                              {"device", r.device},
+                              {"variant", r.variant},
+                              {"combine", r.combine},
+                              {"precision", r.precision},
+                              {"size", static_cast<int64_t>(r.size)},
+                              {"median_s", r.t.median},
+                              {"min_s", r.t.min},
+                              {"reps_per_sample", static_cast<int64_t>(r.t.reps)},
+                              {"bytes", r.bytes},
+                              {"gbps", r.gbps},
+                              {"copy_gbps", r.copy_gbps},
+                              {"ratio_copy", r.ratio_copy},
+                              {"speedup_vs_serial", r.speedup},
+                              {"verified", r.verified},
+                              {"note", r.note}});
+  }
+  root.insert("rows", arr);
+  std::ofstream out(path);
+  if (!out) throw ConfigError("--json: cannot write '" + path + "'");
+  out << toml::json_formatter{root} << "\n";
+  if (!out) throw Error("--json: writing '" + path + "' failed");
+}
+
+}  // namespace poreflow::app

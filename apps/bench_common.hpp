@@ -1,0 +1,50 @@
+#pragma once
+// Benchmark plumbing: timing, the copy-bandwidth yardstick, random data, result rows and JSON.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+
+namespace poreflow::app {
+
+struct Timing {
+  double median = 0, min = 0;  // seconds per operation
+  long reps = 0;               // operations per sample
+};
+
+// Times `op` in samples of `reps` back-to-back calls followed by `finish()` (a device sync),
+// after a warm-up; reps is chosen so a sample takes about target_s. Wall clock on the host: for
+// asynchronous backends the launches pipeline, so a sample measures device time plus whatever
+// launch cost the device cannot hide (the cost a user sees).
+Timing measure(const std::function<void()>& op, const std::function<void()>& finish, double target_s = 0.02,
+               int samples = 7, long max_reps = 1'000'000);
+
+// Device-to-device copy bandwidth in GB/s counting bytes read plus bytes written.
+double copy_bandwidth(Backend& be, std::size_t bytes);
+
+// Deterministic fast random numbers in [lo, hi) for large benchmark inputs.
+std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint64_t seed);
+
+struct BenchRow {
+  std::string bench, backend, device, variant, combine, precision;
+  std::size_t size = 0;
+  Timing t;
+  double bytes = 0;         // minimal bytes one operation must move
+  double gbps = 0;          // bytes / median time
+  double copy_gbps = 0;     // measured in the same run on the same backend
+  double ratio_copy = 0;    // gbps / copy_gbps
+  double speedup = 0;       // serial median / this median (0: no serial row)
+  bool verified = false;    // result checked against the double reference
+  std::string note;
+};
+
+// Parses "16384,2^20,2^14..2^18" (a range doubles from its start to its end).
+std::vector<std::size_t> parse_sizes(const std::string& s);
+
+void print_rows(const std::vector<BenchRow>& rows, const char* time_unit_label);
+void write_json(const std::string& path, const std::string& bench, const std::vector<BenchRow>& rows,
+                const std::vector<std::pair<std::string, double>>& copy_bw);
+
+}  // namespace poreflow::app

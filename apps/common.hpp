@@ -1,0 +1,42 @@
+#pragma once
+// Options shared by every subcommand, and helpers that turn them into backends and cases.
+#include <CLI/CLI.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/registry.hpp"
+#include "core/io/case_file.hpp"
+
+namespace poreflow::app {
+
+struct Common {
+  std::string backend = "auto";
+  BackendOptions backend_opts;
+  std::string precision = "double";
+  int verbose = 0;
+  bool quiet = false;
+  std::vector<std::string> sets;  // --set key=value
+  // shortcuts for case keys
+  std::string reduction, combine;
+  int block = 0, check_every = 0;
+  int exit_code = 0;  // set by a subcommand that finished but must report failure (compare)
+};
+
+// Registers the shared options on a subcommand: --backend when `backend`, the device choice
+// (--device, --cl-platform, --cl-device, --threads) when `devices`, always precision and logging.
+void add_common_options(CLI::App& app, Common& c, bool backend = true, bool devices = true);
+void apply_logging(const Common& c);
+
+// Loads a case and applies the shortcuts and --set overrides, in that order.
+io::CaseFile load_case(const std::string& path, const Common& c);
+
+std::vector<std::string> split_list(const std::string& s);
+
+void add_info(CLI::App& app, Common& c);
+void add_run(CLI::App& app, Common& c);
+void add_compare(CLI::App& app, Common& c);
+void add_bench(CLI::App& app, Common& c);
+
+}  // namespace poreflow::app

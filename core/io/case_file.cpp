@@ -1,0 +1,190 @@
+#include "core/io/case_file.hpp"
+
+#include <toml++/toml.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace poreflow::io {
+
+struct CaseFile::Impl {
+  toml::table table;
+};
+
+namespace {
+
+std::string fmt_num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+std::vector<std::string> split_key(std::string_view key) {
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : key) {
+    if (c == '.') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(cur);
+  return parts;
+}
+
+const toml::node* find(const toml::table& t, std::string_view key) {
+  return t.at_path(key).node();
+}
+
+// every leaf key ("a.b.c") of a table
+void leaves(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& [k, v] : t) {
+    std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = v.as_table())
+      leaves(*sub, name, out);
+    else
+      out.push_back(name);
+  }
+}
+
+}  // namespace
+
+CaseFile::CaseFile(std::unique_ptr<Impl> impl, std::string source) : impl_(std::move(impl)), source_(std::move(source)) {}
+CaseFile::CaseFile(CaseFile&&) noexcept = default;
+CaseFile& CaseFile::operator=(CaseFile&&) noexcept = default;
+CaseFile::~CaseFile() = default;
+
+CaseFile CaseFile::load(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("case file '" + path.string() + "' does not exist or cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path.string());
+}
+
+CaseFile CaseFile::parse(std::string_view text, std::string source) {
+  try {
+    auto impl = std::make_unique<Impl>();
+    impl->table = toml::parse(text, source);
+    return CaseFile(std::move(impl), std::move(source));
+  } catch (const toml::parse_error& e) {
+    const auto& b = e.source().begin;
+    throw ConfigError("case file '" + source + "' line " + std::to_string(b.line) + ", column " +
+                      std::to_string(b.column) + ": " + std::string(e.description()));
+  }
+}
+
+void CaseFile::set(std::string_view assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw ConfigError("--set '" + std::string(assignment) + "': expected key=value, e.g. --set grid.points=400");
+  std::string key(assignment.substr(0, eq));
+  std::string value(assignment.substr(eq + 1));
+  while (!key.empty() && key.back() == ' ') key.pop_back();
+  // parse the value as TOML; a bare word that is not TOML is taken as a string
+  toml::table parsed;
+  try {
+    parsed = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    parsed = toml::table{{"v", value}};
+  }
+  auto parts = split_key(key);
+  toml::table* t = &impl_->table;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (parts[i].empty()) throw ConfigError("--set '" + std::string(assignment) + "': empty key part");
+    auto* node = t->get(parts[i]);
+    if (!node) {
+      t->insert(parts[i], toml::table{});
+      node = t->get(parts[i]);
+    }
+    t = node->as_table();
+    if (!t) throw ConfigError("--set '" + std::string(assignment) + "': '" + parts[i] + "' is not a table");
+  }
+  t->insert_or_assign(parts.back(), *parsed.get("v"));
+}
+
+bool CaseFile::has(std::string_view key) const { return find(impl_->table, key) != nullptr; }
+
+void CaseFile::fail(std::string_view key, const std::string& why) const {
+  throw ConfigError("case '" + source_ + "': " + std::string(key) + " " + why);
+}
+
+double CaseFile::get_double(std::string_view key, double def) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return def;
+  if (auto v = n->value<double>()) return *v;  // integers convert too
+  fail(key, "must be a number");
+}
+
+long CaseFile::get_int(std::string_view key, long def) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return def;
+  if (auto v = n->as_integer()) return static_cast<long>(v->get());
+  if (auto d = n->as_floating_point()) {
+    double x = d->get();
+    if (x == std::floor(x) && std::fabs(x) < 9e18) return static_cast<long>(x);
+  }
+  fail(key, "must be an integer");
+}
+
+bool CaseFile::get_bool(std::string_view key, bool def) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return def;
+  if (auto v = n->as_boolean()) return v->get();
+  fail(key, "must be true or false");
+}
+
+std::string CaseFile::get_string(std::string_view key, std::string def) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return def;
+  if (auto v = n->as_string()) return v->get();
+  fail(key, "must be a string");
+}
+
+double CaseFile::positive(std::string_view key, double def) {
+  double v = get_double(key, def);
+  if (!(v > 0) || !std::isfinite(v)) fail(key, "= " + fmt_num(v) + " must be a finite number > 0");
+  return v;
+}
+
+double CaseFile::non_negative(std::string_view key, double def) {
+  double v = get_double(key, def);
+  if (!(v >= 0) || !std::isfinite(v)) fail(key, "= " + fmt_num(v) + " must be a finite number >= 0");
+  return v;
+}
+
+double CaseFile::in_range(std::string_view key, double def, double lo, double hi, bool lo_open, bool hi_open) {
+  double v = get_double(key, def);
+  bool ok = std::isfinite(v) && (lo_open ? v > lo : v >= lo) && (hi_open ? v < hi : v <= hi);
+  if (!ok)
+    fail(key, "= " + fmt_num(v) + " must be in " + (lo_open ? "(" : "[") + fmt_num(lo) + ", " + fmt_num(hi) +
+                  (hi_open ? ")" : "]"));
+  return v;
+}
+
+long CaseFile::int_at_least(std::string_view key, long def, long lo) {
+  long v = get_int(key, def);
+  if (v < lo) fail(key, "= " + std::to_string(v) + " must be an integer >= " + std::to_string(lo));
+  return v;
+}
+
+void CaseFile::check_all_used() const {
+  std::vector<std::string> all;
+  leaves(impl_->table, "", all);
+  std::string unknown;
+  for (const auto& k : all)
+    if (!used_.count(k)) unknown += (unknown.empty() ? "'" : ", '") + k + "'";
+  if (!unknown.empty()) throw ConfigError("case '" + source_ + "': unknown key " + unknown);
+}
+
+}  // namespace poreflow::io

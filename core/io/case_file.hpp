@@ -1,0 +1,51 @@
+#pragma once
+// A case file (TOML) read strictly: every key a model reads is validated, and any key left
+// unread is an error naming it, so a typo never silently falls back to a default.
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace poreflow::io {
+
+class CaseFile {
+ public:
+  static CaseFile load(const std::filesystem::path& path);            // ConfigError: missing file, bad TOML
+  static CaseFile parse(std::string_view text, std::string source);  // for tests and built-in cases
+  CaseFile(CaseFile&&) noexcept;
+  CaseFile& operator=(CaseFile&&) noexcept;
+  ~CaseFile();
+
+  // --set key=value: the value is read as TOML (number, bool, string, array), else as a string.
+  void set(std::string_view assignment);
+
+  const std::string& source() const { return source_; }
+  bool has(std::string_view key) const;
+
+  // Typed reads with defaults; a value of the wrong type is a ConfigError naming the key.
+  double get_double(std::string_view key, double def);
+  long get_int(std::string_view key, long def);
+  bool get_bool(std::string_view key, bool def);
+  std::string get_string(std::string_view key, std::string def);
+
+  // Validated reads. lo/hi bounds: open means strict.
+  double positive(std::string_view key, double def);      // > 0
+  double non_negative(std::string_view key, double def);  // >= 0
+  double in_range(std::string_view key, double def, double lo, double hi, bool lo_open, bool hi_open);
+  long int_at_least(std::string_view key, long def, long lo);
+
+  // Throws ConfigError naming every key present in the file that no reader asked for.
+  void check_all_used() const;
+
+  [[noreturn]] void fail(std::string_view key, const std::string& why) const;
+
+ private:
+  struct Impl;  // holds the toml::table (keeps toml++ out of this header)
+  explicit CaseFile(std::unique_ptr<Impl> impl, std::string source);
+  std::unique_ptr<Impl> impl_;
+  std::string source_;
+  std::set<std::string> used_;
+};
+
+}  // namespace poreflow::io

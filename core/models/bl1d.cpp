@@ -1,0 +1,263 @@
+#include "core/models/bl1d.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "core/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/io/png_plot.hpp"
+
+namespace poreflow {
+
+BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be) {
+  BL1DConfig c;
+  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.length = cf.positive("grid.length", c.length);
+  auto& p = c.phys;
+  p.length = c.length;
+  p.k = cf.positive("rock.permeability", p.k);
+  p.porosity = cf.in_range("rock.porosity", p.porosity, 0, 1, true, false);
+  p.mu_w = cf.positive("fluid.mu_water", p.mu_w);
+  p.mu_o = cf.positive("fluid.mu_oil", p.mu_o);
+  c.p_init = cf.get_double("initial.pressure", c.p_init);
+  p.s_init = cf.in_range("initial.saturation", p.s_init, 0, 1, false, false);
+  p.p_inj = cf.get_double("boundary.p_inj", p.p_inj);
+  p.p_prod = cf.get_double("boundary.p_prod", p.p_prod);
+  p.s_inj = cf.in_range("boundary.s_inj", p.s_inj, 0, 1, false, false);
+  for (double v : {c.p_init, p.p_inj, p.p_prod})
+    if (!std::isfinite(v)) cf.fail("initial.pressure/boundary.p_inj/boundary.p_prod", "must be finite");
+  if (!(p.s_inj > p.s_init)) cf.fail("boundary.s_inj", "must exceed initial.saturation (water displaces oil)");
+  if (!(p.p_inj > p.p_prod)) cf.fail("boundary.p_inj", "must exceed boundary.p_prod (flow from injector to producer)");
+  c.end_time = cf.positive("time.end", c.end_time);
+  c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
+  c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
+
+  auto solver = cf.get_string("pressure.solver", "jacobi");
+  if (solver != "jacobi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: jacobi)");
+  auto& j = c.jacobi;
+  j.metric = parse_jacobi_metric(cf.get_string("pressure.convergence", "residual"));
+  j.tolerance = cf.positive("pressure.tolerance", j.metric == JacobiMetric::Dp ? 1e-9 : 1e-6);
+  j.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
+  j.max_iterations = cf.int_at_least("pressure.max_iterations", j.max_iterations, 1);
+  bool is_auto = false;
+  j.reduce.variant = parse_reduce_variant(cf.get_string("pressure.reduction", "auto"), &is_auto);
+  if (is_auto) j.reduce.variant = be.default_reduce_variant();
+  j.reduce.combine = parse_combine(cf.get_string("pressure.combine", "atomic"));
+  j.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
+  be.check_reduce_config(j.reduce);
+  return c;
+}
+
+template <class T>
+BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg)
+    : be_(be),
+      cfg_(cfg),
+      analytic_(cfg.phys),
+      n_(static_cast<std::size_t>(cfg.points)),
+      h_(cfg.length / static_cast<double>(cfg.points - 1)),
+      p_(be, n_),
+      s_(be, n_),
+      s_new_(be, n_),
+      mface_(be, n_ - 1),
+      u_(be, n_ - 1),
+      jacobi_(be, n_, cfg.jacobi),
+      reduce_cfg_(cfg.jacobi.reduce) {
+  if (!be.supports(precision_of<T>()))
+    throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
+  // initial state (eq. 7) with the boundary values of eq. 8 already in place
+  std::vector<T> p0(n_, T(cfg.p_init)), s0(n_, T(cfg.phys.s_init));
+  p0.front() = T(cfg.phys.p_inj);
+  p0.back() = T(cfg.phys.p_prod);
+  s0.front() = T(cfg.phys.s_inj);
+  p_.upload(p0);
+  s_.upload(s0);
+}
+
+template <class T>
+std::string BL1D<T>::summary() const {
+  std::ostringstream o;
+  o << "bl1d: " << n_ << " points on [0, " << cfg_.length << "], k = " << cfg_.phys.k << ", m = " << cfg_.phys.porosity
+    << ", mu_w = " << cfg_.phys.mu_w << ", mu_o = " << cfg_.phys.mu_o << ", jacobi " << to_string(cfg_.jacobi.metric)
+    << " < " << cfg_.jacobi.tolerance << " every " << cfg_.jacobi.check_every << ", reduction "
+    << to_string(reduce_cfg_.variant) << "/" << to_string(reduce_cfg_.combine) << ", precision "
+    << to_string(precision_of<T>());
+  return o.str();
+}
+
+template <class T>
+GridInfo BL1D<T>::grid() const {
+  GridInfo g;
+  g.points = {static_cast<int>(n_), 1, 1};
+  g.spacing = {h_, h_, h_};
+  return g;
+}
+
+template <class T>
+double BL1D<T>::reduce(ReduceOp op, const Field<T>& f) const {
+  ReduceArgs a;
+  a.prec = precision_of<T>();
+  a.op = op;
+  a.cfg = reduce_cfg_;
+  a.a = &f.buffer();
+  a.n = f.size();
+  return be_.reduce(a);
+}
+
+template <class T>
+void BL1D<T>::fail_non_finite(const char* what, const Field<T>& f) const {
+  auto v = f.download();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(static_cast<double>(v[i]))) {
+      std::ostringstream o;
+      o << "step " << steps_ + 1 << " (t = " << t_ << "): " << what << " is " << v[i] << " at cell " << i
+        << " (x = " << x(i) << ")";
+      throw NumericalError(o.str());
+    }
+  throw NumericalError("step " + std::to_string(steps_ + 1) + ": " + what + " is not finite");
+}
+
+template <class T>
+void BL1D<T>::step(double t_stop) {
+  const auto prec = precision_of<T>();
+  // 1. pressure: face mobilities from the current saturation, then Jacobi from the last pressure
+  be_.bl1d_face_mobility({prec, n_, &s_.buffer(), &mface_.buffer(), {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
+  double max_m = reduce(ReduceOp::Max, mface_);
+  if (!std::isfinite(max_m)) fail_non_finite("face mobility", mface_);
+  double thr = jacobi_.threshold(max_m, cfg_.phys.p_inj, cfg_.phys.p_prod);
+  last_solve_ = jacobi_.solve(p_, mface_, cfg_.phys.p_inj, cfg_.phys.p_prod, thr);
+  total_iterations_ += last_solve_.iterations;
+  if (std::isnan(last_solve_.metric)) fail_non_finite("pressure", p_);
+  if (!last_solve_.converged) {
+    if (unconverged_solves_++ == 0)
+      spdlog::warn("step {}: Jacobi stopped at pressure.max_iterations = {} with {} = {:.3g} > threshold {:.3g}; "
+                   "the run continues (raise pressure.max_iterations to converge)",
+                   steps_ + 1, cfg_.jacobi.max_iterations, to_string(cfg_.jacobi.metric), last_solve_.metric, thr);
+  }
+
+  // 2. total velocity at the faces and the CFL-limited time step
+  be_.bl1d_face_velocity({prec, n_, &p_.buffer(), &mface_.buffer(), &u_.buffer(), 1.0 / h_});
+  double umax = reduce(ReduceOp::MaxAbs, u_);
+  if (!std::isfinite(umax)) fail_non_finite("velocity", u_);
+  double dt = t_stop - t_;
+  if (umax > 0) dt = std::min(dt, cfg_.cfl * cfg_.phys.porosity * h_ / (umax * analytic_.max_dfw()));
+  T u_in;
+  be_.download(u_.buffer(), &u_in, sizeof(T));
+
+  // 3. explicit upwind saturation
+  be_.bl1d_saturation({prec, n_, &s_.buffer(), &u_.buffer(), &s_new_.buffer(), dt / (cfg_.phys.porosity * h_),
+                       cfg_.phys.s_inj, {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
+  s_.swap(s_new_);
+  double smin = reduce(ReduceOp::Min, s_), smax = reduce(ReduceOp::Max, s_);
+  if (!std::isfinite(smin) || !std::isfinite(smax)) fail_non_finite("saturation", s_);
+  const double slack = 1e-6;  // upwind with CFL <= 1 is monotone: leaving [0, 1] means divergence
+  if (smin < -slack || smax > 1 + slack) {
+    auto v = s_.download();
+    std::size_t i = 0;
+    for (; i < v.size(); ++i)
+      if (v[i] < -slack || v[i] > 1 + slack) break;
+    std::ostringstream o;
+    o << "step " << steps_ + 1 << " (t = " << t_ + dt << "): saturation " << v[std::min(i, v.size() - 1)]
+      << " left [0, 1] at cell " << i << " (x = " << x(i) << "); the time step is unstable (time.cfl = " << cfg_.cfl << ")";
+    throw NumericalError(o.str());
+  }
+  t_ += dt;
+  q_ += static_cast<double>(u_in) * dt;
+  last_dt_ = dt;
+  ++steps_;
+  if (steps_ >= cfg_.max_steps && t_ < cfg_.end_time)
+    throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(t_) +
+                         " before time.end = " + std::to_string(cfg_.end_time));
+}
+
+template <class T>
+std::string BL1D<T>::progress() const {
+  std::ostringstream o;
+  o.precision(3);
+  o << "jacobi " << last_solve_.iterations << " it (" << to_string(cfg_.jacobi.metric) << " " << last_solve_.metric
+    << "), dt " << last_dt_;
+  return o.str();
+}
+
+template <class T>
+double BL1D<T>::front_position(const std::vector<double>& s) const {
+  // the front is where S crosses the middle of the shock, found from the outlet backwards
+  const double mid = 0.5 * (cfg_.phys.s_init + analytic_.front_saturation());
+  for (std::size_t i = s.size() - 1; i > 0; --i)
+    if (s[i - 1] >= mid && s[i] < mid) return x(i - 1) + h_ * (s[i - 1] - mid) / (s[i - 1] - s[i]);
+  return s.back() >= mid ? cfg_.length : 0.0;
+}
+
+template <class T>
+std::vector<NamedField> BL1D<T>::fields() const {
+  auto to_d = [](const std::vector<T>& v) { return std::vector<double>(v.begin(), v.end()); };
+  std::vector<double> xs(n_);
+  for (std::size_t i = 0; i < n_; ++i) xs[i] = x(i);
+  return {{"pressure", to_d(p_.download())},
+          {"saturation", to_d(s_.download())},
+          {"saturation_analytic", analytic_.profile(xs, analytic_.injected(t_))}};
+}
+
+template <class T>
+std::vector<std::string> BL1D<T>::series_columns() const {
+  return {"time", "step", "dt", "front_position", "front_analytic", "injected", "injected_analytic", "water_volume",
+          "jacobi_iterations", "jacobi_metric", "jacobi_converged"};
+}
+
+template <class T>
+std::vector<double> BL1D<T>::series_row() const {
+  auto sv = s_.download();
+  std::vector<double> s(sv.begin(), sv.end());
+  double water = 0;  // trapezoidal rule over the points
+  for (std::size_t i = 0; i + 1 < n_; ++i) water += 0.5 * h_ * (s[i] + s[i + 1]);
+  double qa = analytic_.injected(t_);
+  return {t_,
+          static_cast<double>(steps_),
+          last_dt_,
+          front_position(s),
+          std::min(analytic_.front_position(qa), cfg_.length),
+          q_,
+          qa,
+          water * cfg_.phys.porosity,
+          static_cast<double>(last_solve_.iterations),
+          last_solve_.metric,
+          last_solve_.converged ? 1.0 : 0.0};
+}
+
+template <class T>
+void BL1D<T>::write_plot(const std::filesystem::path& png) const {
+  auto f = fields();
+  std::vector<double> xs(n_);
+  for (std::size_t i = 0; i < n_; ++i) xs[i] = x(i);
+  std::ostringstream title;
+  title.precision(4);
+  title << "Water saturation at t = " << t_ << " (" << n_ << " points)";
+  io::Panel sat{title.str(), "x", "S_w", {}, 0.0, 1.05};
+  sat.series.push_back({"analytic (Welge)", xs, f[2].values, {200, 40, 40}, true, false});
+  sat.series.push_back({"poreflow " + be_.name(), xs, f[1].values, {30, 90, 200}, false, false});
+  io::Panel pres{"Pressure", "x", "p", {}, std::nan(""), std::nan("")};
+  pres.series.push_back({"poreflow " + be_.name(), xs, f[0].values, {30, 140, 60}, false, false});
+  io::write_plot_png(png, {sat, pres});
+}
+
+template <class T>
+std::map<std::string, double> BL1D<T>::final_stats() const {
+  auto f = fields();
+  const auto& s = f[1].values;
+  const auto& sa = f[2].values;
+  double l1 = 0;
+  for (std::size_t i = 0; i + 1 < n_; ++i) l1 += 0.5 * h_ * (std::fabs(s[i] - sa[i]) + std::fabs(s[i + 1] - sa[i + 1]));
+  return {{"l1_error_vs_analytic", l1},
+          {"front_position", front_position(s)},
+          {"front_analytic", std::min(analytic_.front_position(analytic_.injected(t_)), cfg_.length)},
+          {"jacobi_iterations_total", static_cast<double>(total_iterations_)},
+          {"jacobi_unconverged_solves", static_cast<double>(unconverged_solves_)}};
+}
+
+template class BL1D<float>;
+template class BL1D<double>;
+
+}  // namespace poreflow

@@ -1,0 +1,59 @@
+#pragma once
+// A model is a small, named state on a backend plus a time step. The driver (driver.hpp) owns
+// the time loop, output cadence and the progress line, so models only know their physics.
+#include <array>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/backend.hpp"
+
+namespace poreflow {
+
+namespace io {
+class CaseFile;
+}
+
+struct NamedField {
+  std::string name;
+  std::vector<double> values;
+};
+
+// Structured grid of points for output (VTK ImageData).
+struct GridInfo {
+  std::array<int, 3> points{1, 1, 1};
+  std::array<double, 3> origin{0, 0, 0};
+  std::array<double, 3> spacing{1, 1, 1};
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+
+  virtual std::string name() const = 0;
+  virtual std::string summary() const = 0;  // one line: grid, main parameters
+  virtual GridInfo grid() const = 0;
+
+  virtual double time() const = 0;
+  virtual double end_time() const = 0;
+  virtual long steps() const = 0;
+  // One time step that ends no later than t_stop. Throws NumericalError on NaN or divergence.
+  virtual void step(double t_stop) = 0;
+  virtual std::string progress() const = 0;  // short status for the progress line
+
+  // Output. fields() are host copies of the state in double, in a fixed order; the same
+  // list is what `compare` checks between backends.
+  virtual std::vector<NamedField> fields() const = 0;
+  virtual std::vector<std::string> series_columns() const = 0;
+  virtual std::vector<double> series_row() const = 0;
+  virtual void write_plot(const std::filesystem::path& png) const = 0;
+  // Scalars for the end-of-run summary (e.g. the error against an analytic solution).
+  virtual std::map<std::string, double> final_stats() const = 0;
+};
+
+// Reads `model = "..."` and builds it; every case key is validated by the model.
+std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec);
+
+}  // namespace poreflow
