@@ -57,8 +57,7 @@ class Outputs {
       for (auto& f : m_.fields()) fs.push_back({f.name, std::move(f.values)});
       auto file = std::string(stem) + ".vti";
       io::write_vti(o_.dir / file, g.points, g.origin, g.spacing, fs, m_.time());
-      pvd_->add(m_.time(), file);
-      pvd_->write();
+      pvd_->add(m_.time(), file);  // rewrites the .pvd, so a crashed run leaves a valid collection
     }
     if (o_.png) m_.write_plot(o_.dir / (std::string(stem) + ".png"));
   }

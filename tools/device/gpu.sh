@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
+# NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
+#   tools/device/gpu.sh [build] [test] [bench] [bench-reduce] [bench-bl1d] [cmd:'shell command']
+# Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
+# (see tools/device/README.md for how it is filled).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+OUT=${OUT:-$ROOT/device-out}
+LOGS=$OUT/logs
+mkdir -p "$LOGS"
+BUILD=$ROOT/build-gpu
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build test bench)
+
+# packages unpacked into /opt/kit; NVIDIA's OpenCL registered with the ICD loader
+mkdir -p /opt/kit /etc/OpenCL/vendors
+for f in .devkit/*.deb; do dpkg -x "$f" /opt/kit; done
+echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+export LD_LIBRARY_PATH=/opt/kit/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
+PF=$BUILD/apps/poreflow
+status=0
+
+run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
+  local name=$1
+  shift
+  echo "=== $name: $*"
+  local t0=$SECONDS
+  "$@" > "$LOGS/$name.log" 2>&1
+  local rc=$?
+  tail -n 25 "$LOGS/$name.log"
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s"
+  [ $rc -eq 0 ] || status=1
+  return $rc
+}
+
+for s in "${stages[@]}"; do
+  case $s in
+    build)
+      nvidia-smi -L > "$LOGS/gpu.txt" 2>&1
+      run configure cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
+        -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_TEST_CL_PLATFORM=NVIDIA \
+        -DPOREFLOW_WITH_CUDA=ON -DPOREFLOW_WITH_OPENCL=ON
+      run build cmake --build "$BUILD" --parallel || break
+      run info "$PF" info
+      ;;
+    test)
+      run test_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
+      run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
+      run ctest bash -c "cd '$BUILD' && ctest --output-on-failure -E 'opencl' -j 4"
+      ;;
+    bench|bench-reduce)
+      run bench_reduce "$PF" bench reduce --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_reduce.json"
+      [ "$s" = bench ] || continue
+      ;&
+    bench-bl1d)
+      run bench_bl1d "$PF" bench bl1d --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_bl1d.json"
+      ;;
+    cmd:*)
+      run custom bash -c "${s#cmd:}"
+      ;;
+    *) echo "unknown stage $s"; status=1 ;;
+  esac
+done
+tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls *.json 2>/dev/null) 2>/dev/null
+rm -rf "$LOGS"
+exit $status
