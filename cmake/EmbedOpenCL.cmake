@@ -13,6 +13,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
     file(READ "${path}" text)
     # drop #include lines: the builder concatenates headers itself
     string(REGEX REPLACE "\n#include[^\n]*" "\n" text "\n${text}")
+    string(SUBSTRING "${text}" 1 -1 text)  # the newline added above: keep line numbers for #line
     # split into chunks below 16 KB (a portable raw-string limit)
     string(LENGTH "${text}" len)
     set(chunks "")

@@ -1,0 +1,141 @@
+#include "backends/opencl/program.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "backends/opencl/embedded_sources.hpp"
+#include "core/error.hpp"
+
+namespace poreflow::ocl {
+namespace {
+
+bool has_word(const std::string& list, const std::string& word) {
+  std::size_t pos = 0;
+  while ((pos = list.find(word, pos)) != std::string::npos) {
+    bool start = pos == 0 || list[pos - 1] == ' ';
+    bool end = pos + word.size() == list.size() || list[pos + word.size()] == ' ';
+    if (start && end) return true;
+    pos += word.size();
+  }
+  return false;
+}
+
+bool contains_nocase(std::string s, std::string part) {
+  auto lower = [](std::string& x) { std::transform(x.begin(), x.end(), x.begin(), [](unsigned char c) { return std::tolower(c); }); };
+  lower(s);
+  lower(part);
+  return s.find(part) != std::string::npos;
+}
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+}  // namespace
+
+DeviceTraits device_traits(const cl::Device& dev) {
+  DeviceTraits t;
+  std::string vendor, ext;
+  cl_platform_id pid = nullptr;
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_NAME, &t.name));
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_VENDOR, &vendor));
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_EXTENSIONS, &ext));
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_MAX_WORK_GROUP_SIZE, &t.max_group));
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_PLATFORM, &pid));
+  std::string platform;
+  PF_CHECK_CL(cl::Platform(pid, true).getInfo(CL_PLATFORM_NAME, &platform));
+  t.nvidia = contains_nocase(vendor, "nvidia") || contains_nocase(platform, "nvidia");
+  t.fp64 = has_word(ext, "cl_khr_fp64");
+  t.int64_atomics = has_word(ext, "cl_khr_int64_base_atomics") && has_word(ext, "cl_khr_int64_extended_atomics");
+  t.subgroups_khr = has_word(ext, "cl_khr_subgroups");
+  t.subgroups = t.subgroups_khr;
+  // OpenCL 3.0 queries; a device of an older version answers with an error, which means "no"
+  std::vector<cl_name_version> versions, features;
+  if (dev.getInfo(CL_DEVICE_OPENCL_C_ALL_VERSIONS, &versions) == CL_SUCCESS)
+    for (const auto& v : versions) t.opencl_c_30 = t.opencl_c_30 || CL_VERSION_MAJOR(v.version) >= 3;
+  if (t.opencl_c_30 && dev.getInfo(CL_DEVICE_OPENCL_C_FEATURES, &features) == CL_SUCCESS)
+    for (const auto& f : features) t.subgroups = t.subgroups || std::string(f.name) == "__opencl_c_subgroups";
+  return t;
+}
+
+Programs::Programs(cl::Context ctx, cl::Device dev) : ctx_(std::move(ctx)), dev_(std::move(dev)), traits_(device_traits(dev_)) {}
+
+std::string Programs::source(Precision prec, int block) const {
+  const bool dbl = prec == Precision::Double;
+  std::string s = "/* poreflow OpenCL program: " + std::string(to_string(prec)) + ", block " + std::to_string(block) + " */\n";
+  s += "#define PF_BLOCK " + std::to_string(block) + "\n";
+  if (dbl) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+  s += std::string("#define PF_DOUBLE ") + (dbl ? "1" : "0") + "\n";
+  s += std::string("typedef ") + (dbl ? "double" : "float") + " pf_real;\n";
+  if (dbl && traits_.int64_atomics)
+    s += "#define PF_HAS_INT64_ATOMICS 1\n"
+         "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+         "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n";
+  if (traits_.nvidia) s += "#define PF_NV_PTX 1\n";
+  if (traits_.subgroups) s += "#define PF_HAS_SUBGROUPS 1\n";
+  if (traits_.subgroups_khr) s += "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n";
+
+  // shared headers in the order CMake embedded them, then block_reduce.cl, then the families;
+  // #line keeps the compiler's messages pointing at the real files
+  const auto& all = cl_src::all();
+  auto append = [&](const cl_src::EmbeddedSource& e) { s += "#line 1 \"" + e.name + "\"\n" + e.text + "\n"; };
+  auto is_kernel_file = [](const std::string& n) { return n.rfind("kernels_cl/", 0) == 0; };
+  for (const auto& e : all)
+    if (!is_kernel_file(e.name)) append(e);
+  for (const auto& e : all)
+    if (e.name == "kernels_cl/block_reduce.cl") append(e);
+  for (const auto& e : all)
+    if (is_kernel_file(e.name) && e.name != "kernels_cl/block_reduce.cl") append(e);
+  return s;
+}
+
+const cl::Program& Programs::program(Precision prec, int block) {
+  auto key = std::make_tuple(prec, block);
+  auto it = programs_.find(key);
+  if (it != programs_.end()) return it->second;
+
+  const std::string what = std::string("OpenCL program (") + to_string(prec) + ", block " + std::to_string(block) + ") for " + traits_.name;
+  if (prec == Precision::Double && !traits_.fp64)
+    throw BackendError(what + ": the device has no double precision (cl_khr_fp64); use float");
+  const auto t0 = std::chrono::steady_clock::now();
+  cl_int err = CL_SUCCESS;
+  cl::Program prog(ctx_, source(prec, block), false, &err);
+  PF_CHECK_CL_AS(err, "clCreateProgramWithSource");
+  // OpenCL C 1.2 everywhere (NVIDIA's and PoCL's level); 3.0 only for sub-groups without the extension
+  const std::string options = traits_.subgroups && !traits_.subgroups_khr ? "-cl-std=CL3.0" : "-cl-std=CL1.2";
+  const cl_int build_err = prog.build(std::vector<cl::Device>{dev_}, options.c_str());
+  std::string log;
+  const cl_int log_err = prog.getBuildInfo(dev_, CL_PROGRAM_BUILD_LOG, &log);
+  if (build_err != CL_SUCCESS) {
+    std::string msg = what + " failed to build: " + cl_error_name(build_err) + " (" + std::to_string(build_err) + ")";
+    msg += log_err == CL_SUCCESS ? "\nbuild log:\n" + log : "\n(no build log: " + std::string(cl_error_name(log_err)) + ")";
+    throw BackendError(msg);
+  }
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  spdlog::debug("built {} in {:.0f} ms", what, ms);
+  if (log_err == CL_SUCCESS && !trim(log).empty()) spdlog::debug("build log of {}:\n{}", what, log);
+  return programs_.emplace(key, std::move(prog)).first->second;
+}
+
+cl::Kernel& Programs::kernel(Precision prec, int block, const std::string& name, int instance) {
+  auto key = std::make_tuple(prec, block, name, instance);
+  auto it = kernels_.find(key);
+  if (it != kernels_.end()) return it->second;
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(program(prec, block), name.c_str(), &err);
+  PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
+  return kernels_.emplace(key, std::move(k)).first->second;
+}
+
+std::size_t Programs::max_group(const cl::Kernel& k) const {
+  std::size_t n = 0;
+  PF_CHECK_CL(k.getWorkGroupInfo(dev_, CL_KERNEL_WORK_GROUP_SIZE, &n));
+  return n;
+}
+
+}  // namespace poreflow::ocl

@@ -1,0 +1,119 @@
+/* jacobi1d: one fused Jacobi iteration of the 1D pressure equation with its convergence test,
+   following HostBackend::jacobi_t (core/reference) and the control block of jacobi_ctrl.h.
+
+   The host turns the iteration number into `plan`, so no work-item divides 64-bit integers:
+     plan.s0  slot to decide from (the previous iteration was a check), or -1
+     plan.s1  slot this check folds max(metric) into, or -1 when it is no check
+     plan.s2  slot to clear for the next check
+     plan.s3  1: write per-group keys to partials[] for the host to combine (Combine::Host)
+   Every group reads the same control words and so takes the same decision; the slot decided from
+   is never written in the same launch.
+
+   A launch that checks runs jacobi_check_<variant>, the others jacobi_step (paper variants: one
+   point per work-item) or jacobi_step_fast (Fast: a fixed number of groups striding over the
+   points): the steps carry no reduction code at all. The check kernels keep every barrier on the
+   kernel's top level and never return early, which PoCL 3.1 needs: it builds work-group functions
+   that never end for kernels with a barrier under a branch followed by more code, or with an early
+   return from a branch that stores. */
+
+pf_real pf_slot_value(ulong word) {
+#if PF_DOUBLE
+  return as_double(word);
+#else
+  return as_float((uint)word); /* the low 32 bits */
+#endif
+}
+
+/* 1 when the launch must do nothing: converged before, or it decides so now */
+int pf_jacobi_stop(__global ulong* ctrl, long it, int4 plan, pf_real threshold) {
+  const int converged = ctrl[PF_JCTRL_CONVERGED] != 0;
+  const int decided = !converged && plan.s0 >= 0 && pf_slot_value(ctrl[PF_JCTRL_SLOT0 + plan.s0]) < threshold;
+  if (decided && get_global_id(0) == 0) {
+    ctrl[PF_JCTRL_CONVERGED] = 1;
+    ctrl[PF_JCTRL_ITERATIONS] = (ulong)it;
+  }
+  return converged || decided;
+}
+
+/* updates interior point i and returns the bits of its metric (non-negative, so they order like it) */
+pf_key pf_jacobi_point(__global const pf_real* p, __global pf_real* q, __global const pf_real* mf, size_t i,
+                       int residual) {
+  const pf_real mm = mf[i - 1], mp = mf[i], po = p[i];
+  const pf_real v = bl_jacobi_point(p[i - 1], p[i + 1], mm, mp);
+  q[i] = v;
+  return pf_bits(bl_jacobi_metric(v, po, mm, mp, residual));
+}
+
+/* the group's max key: an atomic max on the check slot's bits, or partials[group] for the host */
+void pf_jacobi_publish(pf_key key, __global ulong* ctrl, __global ulong* partials, int4 plan) {
+  if (plan.s3) {
+    partials[get_group_id(0)] = key;
+  } else {
+    pf_atomic_max_key(ctrl + PF_JCTRL_SLOT0 + plan.s1, key);
+    if (get_group_id(0) == 0) ctrl[PF_JCTRL_SLOT0 + plan.s2] = 0;
+  }
+}
+
+#define PF_JACOBI_ARGS                                                                                        \
+  __global const pf_real *p, __global pf_real *q, __global const pf_real *mf, ulong n, pf_real p_left,        \
+      pf_real p_right, pf_real threshold, int residual, __global ulong *ctrl, __global ulong *partials, long it, \
+      int4 plan
+
+__kernel void jacobi_step(PF_JACOBI_ARGS) {
+  if (pf_jacobi_stop(ctrl, it, plan, threshold)) return;
+  const size_t i = get_global_id(0) + 1;
+  if (i < n - 1) q[i] = bl_jacobi_point(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
+  if (i == 1) {
+    q[0] = p_left;
+    q[n - 1] = p_right;
+  }
+}
+
+__kernel void jacobi_step_fast(PF_JACOBI_ARGS) {
+  if (pf_jacobi_stop(ctrl, it, plan, threshold)) return;
+  const size_t gsize = get_global_size(0);
+  for (size_t i = get_global_id(0) + 1; i < n - 1; i += gsize) q[i] = bl_jacobi_point(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
+  if (get_global_id(0) == 0) {
+    q[0] = p_left;
+    q[n - 1] = p_right;
+  }
+}
+
+/* paper variants: one interior point i = global id + 1 per work-item */
+#define PF_JACOBI_CHECK_KERNEL(vname, variant)                                                           \
+  __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void jacobi_check_##vname(PF_JACOBI_ARGS) { \
+    __local pf_key s[PF_BLOCK];                                                                          \
+    const int active = !pf_jacobi_stop(ctrl, it, plan, threshold);                                      \
+    const size_t i = get_global_id(0) + 1;                                                               \
+    pf_key key = 0;                                                                                      \
+    if (active && i < n - 1) key = pf_jacobi_point(p, q, mf, i, residual);                               \
+    if (active && i == 1) {                                                                              \
+      q[0] = p_left;                                                                                     \
+      q[n - 1] = p_right;                                                                                \
+    }                                                                                                    \
+    key = pf_block_reduce_k(variant, PF_OP_MAX, (pf_key)0, key, s);                                     \
+    if (active && pf_is_leader()) pf_jacobi_publish(key, ctrl, partials, plan);                          \
+  }
+
+PF_JACOBI_CHECK_KERNEL(interleaved_divergent, PF_V_INTERLEAVED_DIVERGENT)
+PF_JACOBI_CHECK_KERNEL(interleaved, PF_V_INTERLEAVED)
+PF_JACOBI_CHECK_KERNEL(sequential, PF_V_SEQUENTIAL)
+PF_JACOBI_CHECK_KERNEL(unroll_last_warp, PF_V_UNROLL_LAST_WARP)
+PF_JACOBI_CHECK_KERNEL(complete_unroll, PF_V_COMPLETE_UNROLL)
+
+/* Fast: a fixed number of groups strides over the points, one atomic per group */
+__kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void jacobi_check_fast(PF_JACOBI_ARGS) {
+  __local pf_key s[PF_BLOCK];
+  const int active = !pf_jacobi_stop(ctrl, it, plan, threshold);
+  const size_t gsize = get_global_size(0);
+  pf_key key = 0;
+  if (active) {
+    for (size_t i = get_global_id(0) + 1; i < n - 1; i += gsize) key = max(key, pf_jacobi_point(p, q, mf, i, residual));
+    if (get_global_id(0) == 0) {
+      q[0] = p_left;
+      q[n - 1] = p_right;
+    }
+  }
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_jacobi_publish(key, ctrl, partials, plan);
+}
