@@ -26,6 +26,15 @@ void Backend::vendor_reduce_enqueue(const ReduceArgs&) {
   throw BackendError("the " + name() + " backend has no vendor reduction");
 }
 
+void Backend::tridiag_solve(const TridiagArgs&) {
+  throw BackendError("tridiag_solve is not implemented on the " + name() + " backend yet");
+}
+
+void Backend::vendor_tridiag_solve(const TridiagArgs& args) {
+  throw BackendError("the " + name() + " backend has no vendor tridiagonal solver for the " +
+                     to_string(args.layout) + " layout");
+}
+
 void Backend::jacobi1d_reset(const Jacobi1DArgs& args) {
   std::uint64_t zeros[PF_JCTRL_WORDS] = {};
   upload(*args.ctrl, zeros, sizeof(zeros));

@@ -99,6 +99,18 @@ struct BLSaturationArgs {
   BLParams phys;
 };
 
+// Batched tridiagonal solve: `batch` systems a x[i-1] + b x[i] + c x[i+1] = d of n unknowns in
+// the given layout; a of the first and c of the last unknown of each system are ignored.
+// x must not alias the inputs; the inputs are not modified.
+struct TridiagArgs {
+  Precision prec = Precision::Double;
+  TridiagAlgo algo = TridiagAlgo::Auto;
+  TridiagLayout layout = TridiagLayout::Contiguous;
+  std::size_t n = 0, batch = 0;
+  const Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+  Buffer* x = nullptr;
+};
+
 // ---- the backend ----------------------------------------------------------------------------
 
 class Backend {
@@ -140,6 +152,13 @@ class Backend {
   void jacobi1d_reset(const Jacobi1DArgs& args);
   // waits and reads the control block; `next` is the first iteration not yet enqueued
   JacobiStatus jacobi1d_status(const Jacobi1DArgs& args, long next);
+
+  // tridiag: algorithm Auto resolves by resolve_tridiag_algo()
+  virtual void tridiag_solve(const TridiagArgs& args);
+  virtual TridiagAlgo resolve_tridiag_algo(const TridiagArgs& args) const { return TridiagAlgo::Thomas; }
+  // A vendor library's batched solver on the same data (cuSPARSE on cuda); empty when none.
+  virtual std::string vendor_tridiag_name(TridiagLayout layout) const { return ""; }
+  virtual void vendor_tridiag_solve(const TridiagArgs& args);
 
   // bl1d point-wise kernels
   virtual void bl1d_face_mobility(const BLFaceMobilityArgs& args) = 0;

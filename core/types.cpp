@@ -56,7 +56,28 @@ constexpr std::array<std::pair<const char*, JacobiMetric>, 2> kMetrics{{
     {"residual", JacobiMetric::Residual},
 }};
 
+constexpr std::array<std::pair<const char*, TridiagAlgo>, 6> kTridiag{{
+    {"thomas", TridiagAlgo::Thomas},
+    {"cr", TridiagAlgo::CR},
+    {"pcr", TridiagAlgo::PCR},
+    {"cr_pcr", TridiagAlgo::CrPcr},
+    {"pcr_thomas", TridiagAlgo::PcrThomas},
+    {"auto", TridiagAlgo::Auto},
+}};
+constexpr std::array<std::pair<const char*, TridiagLayout>, 2> kLayouts{{
+    {"contiguous", TridiagLayout::Contiguous},
+    {"interleaved", TridiagLayout::Interleaved},
+}};
+
 }  // namespace
+
+const char* to_string(TridiagAlgo a) { return enum_name(a, kTridiag); }
+TridiagAlgo parse_tridiag_algo(std::string_view s) { return parse_enum(s, kTridiag, "tridiagonal algorithm"); }
+std::vector<TridiagAlgo> tridiag_algos() {
+  return {TridiagAlgo::Thomas, TridiagAlgo::CR, TridiagAlgo::PCR, TridiagAlgo::CrPcr, TridiagAlgo::PcrThomas};
+}
+const char* to_string(TridiagLayout l) { return enum_name(l, kLayouts); }
+TridiagLayout parse_tridiag_layout(std::string_view s) { return parse_enum(s, kLayouts, "tridiagonal layout"); }
 
 const char* to_string(Precision p) { return enum_name(p, kPrecisions); }
 Precision parse_precision(std::string_view s) { return parse_enum(s, kPrecisions, "precision"); }

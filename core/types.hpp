@@ -62,4 +62,19 @@ enum class JacobiMetric { Dp, Residual };
 const char* to_string(JacobiMetric m);
 JacobiMetric parse_jacobi_metric(std::string_view s);
 
+// ---- batched tridiagonal solves -------------------------------------------------------------
+// Algorithms of papers 002/004 and beyond: Thomas (one thread per system), cyclic reduction,
+// parallel cyclic reduction, the CR+PCR hybrid (Zhang, Cohen, Owens) and PCR+Thomas; Auto picks
+// by n, batch and layout (each backend documents its rule).
+enum class TridiagAlgo { Thomas, CR, PCR, CrPcr, PcrThomas, Auto };
+const char* to_string(TridiagAlgo a);
+TridiagAlgo parse_tridiag_algo(std::string_view s);
+std::vector<TridiagAlgo> tridiag_algos();  // every concrete algorithm (not Auto)
+
+// contiguous: unknown i of system s at s * n + i (rows of a grid: the x-sweep);
+// interleaved: at i * batch + s (columns: the y-sweep). No transpose either way.
+enum class TridiagLayout { Contiguous, Interleaved };
+const char* to_string(TridiagLayout l);
+TridiagLayout parse_tridiag_layout(std::string_view s);
+
 }  // namespace poreflow

@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/kernels/jacobi_ctrl.h"
 #include "core/physics/bl1d.h"
+#include "core/reference/tridiag_host.hpp"
 
 namespace poreflow {
 
@@ -217,6 +218,88 @@ void HostBackend::jacobi1d_iterate(const Jacobi1DArgs& args, long first, long co
     jacobi_t<float>(args, first, count);
   else
     jacobi_t<double>(args, first, count);
+}
+
+// ---- tridiag ------------------------------------------------------------------------------------
+
+template <class T>
+void HostBackend::tridiag_t(const TridiagArgs& args) const {
+  const T* a = host_ptr<T>(*args.a);
+  const T* b = host_ptr<T>(*args.b);
+  const T* c = host_ptr<T>(*args.c);
+  const T* d = host_ptr<T>(*args.d);
+  T* x = host_ptr<T>(*args.x);
+  const std::size_t n = args.n, batch = args.batch;
+  const bool inter = args.layout == TridiagLayout::Interleaved;
+  const bool par = parallel_ && n * batch >= kMinParallelPoints;
+  const TridiagAlgo algo = args.algo == TridiagAlgo::Auto ? resolve_tridiag_algo(args) : args.algo;
+  // system s starts at base(s) with stride `stride`
+  const std::size_t stride = inter ? batch : 1;
+  auto base = [&](std::size_t s) { return inter ? s : s * n; };
+
+  if (algo == TridiagAlgo::Thomas && inter) {
+    // W neighbouring systems swept together: each row of the chunk is one contiguous run, so the
+    // loads stream and the inner loop vectorises across systems
+    constexpr std::size_t W = 16;
+    const long chunks = static_cast<long>((batch + W - 1) / W);
+#pragma omp parallel num_threads(threads_) if (par)
+    {
+      std::vector<T> cp(n * W), bet(W);
+#pragma omp for schedule(static)
+      for (long ch = 0; ch < chunks; ++ch) {
+        const std::size_t s0 = static_cast<std::size_t>(ch) * W, w = std::min(W, batch - s0);
+        for (std::size_t k = 0; k < w; ++k) {
+          bet[k] = b[s0 + k];
+          cp[k] = n > 1 ? c[s0 + k] / bet[k] : T(0);
+          x[s0 + k] = d[s0 + k] / bet[k];
+        }
+        for (std::size_t i = 1; i < n; ++i) {
+          const std::size_t r = i * batch + s0, rp = (i - 1) * batch + s0;
+          const bool last = i + 1 == n;
+          for (std::size_t k = 0; k < w; ++k) {
+            const T ai = a[r + k];
+            const T bt = b[r + k] - ai * cp[(i - 1) * W + k];
+            cp[i * W + k] = last ? T(0) : c[r + k] / bt;
+            x[r + k] = (d[r + k] - ai * x[rp + k]) / bt;
+          }
+        }
+        for (std::size_t i = n - 1; i-- > 0;) {
+          const std::size_t r = i * batch + s0, rn = (i + 1) * batch + s0;
+          for (std::size_t k = 0; k < w; ++k) x[r + k] -= cp[i * W + k] * x[rn + k];
+        }
+      }
+    }
+    return;
+  }
+#pragma omp parallel num_threads(threads_) if (par)
+  {
+    std::vector<T> cp(n);
+    tridiag_host::System<T> sys;
+#pragma omp for schedule(static)
+    for (long sl = 0; sl < static_cast<long>(batch); ++sl) {
+      const std::size_t s = static_cast<std::size_t>(sl), o = base(s);
+      if (algo == TridiagAlgo::Thomas) {
+        tridiag_host::thomas<T>(n, a + o, b + o, c + o, d + o, x + o, stride, cp.data());
+        continue;
+      }
+      sys.load(n, a + o, b + o, c + o, d + o, stride);
+      switch (algo) {
+        case TridiagAlgo::CR: tridiag_host::cr<T>(sys, x + o, stride, 1); break;
+        case TridiagAlgo::PCR: tridiag_host::cr<T>(sys, x + o, stride, n); break;  // no CR level: PCR on all
+        case TridiagAlgo::CrPcr: tridiag_host::cr<T>(sys, x + o, stride, 64); break;
+        case TridiagAlgo::PcrThomas: tridiag_host::pcr_thomas<T>(sys, x + o, stride, 5); break;
+        default: break;
+      }
+    }
+  }
+}
+
+void HostBackend::tridiag_solve(const TridiagArgs& args) {
+  const std::size_t bytes = args.n * args.batch * size_of(args.prec);
+  for (const Buffer* buf : {args.a, args.b, args.c, args.d, static_cast<const Buffer*>(args.x)})
+    if (!buf || buf->bytes() < bytes) throw BackendError("tridiag_solve: a buffer is missing or smaller than n * batch");
+  if (args.n == 0 || args.batch == 0) return;
+  args.prec == Precision::Float ? tridiag_t<float>(args) : tridiag_t<double>(args);
 }
 
 // ---- bl1d point-wise kernels ------------------------------------------------------------------

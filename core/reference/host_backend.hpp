@@ -42,6 +42,9 @@ class HostBackend : public Backend {
   double reduce_fetch() override { return last_reduce_; }
 
   void jacobi1d_iterate(const Jacobi1DArgs& args, long first, long count) override;
+  void tridiag_solve(const TridiagArgs& args) override;
+  TridiagAlgo resolve_tridiag_algo(const TridiagArgs& args) const override { return TridiagAlgo::Thomas; }
+
   void bl1d_face_mobility(const BLFaceMobilityArgs& args) override;
   void bl1d_face_velocity(const BLFaceVelocityArgs& args) override;
   void bl1d_saturation(const BLSaturationArgs& args) override;
@@ -51,6 +54,8 @@ class HostBackend : public Backend {
   double reduce_t(const ReduceArgs& args) const;
   template <class T>
   void jacobi_t(const Jacobi1DArgs& args, long first, long count) const;
+  template <class T>
+  void tridiag_t(const TridiagArgs& args) const;
 
   bool parallel_;
   int threads_;
