@@ -11,6 +11,10 @@
    Calls must be made by every work-item of the group (they contain barriers), and two calls in a
    row need a barrier between them: the tails leave the local array in use. */
 
+/* Every kernel runs with work-groups of exactly PF_BLOCK: the compiler may rely on it (NVIDIA caps
+   kernels without it at 256 work-items, and sizes registers for it). */
+#define PF_KERNEL __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1)))
+
 #define PF_OP_SUM 0
 #define PF_OP_MIN 1
 #define PF_OP_MAX 2

@@ -59,7 +59,7 @@ void pf_jacobi_publish(pf_key key, __global ulong* ctrl, __global ulong* partial
       pf_real p_right, pf_real threshold, int residual, __global ulong *ctrl, __global ulong *partials, long it, \
       int4 plan
 
-__kernel void jacobi_step(PF_JACOBI_ARGS) {
+PF_KERNEL void jacobi_step(PF_JACOBI_ARGS) {
   if (pf_jacobi_stop(ctrl, it, plan, threshold)) return;
   const size_t i = get_global_id(0) + 1;
   if (i < n - 1) q[i] = bl_jacobi_point(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
@@ -69,7 +69,7 @@ __kernel void jacobi_step(PF_JACOBI_ARGS) {
   }
 }
 
-__kernel void jacobi_step_fast(PF_JACOBI_ARGS) {
+PF_KERNEL void jacobi_step_fast(PF_JACOBI_ARGS) {
   if (pf_jacobi_stop(ctrl, it, plan, threshold)) return;
   const size_t gsize = get_global_size(0);
   for (size_t i = get_global_id(0) + 1; i < n - 1; i += gsize) q[i] = bl_jacobi_point(p[i - 1], p[i + 1], mf[i - 1], mf[i]);
@@ -81,7 +81,7 @@ __kernel void jacobi_step_fast(PF_JACOBI_ARGS) {
 
 /* paper variants: one interior point i = global id + 1 per work-item */
 #define PF_JACOBI_CHECK_KERNEL(vname, variant)                                                           \
-  __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void jacobi_check_##vname(PF_JACOBI_ARGS) { \
+  PF_KERNEL void jacobi_check_##vname(PF_JACOBI_ARGS) { \
     __local pf_key s[PF_BLOCK];                                                                          \
     const int active = !pf_jacobi_stop(ctrl, it, plan, threshold);                                      \
     const size_t i = get_global_id(0) + 1;                                                               \
@@ -102,7 +102,7 @@ PF_JACOBI_CHECK_KERNEL(unroll_last_warp, PF_V_UNROLL_LAST_WARP)
 PF_JACOBI_CHECK_KERNEL(complete_unroll, PF_V_COMPLETE_UNROLL)
 
 /* Fast: a fixed number of groups strides over the points, one atomic per group */
-__kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void jacobi_check_fast(PF_JACOBI_ARGS) {
+PF_KERNEL void jacobi_check_fast(PF_JACOBI_ARGS) {
   __local pf_key s[PF_BLOCK];
   const int active = !pf_jacobi_stop(ctrl, it, plan, threshold);
   const size_t gsize = get_global_size(0);

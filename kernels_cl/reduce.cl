@@ -29,16 +29,17 @@ void pf_reduce_paper(const int variant, const int op, const int ld, const pf_rea
   }
 }
 
-/* 16-byte loads: 4 floats or 2 doubles per step; the buffers start 16-byte aligned (offset 0) */
+/* 16-byte loads: 4 floats or 2 doubles per step. Through a vector pointer rather than vload4/
+   vload2, which promise only element alignment, so NVIDIA's compiler splits them into scalar loads;
+   the inputs are whole buffers, whose base is aligned far beyond 16 bytes
+   (CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least 128 bytes). */
 #if PF_DOUBLE
 #define PF_VW 2
 typedef double2 pf_vec;
-#define pf_vload(i, p) vload2((i), (p))
 pf_real pf_vfold(const int op, pf_vec x) { return pf_apply_r(op, x.s0, x.s1); }
 #else
 #define PF_VW 4
 typedef float4 pf_vec;
-#define pf_vload(i, p) vload4((i), (p))
 pf_real pf_vfold(const int op, pf_vec x) { return pf_apply_r(op, pf_apply_r(op, x.s0, x.s1), pf_apply_r(op, x.s2, x.s3)); }
 #endif
 
@@ -49,10 +50,12 @@ void pf_reduce_fast(const int op, const int ld, const pf_real ident, __global co
   const uint lid = get_local_id(0), ngroups = get_num_groups(0);
   pf_real acc = ident;
   const size_t nv = n / PF_VW;
+  __global const pf_vec* av = (__global const pf_vec*)a;
+  __global const pf_vec* bv = (__global const pf_vec*)b;
   for (size_t j = gid; j < nv; j += gsize) {
-    pf_vec x = pf_vload(j, a);
+    pf_vec x = av[j];
     if (ld == PF_LOAD_ABS) x = fabs(x);
-    if (ld == PF_LOAD_ABSDIFF) x = fabs(x - pf_vload(j, b));
+    if (ld == PF_LOAD_ABSDIFF) x = fabs(x - bv[j]);
     acc = pf_apply_r(op, acc, pf_vfold(op, x));
   }
   for (size_t i = nv * PF_VW + gid; i < n; i += gsize) acc = pf_apply_r(op, acc, pf_load(ld, a, b, i));
@@ -78,15 +81,15 @@ void pf_reduce_fast(const int op, const int ld, const pf_real ident, __global co
 }
 
 #define PF_PAPER_KERNEL(vname, variant, oname, op, ld, ident)                                                   \
-  __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void reduce_##vname##_##oname(                \
+  PF_KERNEL void reduce_##vname##_##oname(                \
       __global const pf_real* a, __global const pf_real* b, ulong n, __global pf_real* partials,                \
       __global ulong* slot, int host) {                                                                         \
     __local pf_real s[PF_BLOCK];                                                                                \
     pf_reduce_paper(variant, op, ld, ident, a, b, n, partials, slot, host, s);                                  \
   }
 
-#define PF_FAST_KERNEL(unused, oname, op, ld, ident)                                                                    \
-  __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1))) void reduce_fast_##oname(                      \
+#define PF_FAST_KERNEL(oname, op, ld, ident)                                                                    \
+  PF_KERNEL void reduce_fast_##oname(                      \
       __global const pf_real* a, __global const pf_real* b, ulong n, __global pf_real* partials,                \
       __global uint* counter, __global pf_real* result) {                                                       \
     __local pf_real s[PF_BLOCK];                                                                                \
@@ -94,19 +97,24 @@ void pf_reduce_fast(const int op, const int ld, const pf_real ident, __global co
     pf_reduce_fast(op, ld, ident, a, b, n, partials, counter, result, s, &last);                                \
   }
 
-/* op name, block op, element transform, identity. The op name must reach ## unexpanded: OpenCL
-   headers may define min and max as macros, so X pastes it directly. */
-#define PF_FOR_EACH_OP(X, ...)                                             \
-  X(__VA_ARGS__, sum, PF_OP_SUM, PF_LOAD_PLAIN, (pf_real)0)                \
-  X(__VA_ARGS__, min, PF_OP_MIN, PF_LOAD_PLAIN, (pf_real)INFINITY)         \
-  X(__VA_ARGS__, max, PF_OP_MAX, PF_LOAD_PLAIN, -(pf_real)INFINITY)        \
-  X(__VA_ARGS__, max_abs, PF_OP_MAX, PF_LOAD_ABS, (pf_real)0)              \
-  X(__VA_ARGS__, max_abs_diff, PF_OP_MAX, PF_LOAD_ABSDIFF, (pf_real)0)
+/* Every op of one paper variant: name, block op, element transform, identity. (OpenCL C has no
+   variadic macros; the op name reaches ## unexpanded, which matters because OpenCL headers may
+   define min and max as macros.) */
+#define PF_PAPER_KERNELS(vname, variant)                                                      \
+  PF_PAPER_KERNEL(vname, variant, sum, PF_OP_SUM, PF_LOAD_PLAIN, (pf_real)0)                  \
+  PF_PAPER_KERNEL(vname, variant, min, PF_OP_MIN, PF_LOAD_PLAIN, (pf_real)INFINITY)           \
+  PF_PAPER_KERNEL(vname, variant, max, PF_OP_MAX, PF_LOAD_PLAIN, -(pf_real)INFINITY)          \
+  PF_PAPER_KERNEL(vname, variant, max_abs, PF_OP_MAX, PF_LOAD_ABS, (pf_real)0)                \
+  PF_PAPER_KERNEL(vname, variant, max_abs_diff, PF_OP_MAX, PF_LOAD_ABSDIFF, (pf_real)0)
 
-PF_FOR_EACH_OP(PF_PAPER_KERNEL, interleaved_divergent, PF_V_INTERLEAVED_DIVERGENT)
-PF_FOR_EACH_OP(PF_PAPER_KERNEL, interleaved, PF_V_INTERLEAVED)
-PF_FOR_EACH_OP(PF_PAPER_KERNEL, sequential, PF_V_SEQUENTIAL)
-PF_FOR_EACH_OP(PF_PAPER_KERNEL, unroll_last_warp, PF_V_UNROLL_LAST_WARP)
-PF_FOR_EACH_OP(PF_PAPER_KERNEL, complete_unroll, PF_V_COMPLETE_UNROLL)
+PF_PAPER_KERNELS(interleaved_divergent, PF_V_INTERLEAVED_DIVERGENT)
+PF_PAPER_KERNELS(interleaved, PF_V_INTERLEAVED)
+PF_PAPER_KERNELS(sequential, PF_V_SEQUENTIAL)
+PF_PAPER_KERNELS(unroll_last_warp, PF_V_UNROLL_LAST_WARP)
+PF_PAPER_KERNELS(complete_unroll, PF_V_COMPLETE_UNROLL)
 
-PF_FOR_EACH_OP(PF_FAST_KERNEL, 0)
+PF_FAST_KERNEL(sum, PF_OP_SUM, PF_LOAD_PLAIN, (pf_real)0)
+PF_FAST_KERNEL(min, PF_OP_MIN, PF_LOAD_PLAIN, (pf_real)INFINITY)
+PF_FAST_KERNEL(max, PF_OP_MAX, PF_LOAD_PLAIN, -(pf_real)INFINITY)
+PF_FAST_KERNEL(max_abs, PF_OP_MAX, PF_LOAD_ABS, (pf_real)0)
+PF_FAST_KERNEL(max_abs_diff, PF_OP_MAX, PF_LOAD_ABSDIFF, (pf_real)0)

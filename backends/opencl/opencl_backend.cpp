@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
-#include <map>
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
@@ -447,18 +446,12 @@ class OpenClBackend final : public Backend {
     if (!b || b->bytes() < bytes) b = std::make_unique<ClBuffer>(ctx_, std::max<std::size_t>(bytes, 1 << 16));
   }
 
-  // A cached kernel, checked once against the block size it will run with.
+  // A cached kernel of the (prec, block) program; the block must fit the device.
   cl::Kernel& kernel(Precision prec, int block, const std::string& name, int instance = 0) {
     if (static_cast<std::size_t>(block) > progs_->traits().max_group)
       throw ConfigError("block size " + std::to_string(block) + " is larger than the largest work-group of " + device_name_ +
                         " (" + std::to_string(progs_->traits().max_group) + ")");
-    cl::Kernel& k = progs_->kernel(prec, block, name, instance);
-    auto [it, fresh] = checked_.emplace(&k, 0);
-    if (fresh) it->second = progs_->max_group(k);
-    if (static_cast<std::size_t>(block) > it->second)
-      throw ConfigError("kernel " + name + " can run at most " + std::to_string(it->second) + " work-items per group on " +
-                        device_name_ + "; use a block size of at most that");
-    return k;
+    return progs_->kernel(prec, block, name, instance);
   }
 
   template <class T>
@@ -472,14 +465,21 @@ class OpenClBackend final : public Backend {
       set(k, index, cl_double(v));
   }
 
+  // CL_KERNEL_WORK_GROUP_SIZE is no limit to check up front: NVIDIA's driver answers 256 for every
+  // kernel and runs them with 1024. A group the kernel cannot run is reported when it is refused.
   void launch(cl::Kernel& k, std::size_t global, std::size_t local) {
-    PF_CHECK_CL(queue_.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local)));
+    const cl_int err = queue_.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local));
+    if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
+      std::string name;
+      PF_CHECK_CL(k.getInfo(CL_KERNEL_FUNCTION_NAME, &name));
+      throw ConfigError("kernel " + name + " cannot run work-groups of " + std::to_string(local) + " on " + device_name_ +
+                        " (" + cl_error_name(err) + ", the driver suggests at most " +
+                        std::to_string(progs_->max_group(k)) + "); use a smaller block size");
+    }
+    PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel");
   }
   // one work-item per point; the global size is a multiple of the group (PoCL needs uniform groups)
-  void launch_points(cl::Kernel& k, std::size_t n) {
-    const std::size_t local = std::min<std::size_t>(fast_block_, checked_.at(&k));
-    launch(k, ceil_div(n, local) * local, local);
-  }
+  void launch_points(cl::Kernel& k, std::size_t n) { launch(k, ceil_div(n, fast_block_) * fast_block_, fast_block_); }
 
   cl::Device device_;
   cl::Context ctx_;
@@ -490,7 +490,6 @@ class OpenClBackend final : public Backend {
   std::size_t fast_groups_ = 1;
   std::unique_ptr<ClBuffer> slot_, counter_, result_, partials_, jpartials_;
   Pending pending_;
-  std::map<const cl::Kernel*, std::size_t> checked_;  // kernel -> CL_KERNEL_WORK_GROUP_SIZE
 };
 
 }  // namespace

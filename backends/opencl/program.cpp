@@ -54,6 +54,9 @@ DeviceTraits device_traits(const cl::Device& dev) {
   t.int64_atomics = has_word(ext, "cl_khr_int64_base_atomics") && has_word(ext, "cl_khr_int64_extended_atomics");
   t.subgroups_khr = has_word(ext, "cl_khr_subgroups");
   t.subgroups = t.subgroups_khr;
+  cl_device_fp_config fp32 = 0;
+  PF_CHECK_CL(dev.getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp32));
+  t.fp32_exact_div = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
   // OpenCL 3.0 queries; a device of an older version answers with an error, which means "no"
   std::vector<cl_name_version> versions, features;
   if (dev.getInfo(CL_DEVICE_OPENCL_C_ALL_VERSIONS, &versions) == CL_SUCCESS)
@@ -106,8 +109,11 @@ const cl::Program& Programs::program(Precision prec, int block) {
   cl_int err = CL_SUCCESS;
   cl::Program prog(ctx_, source(prec, block), false, &err);
   PF_CHECK_CL_AS(err, "clCreateProgramWithSource");
-  // OpenCL C 1.2 everywhere (NVIDIA's and PoCL's level); 3.0 only for sub-groups without the extension
-  const std::string options = traits_.subgroups && !traits_.subgroups_khr ? "-cl-std=CL3.0" : "-cl-std=CL1.2";
+  // OpenCL C 1.2 everywhere (NVIDIA's and PoCL's level); 3.0 only for sub-groups without the
+  // extension. Float division rounded as IEEE (and as CUDA by default) where the device can: NVIDIA
+  // would otherwise divide to 2 ulp and drift from the other backends.
+  std::string options = traits_.subgroups && !traits_.subgroups_khr ? "-cl-std=CL3.0" : "-cl-std=CL1.2";
+  if (traits_.fp32_exact_div) options += " -cl-fp32-correctly-rounded-divide-sqrt";
   const cl_int build_err = prog.build(std::vector<cl::Device>{dev_}, options.c_str());
   std::string log;
   const cl_int log_err = prog.getBuildInfo(dev_, CL_PROGRAM_BUILD_LOG, &log);

@@ -22,6 +22,7 @@ struct DeviceTraits {
   bool fp64 = false;
   bool int64_atomics = false;  // cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics
   bool opencl_c_30 = false;    // the compiler takes -cl-std=CL3.0
+  bool fp32_exact_div = false; // -cl-fp32-correctly-rounded-divide-sqrt is allowed
   std::size_t max_group = 0;   // CL_DEVICE_MAX_WORK_GROUP_SIZE
 };
 DeviceTraits device_traits(const cl::Device& dev);
