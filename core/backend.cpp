@@ -30,6 +30,16 @@ void Backend::tridiag_solve(const TridiagArgs&) {
   throw BackendError("tridiag_solve is not implemented on the " + name() + " backend yet");
 }
 
+void Backend::adi2d_flash(const Adi2DFlashArgs&) { throw BackendError("adi2d is not implemented on " + name() + " yet"); }
+void Backend::adi2d_coefficients(const Adi2DCoeffArgs&) {
+  throw BackendError("adi2d is not implemented on " + name() + " yet");
+}
+void Backend::adi2d_sweep(const Adi2DSweepArgs&) { throw BackendError("adi2d is not implemented on " + name() + " yet"); }
+void Backend::adi2d_transport(const Adi2DTransportArgs&) {
+  throw BackendError("adi2d is not implemented on " + name() + " yet");
+}
+void Backend::adi2d_rate(const Adi2DRateArgs&) { throw BackendError("adi2d is not implemented on " + name() + " yet"); }
+
 void Backend::vendor_tridiag_solve(const TridiagArgs& args) {
   throw BackendError("the " + name() + " backend has no vendor tridiagonal solver for the " +
                      to_string(args.layout) + " layout");

@@ -111,6 +111,90 @@ struct TridiagArgs {
   Buffer* x = nullptr;
 };
 
+// adi2d (papers 002/004): an nx x ny grid of nodes with spacing h, node (i, j) at j * nx + i; each
+// node owns a control volume of area h^2 (halved on an edge, quartered in a corner). `prm` holds
+// the ADI_NPARAMS physical parameters of core/physics/adi2d.h. Component masses are per node
+// (mass in its control volume), so their plain sums are the masses in place.
+struct Adi2DGeom {
+  std::size_t nx = 0, ny = 0;
+  double h = 1;
+};
+
+// phase equilibrium and saturations of every node from its masses and pressure
+struct Adi2DFlashArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  const Buffer* prm = nullptr;
+  const Buffer* mass[4] = {};
+  const Buffer* p = nullptr;
+  Buffer *sw = nullptr, *so = nullptr, *sg = nullptr, *co3 = nullptr, *cg3 = nullptr, *vol = nullptr;
+};
+
+// Wells: per node, `inj` is the water mass rate injected, `prod` the productivity J of a producer
+// whose phase mass rates are J lambda rho (p_bh - p) when p > p_bh.
+struct Adi2DWells {
+  const Buffer *inj = nullptr, *prod = nullptr;
+  double p_bh = 0;
+};
+
+// The state read by the coefficient, transport and rate kernels.
+struct Adi2DPhaseState {
+  const Buffer *p = nullptr, *sw = nullptr, *so = nullptr, *sg = nullptr, *co3 = nullptr, *cg3 = nullptr;
+};
+
+// The pressure equation of one time step: a 5-point operator per node,
+// d0 p_i + sum_f a_f (p_i - p_f) = rhs (volume balance linearised in p, see docs/adi2d.md).
+struct Adi2DCoeffArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  const Buffer* prm = nullptr;
+  double dt = 0;
+  Adi2DPhaseState st;
+  const Buffer* vol = nullptr;
+  const Buffer* mass[4] = {};
+  Adi2DWells wells;
+  Buffer *aw = nullptr, *ae = nullptr, *as = nullptr, *an = nullptr, *d0 = nullptr, *rhs = nullptr;
+};
+
+// The tridiagonal systems of one Peaceman-Rachford half step with parameter r: the x sweep
+// (rows, contiguous) solves (H + r) p' = rhs - (V - r) p, the y sweep (columns, interleaved)
+// (V + r) p' = rhs - (H - r) p, with H, V the x and y parts of the operator, d0 split evenly.
+struct Adi2DSweepArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  bool x_sweep = true;
+  double r = 0;
+  const Buffer *aw = nullptr, *ae = nullptr, *as = nullptr, *an = nullptr, *d0 = nullptr, *rhs = nullptr;
+  const Buffer* p = nullptr;
+  Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+};
+
+// One explicit upwind step of every component mass (and the optional diffusion), with the
+// phase potentials of the current pressure; `acc` accumulates each node's well masses.
+struct Adi2DTransportArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  const Buffer* prm = nullptr;
+  double dt = 0;
+  Adi2DPhaseState st;
+  Adi2DWells wells;
+  const Buffer* mass_in[4] = {};
+  Buffer* mass_out[4] = {};
+  Buffer* acc[4] = {};
+};
+
+// Per node, the largest fraction of a phase's volume that leaves per unit time (outflow,
+// production, diffusion): the explicit step keeps every mass positive for dt <= cfl / max(rate).
+struct Adi2DRateArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  const Buffer* prm = nullptr;
+  Adi2DPhaseState st;
+  const Buffer* vol = nullptr;
+  Adi2DWells wells;
+  Buffer* rate = nullptr;
+};
+
 // ---- the backend ----------------------------------------------------------------------------
 
 class Backend {
@@ -159,6 +243,13 @@ class Backend {
   // A vendor library's batched solver on the same data (cuSPARSE on cuda); empty when none.
   virtual std::string vendor_tridiag_name(TridiagLayout layout) const { return ""; }
   virtual void vendor_tridiag_solve(const TridiagArgs& args);
+
+  // adi2d kernels
+  virtual void adi2d_flash(const Adi2DFlashArgs& args);
+  virtual void adi2d_coefficients(const Adi2DCoeffArgs& args);
+  virtual void adi2d_sweep(const Adi2DSweepArgs& args);
+  virtual void adi2d_transport(const Adi2DTransportArgs& args);
+  virtual void adi2d_rate(const Adi2DRateArgs& args);
 
   // bl1d point-wise kernels
   virtual void bl1d_face_mobility(const BLFaceMobilityArgs& args) = 0;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
+#include "core/models/adi2d.hpp"
 #include "core/models/bl1d.hpp"
 #include "core/models/model.hpp"
 
@@ -17,9 +18,10 @@ std::unique_ptr<Model> build(Backend& be, Precision prec, const Config& cfg) {
 
 std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec) {
   auto name = cf.get_string("model", "");
-  if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\")");
+  if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\" or \"adi2d\")");
   if (name == "bl1d") return build<BL1D>(be, prec, read_bl1d_config(cf, be));
-  cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d)");
+  if (name == "adi2d") return build<Adi2D>(be, prec, read_adi2d_config(cf, be));
+  cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d)");
 }
 
 }  // namespace poreflow

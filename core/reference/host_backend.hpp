@@ -45,6 +45,12 @@ class HostBackend : public Backend {
   void tridiag_solve(const TridiagArgs& args) override;
   TridiagAlgo resolve_tridiag_algo(const TridiagArgs& args) const override { return TridiagAlgo::Thomas; }
 
+  void adi2d_flash(const Adi2DFlashArgs& args) override;
+  void adi2d_coefficients(const Adi2DCoeffArgs& args) override;
+  void adi2d_sweep(const Adi2DSweepArgs& args) override;
+  void adi2d_transport(const Adi2DTransportArgs& args) override;
+  void adi2d_rate(const Adi2DRateArgs& args) override;
+
   void bl1d_face_mobility(const BLFaceMobilityArgs& args) override;
   void bl1d_face_velocity(const BLFaceVelocityArgs& args) override;
   void bl1d_saturation(const BLSaturationArgs& args) override;

@@ -1,0 +1,402 @@
+#include "core/models/adi2d.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/io/png_plot.hpp"
+
+namespace poreflow {
+
+Adi2DConfig read_adi2d_config(io::CaseFile& cf, const Backend& be) {
+  Adi2DConfig c;
+  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.length = cf.positive("grid.length", c.length);
+  auto& p = c.prm;
+  p[ADI_PERM] = cf.positive("rock.permeability", 1.0);
+  p[ADI_PORO] = cf.in_range("rock.porosity", 0.2, 0, 1, true, false);
+  p[ADI_MU_W] = cf.positive("fluid.mu_water", 1.0);
+  p[ADI_MU_O] = cf.positive("fluid.mu_oil", 3.0);
+  p[ADI_MU_G] = cf.positive("fluid.mu_gas", 0.05);
+  p[ADI_RHO_W] = cf.positive("fluid.rho_water", 1.0);
+  p[ADI_RHO_O] = cf.positive("fluid.rho_oil", 0.8);
+  p[ADI_RHO_G] = cf.positive("fluid.rho_gas", 0.2);
+  p[ADI_C_W] = cf.non_negative("fluid.c_water", 0.001);
+  p[ADI_C_O] = cf.non_negative("fluid.c_oil", 0.01);
+  p[ADI_C_G] = cf.non_negative("fluid.c_gas", 0.1);
+  p[ADI_P_REF] = cf.get_double("fluid.p_ref", 1.0);
+  p[ADI_K3] = cf.positive("fluid.k3", 0.5);
+  p[ADI_K3_BETA] = cf.get_double("fluid.k3_beta", 0.0);
+  p[ADI_DIFF] = cf.non_negative("fluid.diffusion", 0.0);
+  p[ADI_SWR] = cf.in_range("relperm.swr", 0.1, 0, 1, false, true);
+  p[ADI_SOR] = cf.in_range("relperm.sor", 0.1, 0, 1, false, true);
+  p[ADI_SGR] = cf.in_range("relperm.sgr", 0.0, 0, 1, false, true);
+  if (p[ADI_SWR] + p[ADI_SOR] + p[ADI_SGR] >= 1) cf.fail("relperm.swr", "+ relperm.sor + relperm.sgr must be < 1");
+  p[ADI_NEXP] = cf.in_range("relperm.n", 3.25, 1, 1e3, true, false);
+  double zeta = cf.non_negative("capillary.zeta", 100.0);
+  p[ADI_INV_ZETA] = zeta > 0 ? 1.0 / zeta : 0.0;
+  p[ADI_PC_SMIN] = cf.in_range("capillary.s_min", 0.01, 0, 1, true, true);
+
+  c.p_init = cf.positive("initial.pressure", c.p_init);
+  c.sw0 = cf.in_range("initial.sw", c.sw0, 0, 1, false, false);
+  c.so0 = cf.in_range("initial.so", c.so0, 0, 1, false, false);
+  c.sg0 = cf.in_range("initial.sg", c.sg0, 0, 1, false, false);
+  double sum = c.sw0 + c.so0 + c.sg0;
+  if (std::fabs(sum - 1) > 1e-9)
+    cf.fail("initial.sw", "+ initial.so + initial.sg = " + std::to_string(sum) + ": the saturations must sum to 1");
+  c.co3_0 = cf.in_range("initial.c_o3", c.co3_0, 0, 1, false, false);
+  double k3 = p[ADI_K3] * std::exp(-p[ADI_K3_BETA] * (c.p_init - p[ADI_P_REF]));
+  if (k3 * c.co3_0 > 1)
+    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + std::to_string(k3) +
+                                ") exceeds 1: the gas cannot hold that much component 3");
+  for (int a : {ADI_RHO_W, ADI_RHO_O, ADI_RHO_G}) {
+    int cidx = a == ADI_RHO_W ? ADI_C_W : a == ADI_RHO_O ? ADI_C_O : ADI_C_G;
+    if (1 + p[cidx] * (c.p_init - p[ADI_P_REF]) <= 0) cf.fail("initial.pressure", "gives a negative density");
+  }
+
+  c.dt = cf.positive("time.dt", c.dt);
+  c.end_time = cf.positive("time.end", c.end_time);
+  c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
+  c.max_substeps = cf.int_at_least("time.max_substeps", c.max_substeps, 1);
+
+  auto solver = cf.get_string("pressure.solver", "adi");
+  if (solver != "adi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: adi)");
+  c.adi.algo = parse_tridiag_algo(cf.get_string("pressure.algorithm", "auto"));
+  c.adi.tolerance = cf.non_negative("pressure.tolerance", 1e-6);
+  c.adi.max_iterations = static_cast<int>(cf.int_at_least("pressure.max_iterations", 200, 1));
+  c.adi.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
+  c.adi.cycle = static_cast<int>(cf.int_at_least("pressure.parameters", 8, 1));
+  bool is_auto = false;
+  c.adi.reduce.variant = parse_reduce_variant(cf.get_string("pressure.reduction", "auto"), &is_auto);
+  if (is_auto) c.adi.reduce.variant = be.default_reduce_variant();
+  c.adi.reduce.combine = parse_combine(cf.get_string("pressure.combine", "atomic"));
+  c.adi.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
+  be.check_reduce_config(c.adi.reduce);
+
+  c.pattern = cf.get_string("wells.pattern", c.pattern);
+  c.radius = cf.positive("wells.radius", c.radius);
+  c.injection_rate = cf.non_negative("wells.injection_rate", c.injection_rate);
+  c.producer_index = cf.non_negative("wells.producer_index", c.producer_index);
+  c.producer_bhp = cf.get_double("wells.producer_bhp", c.producer_bhp);
+  const double L = c.length;
+  if (c.pattern == "corners") {
+    c.wells = {{0, 0, true}, {L, L, false}};
+  } else if (c.pattern == "five_spot") {
+    c.wells = {{L / 2, L / 2, true}, {0, 0, false}, {L, 0, false}, {0, L, false}, {L, L, false}};
+  } else {
+    cf.fail("wells.pattern", "= '" + c.pattern + "' is not a known pattern (expected: corners, five_spot)");
+  }
+  return c;
+}
+
+template <class T>
+Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg)
+    : be_(be),
+      cfg_(cfg),
+      g_{static_cast<std::size_t>(cfg.points), static_cast<std::size_t>(cfg.points),
+         cfg.length / static_cast<double>(cfg.points - 1)},
+      nn_(g_.nx * g_.ny),
+      prm_(be, ADI_NPARAMS),
+      p_(be, nn_),
+      sw_(be, nn_),
+      so_(be, nn_),
+      sg_(be, nn_),
+      co3_(be, nn_),
+      cg3_(be, nn_),
+      vol_(be, nn_),
+      rate_(be, nn_),
+      inj_(be, nn_),
+      prod_(be, nn_),
+      one_(be, nn_),
+      m_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
+      m_next_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
+      acc_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
+      adi_(be, g_, cfg.adi) {
+  if (!be.supports(precision_of<T>()))
+    throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
+  const auto& p = cfg.prm;
+  prm_.upload(std::vector<T>(p.begin(), p.end()));
+  const long n = static_cast<long>(g_.nx);
+  const double h = g_.h;
+  auto area = [&](long i, long j) {
+    return h * h * ((i == 0 || i == n - 1) ? 0.5 : 1.0) * ((j == 0 || j == n - 1) ? 0.5 : 1.0);
+  };
+
+  // wells: each spreads its share over the control volumes of the nodes within its radius
+  std::vector<double> inj(nn_, 0.0), prod(nn_, 0.0);
+  int n_inj = 0, n_prod = 0;
+  for (const auto& w : cfg.wells) (w.injector ? n_inj : n_prod)++;
+  for (const auto& w : cfg.wells) {
+    std::vector<std::size_t> nodes;
+    double total = 0;
+    for (long j = 0; j < n; ++j)
+      for (long i = 0; i < n; ++i)
+        if (std::hypot(i * h - w.x, j * h - w.y) <= std::max(cfg.radius, 0.5 * h)) {
+          nodes.push_back(static_cast<std::size_t>(j * n + i));
+          total += area(i, j);
+        }
+    for (auto k : nodes) {
+      double share = area(static_cast<long>(k % n), static_cast<long>(k / n)) / total;
+      if (w.injector)
+        inj[k] += cfg.injection_rate / n_inj * share;
+      else
+        prod[k] += cfg.producer_index / n_prod * share;
+    }
+  }
+  inj_.upload(std::vector<T>(inj.begin(), inj.end()));
+  prod_.upload(std::vector<T>(prod.begin(), prod.end()));
+  one_.fill(T(1));
+
+  // initial masses from the saturations, pressure and oil composition
+  const double pr = p[ADI_P_REF], p0 = cfg.p_init;
+  const double rw = p[ADI_RHO_W] * (1 + p[ADI_C_W] * (p0 - pr)), ro = p[ADI_RHO_O] * (1 + p[ADI_C_O] * (p0 - pr)),
+               rg = p[ADI_RHO_G] * (1 + p[ADI_C_G] * (p0 - pr));
+  const double cg3 = p[ADI_K3] * std::exp(-p[ADI_K3_BETA] * (p0 - pr)) * cfg.co3_0;
+  const double u[4] = {rw * cfg.sw0, rg * cfg.sg0 * (1 - cg3), ro * cfg.so0 * cfg.co3_0 + rg * cfg.sg0 * cg3,
+                       ro * cfg.so0 * (1 - cfg.co3_0)};
+  for (int c = 0; c < 4; ++c) {
+    std::vector<T> m(nn_);
+    for (long j = 0; j < n; ++j)
+      for (long i = 0; i < n; ++i) m[j * n + i] = T(u[c] * p[ADI_PORO] * area(i, j));
+    m_[c].upload(m);
+    acc_[c].fill(T(0));
+  }
+  p_.fill(T(p0));
+  flash();
+  m0_ = masses();
+}
+
+template <class T>
+std::string Adi2D<T>::summary() const {
+  std::ostringstream o;
+  o << "adi2d: " << g_.nx << " x " << g_.ny << " nodes, h = " << g_.h << ", dt = " << cfg_.dt << ", T = " << cfg_.end_time
+    << ", wells " << cfg_.pattern << ", ADI tolerance " << cfg_.adi.tolerance << " (" << cfg_.adi.cycle
+    << " parameters), tridiagonal " << to_string(cfg_.adi.algo) << ", precision " << to_string(precision_of<T>());
+  return o.str();
+}
+
+template <class T>
+GridInfo Adi2D<T>::grid() const {
+  GridInfo gi;
+  gi.points = {static_cast<int>(g_.nx), static_cast<int>(g_.ny), 1};
+  gi.spacing = {g_.h, g_.h, g_.h};
+  return gi;
+}
+
+template <class T>
+double Adi2D<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) const {
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = op;
+  r.cfg = cfg_.adi.reduce;
+  r.a = &a.buffer();
+  r.b = b ? &b->buffer() : nullptr;
+  r.n = a.size();
+  return be_.reduce(r);
+}
+
+template <class T>
+Adi2DPhaseState Adi2D<T>::phase_state() const {
+  return {&p_.buffer(), &sw_.buffer(), &so_.buffer(), &sg_.buffer(), &co3_.buffer(), &cg3_.buffer()};
+}
+
+template <class T>
+Adi2DWells Adi2D<T>::wells() const {
+  return {&inj_.buffer(), &prod_.buffer(), cfg_.producer_bhp};
+}
+
+template <class T>
+void Adi2D<T>::flash() {
+  Adi2DFlashArgs f;
+  f.prec = precision_of<T>();
+  f.g = g_;
+  f.prm = &prm_.buffer();
+  for (int c = 0; c < 4; ++c) f.mass[c] = &m_[c].buffer();
+  f.p = &p_.buffer();
+  f.sw = &sw_.buffer();
+  f.so = &so_.buffer();
+  f.sg = &sg_.buffer();
+  f.co3 = &co3_.buffer();
+  f.cg3 = &cg3_.buffer();
+  f.vol = &vol_.buffer();
+  be_.adi2d_flash(f);
+}
+
+template <class T>
+void Adi2D<T>::check_state(const char* where) const {
+  // negative or non-finite masses mean the step was unstable
+  for (int c = 0; c < 4; ++c) {
+    double lo = reduce(ReduceOp::Min, m_[c]);
+    double sum = reduce(ReduceOp::Sum, m_[c]);
+    if (std::isfinite(sum) && lo >= -1e-12 * std::fabs(sum)) continue;
+    auto v = m_[c].download();
+    for (std::size_t k = 0; k < v.size(); ++k)
+      if (!std::isfinite(double(v[k])) || v[k] < T(-1e-12 * std::fabs(sum))) {
+        std::ostringstream o;
+        o << "step " << steps_ + 1 << " (t = " << t_ << "), " << where << ": mass of component " << c + 1 << " is " << v[k]
+          << " at node (" << k % g_.nx << ", " << k / g_.nx << ")";
+        throw NumericalError(o.str());
+      }
+  }
+}
+
+template <class T>
+void Adi2D<T>::step(double t_stop) {
+  const double dt = std::min(cfg_.dt, t_stop - t_);
+  // 1. the pressure equation from the current state, solved by ADI from the current pressure
+  Adi2DCoeffArgs ca;
+  ca.prec = precision_of<T>();
+  ca.g = g_;
+  ca.prm = &prm_.buffer();
+  ca.dt = dt;
+  ca.st = phase_state();
+  ca.vol = &vol_.buffer();
+  for (int c = 0; c < 4; ++c) ca.mass[c] = &m_[c].buffer();
+  ca.wells = wells();
+  ca.aw = &adi_.aw.buffer();
+  ca.ae = &adi_.ae.buffer();
+  ca.as = &adi_.as.buffer();
+  ca.an = &adi_.an.buffer();
+  ca.d0 = &adi_.d0.buffer();
+  ca.rhs = &adi_.rhs.buffer();
+  be_.adi2d_coefficients(ca);
+  last_adi_ = adi_.solve(p_);
+  adi_total_ += last_adi_.iterations;
+  if (!last_adi_.converged)
+    spdlog::warn("step {}: ADI stopped at pressure.max_iterations = {} with relative change {:.3g}", steps_ + 1,
+                 cfg_.adi.max_iterations, last_adi_.change);
+
+  // 2. explicit transport of every component in CFL-limited substeps; the phase state follows
+  double done = 0;
+  int subs = 0;
+  while (done < dt * (1 - 1e-12)) {
+    Adi2DRateArgs ra{precision_of<T>(), g_, &prm_.buffer(), phase_state(), &vol_.buffer(), wells(), &rate_.buffer()};
+    be_.adi2d_rate(ra);
+    double rmax = reduce(ReduceOp::Max, rate_);
+    if (!std::isfinite(rmax)) {
+      check_state("transport");
+      throw NumericalError("step " + std::to_string(steps_ + 1) + ": the outflow rate is not finite");
+    }
+    double h = dt - done;
+    if (rmax > 0) h = std::min(h, cfg_.cfl / rmax);
+    Adi2DTransportArgs ta;
+    ta.prec = precision_of<T>();
+    ta.g = g_;
+    ta.prm = &prm_.buffer();
+    ta.dt = h;
+    ta.st = phase_state();
+    ta.wells = wells();
+    for (int c = 0; c < 4; ++c) {
+      ta.mass_in[c] = &m_[c].buffer();
+      ta.mass_out[c] = &m_next_[c].buffer();
+      ta.acc[c] = &acc_[c].buffer();
+    }
+    be_.adi2d_transport(ta);
+    for (int c = 0; c < 4; ++c) m_[c].swap(m_next_[c]);
+    flash();
+    done += h;
+    if (++subs > cfg_.max_substeps)
+      throw NumericalError("step " + std::to_string(steps_ + 1) + ": more than time.max_substeps = " +
+                           std::to_string(cfg_.max_substeps) + " transport substeps (outflow rate " +
+                           std::to_string(rmax) + ")");
+  }
+  check_state("after transport");
+  last_substeps_ = subs;
+  substeps_total_ += subs;
+  last_volume_error_ = reduce(ReduceOp::MaxAbsDiff, vol_, &one_);
+  t_ += dt;
+  ++steps_;
+}
+
+template <class T>
+std::string Adi2D<T>::progress() const {
+  std::ostringstream o;
+  o.precision(3);
+  o << "ADI " << last_adi_.iterations << " it (change " << last_adi_.change << "), " << last_substeps_
+    << " transport substeps, volume error " << last_volume_error_;
+  return o.str();
+}
+
+template <class T>
+std::array<double, 4> Adi2D<T>::masses() const {
+  std::array<double, 4> r{};
+  for (int c = 0; c < 4; ++c) r[c] = reduce(ReduceOp::Sum, m_[c]);
+  return r;
+}
+
+template <class T>
+std::array<double, 4> Adi2D<T>::well_net() const {
+  std::array<double, 4> r{};
+  for (int c = 0; c < 4; ++c) r[c] = reduce(ReduceOp::Sum, acc_[c]);
+  return r;
+}
+
+template <class T>
+std::vector<NamedField> Adi2D<T>::fields() const {
+  auto d = [](const Field<T>& f) {
+    auto v = f.download();
+    return std::vector<double>(v.begin(), v.end());
+  };
+  return {{"pressure", d(p_)}, {"sw", d(sw_)}, {"so", d(so_)}, {"sg", d(sg_)}, {"c_o3", d(co3_)}, {"c_g3", d(cg3_)}};
+}
+
+template <class T>
+std::vector<std::string> Adi2D<T>::series_columns() const {
+  return {"time", "step", "m1", "m2", "m3", "m4", "net_well1", "net_well2", "net_well3", "net_well4",
+          "injected_water", "produced_water", "produced_oil_gas2", "produced3", "produced4",
+          "adi_iterations", "adi_change", "substeps", "volume_error"};
+}
+
+template <class T>
+std::vector<double> Adi2D<T>::series_row() const {
+  auto m = masses();
+  auto w = well_net();
+  double injected = cfg_.injection_rate * t_;
+  return {t_,   double(steps_),         m[0],   m[1],   m[2],  m[3], w[0], w[1], w[2], w[3], injected,
+          injected - w[0], -w[1], -w[2], -w[3], double(last_adi_.iterations), last_adi_.change, double(last_substeps_),
+          last_volume_error_};
+}
+
+template <class T>
+void Adi2D<T>::write_plot(const std::filesystem::path& png) const {
+  // one colour map per saturation, next to the given name
+  auto f = fields();
+  auto stem = png.parent_path() / png.stem();
+  std::ostringstream t;
+  t.precision(4);
+  t << " at t = " << t_;
+  io::write_map_png(stem.string() + "_sw.png", int(g_.nx), int(g_.ny), f[1].values, 0, 1, "water saturation" + t.str());
+  io::write_map_png(stem.string() + "_so.png", int(g_.nx), int(g_.ny), f[2].values, 0, 1, "oil saturation" + t.str());
+  io::write_map_png(stem.string() + "_sg.png", int(g_.nx), int(g_.ny), f[3].values, 0, 1, "gas saturation" + t.str());
+  double pmin = *std::min_element(f[0].values.begin(), f[0].values.end());
+  double pmax = *std::max_element(f[0].values.begin(), f[0].values.end());
+  io::write_map_png(stem.string() + "_p.png", int(g_.nx), int(g_.ny), f[0].values, pmin, pmax, "pressure" + t.str());
+}
+
+template <class T>
+std::map<std::string, double> Adi2D<T>::final_stats() const {
+  auto m = masses();
+  auto w = well_net();
+  std::map<std::string, double> s;
+  for (int c = 0; c < 4; ++c) {
+    // injected - produced = change in place
+    double change = m[c] - m0_[c];
+    double scale = std::max({std::fabs(m0_[c]), std::fabs(m[c]), 1e-300});
+    s["mass_balance_rel_error_" + std::to_string(c + 1)] = std::fabs(change - w[c]) / scale;
+  }
+  s["adi_iterations_total"] = double(adi_total_);
+  s["transport_substeps_total"] = double(substeps_total_);
+  s["volume_error_last"] = last_volume_error_;
+  s["min_saturation"] = std::min({reduce(ReduceOp::Min, sw_), reduce(ReduceOp::Min, so_), reduce(ReduceOp::Min, sg_)});
+  s["max_saturation"] = std::max({reduce(ReduceOp::Max, sw_), reduce(ReduceOp::Max, so_), reduce(ReduceOp::Max, sg_)});
+  return s;
+}
+
+template class Adi2D<float>;
+template class Adi2D<double>;
+
+}  // namespace poreflow

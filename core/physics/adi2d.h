@@ -1,0 +1,451 @@
+/* Three-phase (water w, oil o, gas g), four-component physics of papers 002/004, written once for
+   C++, CUDA and OpenCL C. Component 1 lives only in water, 2 only in gas, 3 in oil and gas
+   (split by the equilibrium ratio K3 = C_g3 / C_o3), 4 only in oil (paper 002, Table 1).
+
+   The parameters travel as one small array (PF_GLOBAL const pf_real* prm) indexed by the
+   ADI_* constants below, so every backend reads them the same way. */
+#ifndef PF_PHYSICS_ADI2D_H
+#define PF_PHYSICS_ADI2D_H
+
+#include "core/kernels/common.h"
+
+#define ADI_MU_W 0
+#define ADI_MU_O 1
+#define ADI_MU_G 2
+#define ADI_RHO_W 3 /* reference densities at ADI_P_REF */
+#define ADI_RHO_O 4
+#define ADI_RHO_G 5
+#define ADI_C_W 6 /* compressibilities: rho = rho_ref (1 + c (p - p_ref)) */
+#define ADI_C_O 7
+#define ADI_C_G 8
+#define ADI_P_REF 9
+#define ADI_SWR 10 /* residual saturations */
+#define ADI_SOR 11
+#define ADI_SGR 12
+#define ADI_NEXP 13     /* the exponent n of the Stone and Parker laws (3.25 in paper 002) */
+#define ADI_INV_ZETA 14 /* Parker's 1 / zeta: capillary pressure scale, 0 = none */
+#define ADI_PC_SMIN 15  /* effective saturation below which Parker's law is held constant */
+#define ADI_K3 16       /* K3 at p_ref */
+#define ADI_K3_BETA 17  /* K3(p) = K3 exp(-beta (p - p_ref)) */
+#define ADI_PERM 18     /* absolute permeability K */
+#define ADI_PORO 19     /* porosity m */
+#define ADI_DIFF 20     /* molecular diffusion coefficient D, the same for every component and phase */
+#define ADI_NPARAMS 21
+
+PF_NAMESPACE_BEGIN
+
+/* ---- relative permeabilities: modified Stone model (Aziz-Settari form), paper 002 ---------- */
+
+/* effective saturation (S - S_r) / (1 - S_wr - S_or - S_gr) */
+PF_TEMPLATE PF_FN pf_real adi_effective(pf_real s, pf_real s_r, pf_real denom) { return (s - s_r) / denom; }
+
+/* the wetting-phase law used for k_rw(S_w), k_rg(S_g) and k_og: S^1/2 [1 - (1 - S^(n/(n-1)))^((n-1)/n)]^2 */
+PF_TEMPLATE PF_FN pf_real adi_kr_wetting(pf_real se, pf_real n) {
+  if (se <= (pf_real)0) return (pf_real)0;
+  if (se >= (pf_real)1) return (pf_real)1;
+  pf_real m = (n - (pf_real)1) / n;
+  pf_real t = (pf_real)1 - pow((pf_real)1 - pow(se, (pf_real)1 / m), m);
+  return sqrt(se) * t * t;
+}
+
+/* k_ow(S_w): oil in the oil-water system, (1 - S)^1/2 [1 - S^(n/(n-1))]^(2(n-1)/n) */
+PF_TEMPLATE PF_FN pf_real adi_kr_ow(pf_real sw_e, pf_real n) {
+  if (sw_e <= (pf_real)0) return (pf_real)1;
+  if (sw_e >= (pf_real)1) return (pf_real)0;
+  pf_real m = (n - (pf_real)1) / n;
+  return sqrt((pf_real)1 - sw_e) * pow((pf_real)1 - pow(sw_e, (pf_real)1 / m), (pf_real)2 * m);
+}
+
+/* Three-phase oil: k_ro = S_o k_ow(S_w) k_og(S_L) / ((1 - S_w)(S_w + S_o)), effective saturations.
+   Two corrections to paper 002's printed form, so that with no gas k_ro = k_ow: k_og is taken at
+   the liquid saturation S_L = S_w + S_o = 1 - S_g (the oil saturation of the gas-oil system, with
+   connate water), and the law holds whenever S_w < 1 and S_o > 0 (the printed condition
+   S_w + S_o < 1 would switch it off exactly when there is no gas). */
+PF_TEMPLATE PF_FN pf_real adi_kr_oil(pf_real sw_e, pf_real so_e, pf_real n) {
+  if (sw_e >= (pf_real)1 || so_e <= (pf_real)0) return (pf_real)0;
+  pf_real sl = sw_e + so_e;
+  pf_real kow = adi_kr_ow(sw_e, n);
+  pf_real kog = adi_kr_wetting(sl, n);
+  pf_real k = so_e * kow * kog / (((pf_real)1 - sw_e) * sl);
+  return fmin(fmax(k, (pf_real)0), (pf_real)1);
+}
+
+/* ---- capillary pressure: Parker's model, paper 002 ------------------------------------------
+   p_cow = p_o - p_w = (1/zeta) (S_w^(-n/(n-1)) - 1)^(1/n), p_cog = p_g - p_o likewise in 1 - S_g.
+   The printed exponent n/(n-1) lacks its minus sign (the bracket would be negative); the law is
+   van Genuchten's with m = 1 - 1/n. Below ADI_PC_SMIN it is held constant so it stays finite. */
+PF_TEMPLATE PF_FN pf_real adi_parker(pf_real se, pf_real n, pf_real inv_zeta, pf_real smin) {
+  if (inv_zeta == (pf_real)0) return (pf_real)0;
+  pf_real s = fmin(fmax(se, smin), (pf_real)1);
+  pf_real m = (n - (pf_real)1) / n;
+  pf_real t = pow(s, -(pf_real)1 / m) - (pf_real)1;
+  return inv_zeta * pow(fmax(t, (pf_real)0), (pf_real)1 / n);
+}
+
+/* ---- phase behaviour -------------------------------------------------------------------------- */
+
+/* slightly compressible phases, at the oil pressure (capillary corrections neglected here) */
+PF_TEMPLATE PF_FN pf_real adi_density(pf_real rho_ref, pf_real c, pf_real p, pf_real p_ref) {
+  return rho_ref * ((pf_real)1 + c * (p - p_ref));
+}
+
+PF_TEMPLATE PF_FN pf_real adi_k3(PF_GLOBAL const pf_real* prm, pf_real p) {
+  return prm[ADI_K3] * exp(-prm[ADI_K3_BETA] * (p - prm[ADI_P_REF]));
+}
+
+/* Split of components 2, 3, 4 (masses u2, u3, u4 per unit pore volume) into oil and gas with
+   C_g3 = k3 C_o3. Writing x = C_o3, the oil mass is u4 / (1 - x), the gas mass u2 / (1 - k3 x), and
+   component 3 balances when k3 U x^2 - P x + u3 = 0, U = u2 + u3 + u4, P = u4 + k3 u2 + (1 + k3) u3;
+   its smaller root (the stable form below) is the physical one. Outputs phase masses per pore
+   volume and the mass fractions of component 3; mo + mg = u2 + u3 + u4 exactly. */
+PF_TEMPLATE PF_FN void adi_split(pf_real u2, pf_real u3, pf_real u4, pf_real k3, pf_real* mo, pf_real* mg, pf_real* co3,
+                                 pf_real* cg3) {
+  const pf_real eps = (pf_real)1e-12;
+  pf_real u = u2 + u3 + u4;
+  if (u3 <= (pf_real)0) {
+    *mo = u4;
+    *mg = u2;
+    *co3 = (pf_real)0;
+    *cg3 = (pf_real)0;
+    return;
+  }
+  pf_real pq = u4 + k3 * u2 + ((pf_real)1 + k3) * u3;
+  pf_real disc = fmax(pq * pq - (pf_real)4 * k3 * u * u3, (pf_real)0);
+  pf_real x = (pf_real)2 * u3 / (pq + sqrt(disc));
+  x = fmin(fmax(x, (pf_real)0), (pf_real)1);
+  pf_real o, g;
+  if ((pf_real)1 - x > eps) {
+    o = u4 / ((pf_real)1 - x);
+    g = u - o;
+  } else { /* no component 4: the oil is pure component 3 */
+    pf_real y = k3 * x;
+    g = (pf_real)1 - y > eps ? u2 / ((pf_real)1 - y) : u2 + u3;
+    o = u - g;
+  }
+  o = fmin(fmax(o, (pf_real)0), u);
+  *mo = o;
+  *mg = u - o;
+  *co3 = x;
+  *cg3 = *mg > (pf_real)0 ? fmin(fmax((u3 - x * o) / *mg, (pf_real)0), (pf_real)1) : k3 * x;
+}
+
+/* Phase state of a node from its component masses (per unit pore volume) and pressure: the
+   saturations are the phase volume fractions, normalised to sum to 1; `vol` is the unnormalised
+   sum (the volume balance the pressure equation drives to 1). */
+PF_TEMPLATE PF_FN void adi_flash(PF_GLOBAL const pf_real* prm, pf_real u1, pf_real u2, pf_real u3, pf_real u4, pf_real p,
+                                 pf_real* sw, pf_real* so, pf_real* sg, pf_real* co3, pf_real* cg3, pf_real* vol) {
+  pf_real pr = prm[ADI_P_REF];
+  pf_real rw = adi_density(prm[ADI_RHO_W], prm[ADI_C_W], p, pr);
+  pf_real ro = adi_density(prm[ADI_RHO_O], prm[ADI_C_O], p, pr);
+  pf_real rg = adi_density(prm[ADI_RHO_G], prm[ADI_C_G], p, pr);
+  pf_real mo, mg;
+  adi_split(u2, u3, u4, adi_k3(prm, p), &mo, &mg, co3, cg3);
+  pf_real vw = u1 / rw, vo = mo / ro, vg = mg / rg;
+  pf_real v = vw + vo + vg;
+  *vol = v;
+  pf_real inv = v > (pf_real)0 ? (pf_real)1 / v : (pf_real)0;
+  *sw = vw * inv;
+  *so = vo * inv;
+  *sg = vg * inv;
+}
+
+/* Mobilities k_r / mu of the three phases at saturations (s_w, s_o, s_g). */
+PF_TEMPLATE PF_FN void adi_mobilities(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real so, pf_real sg, pf_real* lw,
+                                      pf_real* lo, pf_real* lg) {
+  pf_real denom = (pf_real)1 - prm[ADI_SWR] - prm[ADI_SOR] - prm[ADI_SGR];
+  pf_real n = prm[ADI_NEXP];
+  pf_real we = adi_effective(sw, prm[ADI_SWR], denom);
+  pf_real oe = adi_effective(so, prm[ADI_SOR], denom);
+  pf_real ge = adi_effective(sg, prm[ADI_SGR], denom);
+  *lw = adi_kr_wetting(we, n) / prm[ADI_MU_W];
+  *lo = adi_kr_oil(we, oe, n) / prm[ADI_MU_O];
+  *lg = adi_kr_wetting(ge, n) / prm[ADI_MU_G];
+}
+
+/* Capillary offsets of the phase pressures from the oil pressure: p_w = p - p_cow, p_g = p + p_cog. */
+PF_TEMPLATE PF_FN void adi_capillary(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real sg, pf_real* pcw, pf_real* pcg) {
+  pf_real denom = (pf_real)1 - prm[ADI_SWR] - prm[ADI_SOR] - prm[ADI_SGR];
+  pf_real n = prm[ADI_NEXP];
+  pf_real we = adi_effective(sw, prm[ADI_SWR], denom);
+  pf_real ge = adi_effective(sg, prm[ADI_SGR], denom);
+  *pcw = -adi_parker(we, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]);
+  *pcg = adi_parker((pf_real)1 - ge, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]);
+}
+
+/* ---- per-node stencils: the whole computation of one node, so the backends only supply the
+   parallel loop over nodes. Grid: nx x ny nodes, node (i, j) at j * nx + i, spacing h. ---------- */
+
+/* the control volume of a node is h^2, halved on an edge and quartered in a corner (a macro: it
+   is used inside the templates, where pf_real is the template parameter) */
+#define ADI_EDGE(i, n) (((i) == 0 || (i) == (n) - 1) ? (pf_real)0.5 : (pf_real)1)
+
+/* What faces need of one node: phase potentials (the phase pressures), mobilities, densities and
+   the mass fraction of each component (1..4) in each phase (w, o, g). */
+PF_STRUCT(AdiNode) {
+  pf_real phi[3], lam[3], rho[3], s[3];
+  pf_real cmp[4][3];
+};
+
+PF_TEMPLATE PF_FN void adi_node(PF_GLOBAL const pf_real* prm, pf_real p, pf_real sw, pf_real so, pf_real sg, pf_real co3,
+                                pf_real cg3, PF_T(AdiNode) * nd) {
+  pf_real pr = prm[ADI_P_REF];
+  pf_real pcw, pcg;
+  adi_capillary(prm, sw, sg, &pcw, &pcg);
+  nd->phi[0] = p + pcw;
+  nd->phi[1] = p;
+  nd->phi[2] = p + pcg;
+  adi_mobilities(prm, sw, so, sg, &nd->lam[0], &nd->lam[1], &nd->lam[2]);
+  nd->rho[0] = adi_density(prm[ADI_RHO_W], prm[ADI_C_W], p, pr);
+  nd->rho[1] = adi_density(prm[ADI_RHO_O], prm[ADI_C_O], p, pr);
+  nd->rho[2] = adi_density(prm[ADI_RHO_G], prm[ADI_C_G], p, pr);
+  nd->s[0] = sw;
+  nd->s[1] = so;
+  nd->s[2] = sg;
+  for (int j = 0; j < 4; ++j)
+    for (int a = 0; a < 3; ++a) nd->cmp[j][a] = (pf_real)0;
+  nd->cmp[0][0] = (pf_real)1;               /* component 1: water only */
+  nd->cmp[1][2] = (pf_real)1 - cg3;         /* component 2: gas only */
+  nd->cmp[2][1] = co3;                      /* component 3: oil and gas */
+  nd->cmp[2][2] = cg3;
+  nd->cmp[3][1] = (pf_real)1 - co3;         /* component 4: oil only */
+}
+
+PF_TEMPLATE PF_FN void adi_load_node(PF_GLOBAL const pf_real* prm, PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
+                                     PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
+                                     PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, long k,
+                                     PF_T(AdiNode) * nd) {
+  adi_node(prm, p[k], sw[k], so[k], sg[k], co3[k], cg3[k], nd);
+}
+
+/* Upwind transmissibilities of a face from node `a` towards node `b`: t[j][alpha] such that the
+   mass of component j entering `a` per unit time is sum_alpha t[j][alpha] (phi_b - phi_a)[alpha].
+   geo = face length / h. The upwind node of a phase is the one its potential flows from. */
+PF_TEMPLATE PF_FN void adi_face_trans(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * a, const PF_T(AdiNode) * b,
+                                      pf_real geo, pf_real t[4][3]) {
+  for (int al = 0; al < 3; ++al) {
+    int from_b = b->phi[al] > a->phi[al];
+    pf_real lam = from_b ? b->lam[al] : a->lam[al];
+    pf_real rho = from_b ? b->rho[al] : a->rho[al];
+    pf_real base = geo * prm[ADI_PERM] * lam * rho;
+    for (int j = 0; j < 4; ++j) t[j][al] = base * (from_b ? b->cmp[j][al] : a->cmp[j][al]);
+  }
+}
+
+/* Volume-balance weights of a node: the pore volume each unit of component mass occupies, per
+   unit of control volume (its partial specific volume over m A), and the total compressibility
+   c_t = -dV/dp of the normalised phase volumes. vol is the unnormalised volume sum. */
+PF_TEMPLATE PF_FN void adi_weights(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * nd, pf_real vol, pf_real area,
+                                   pf_real w[4], pf_real* ct) {
+  pf_real pv = prm[ADI_PORO] * area;
+  pf_real vo = nd->s[1] * vol, vg = nd->s[2] * vol;
+  pf_real num = nd->cmp[2][1] * vo + nd->cmp[2][2] * vg;
+  pf_real den = nd->cmp[2][1] * vo * nd->rho[1] + nd->cmp[2][2] * vg * nd->rho[2];
+  w[0] = (pf_real)1 / (nd->rho[0] * pv);
+  w[1] = (pf_real)1 / (nd->rho[2] * pv);
+  w[2] = (den > (pf_real)0 ? num / den : (pf_real)1 / nd->rho[1]) / pv;
+  w[3] = (pf_real)1 / (nd->rho[1] * pv);
+  pf_real p = nd->phi[1], pr = prm[ADI_P_REF];
+  pf_real cw = prm[ADI_C_W], co = prm[ADI_C_O], cg = prm[ADI_C_G];
+  *ct = nd->s[0] * vol * cw / ((pf_real)1 + cw * (p - pr)) + vo * co / ((pf_real)1 + co * (p - pr)) +
+        vg * cg / ((pf_real)1 + cg * (p - pr));
+}
+
+/* Producer phase mass rates (leaving the node, >= 0) at pressure p: J lambda rho (p - p_bh)+. */
+PF_TEMPLATE PF_FN pf_real adi_prod_rate(const PF_T(AdiNode) * nd, int al, pf_real j_index, pf_real p_bh) {
+  pf_real dp = nd->phi[1] - p_bh;
+  return dp > (pf_real)0 ? j_index * nd->lam[al] * nd->rho[al] * dp : (pf_real)0;
+}
+
+/* The pressure equation of node (i, j) for one time step dt: off-diagonals a_f >= 0 towards each
+   neighbour, the own diagonal d0 (compressibility and producer) and the right-hand side, from the
+   linearised volume balance V(p^{n+1}, masses^{n+1}) = 1 with explicit mobilities and capillarity:
+     d0 p_i + sum_f a_f (p_i - p_f) = c_t p_i^n + (V_i^n - 1) + dt sum_j w_j (capillary and well terms). */
+PF_TEMPLATE PF_FN void adi_coefficients_node(
+    PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h, pf_real dt, PF_GLOBAL const pf_real* p,
+    PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
+    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod,
+    pf_real p_bh, PF_GLOBAL pf_real* aw, PF_GLOBAL pf_real* ae, PF_GLOBAL pf_real* as, PF_GLOBAL pf_real* an,
+    PF_GLOBAL pf_real* d0, PF_GLOBAL pf_real* rhs) {
+  long k = j * nx + i;
+  PF_T(AdiNode) me, nb;
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
+  pf_real w[4], ct;
+  adi_weights(prm, &me, vol[k], h * h * fx * fy, w, &ct);
+  pf_real coef[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0}; /* west, east, south, north */
+  pf_real cap = (pf_real)0;
+  for (int f = 0; f < 4; ++f) {
+    long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
+    if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    /* face length / h: a face along an edge of the grid is half as long */
+    pf_real geo = f < 2 ? fy : fx;
+    pf_real t[4][3];
+    adi_face_trans(prm, &me, &nb, geo, t);
+    pf_real a = (pf_real)0;
+    for (int c = 0; c < 4; ++c)
+      for (int al = 0; al < 3; ++al) {
+        a += w[c] * t[c][al];
+        /* the capillary part of the potential difference is explicit */
+        cap += w[c] * t[c][al] * ((nb.phi[al] - nb.phi[1]) - (me.phi[al] - me.phi[1]));
+      }
+    coef[f] = dt * a;
+  }
+  /* too much volume (V > 1) raises the pressure, which compresses the fluids and drives them out */
+  pf_real diag = ct, r = ct * me.phi[1] + (vol[k] - (pf_real)1) + dt * cap;
+  pf_real q_in = inj[k];
+  if (q_in != (pf_real)0) r += dt * w[0] * q_in;
+  pf_real jidx = prod[k];
+  if (jidx != (pf_real)0) {
+    pf_real wp = (pf_real)0;
+    for (int c = 0; c < 4; ++c)
+      for (int al = 0; al < 3; ++al) wp += w[c] * me.cmp[c][al] * jidx * me.lam[al] * me.rho[al];
+    diag += dt * wp;
+    r += dt * wp * p_bh;
+  }
+  aw[k] = coef[0];
+  ae[k] = coef[1];
+  as[k] = coef[2];
+  an[k] = coef[3];
+  d0[k] = diag;
+  rhs[k] = r;
+}
+
+/* The tridiagonal row of node k for a Peaceman-Rachford half step with parameter r: x sweep when
+   x_sweep, else y sweep; q is the current iterate, read across the other direction. */
+PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sweep, pf_real r, PF_GLOBAL const pf_real* aw,
+                                      PF_GLOBAL const pf_real* ae, PF_GLOBAL const pf_real* as,
+                                      PF_GLOBAL const pf_real* an, PF_GLOBAL const pf_real* d0,
+                                      PF_GLOBAL const pf_real* rhs, PF_GLOBAL const pf_real* q, PF_GLOBAL pf_real* a,
+                                      PF_GLOBAL pf_real* b, PF_GLOBAL pf_real* c, PF_GLOBAL pf_real* d) {
+  long k = j * nx + i;
+  pf_real dh = (pf_real)0.5 * d0[k]; /* d0 split evenly between the two directions */
+  if (x_sweep) {
+    pf_real s = as[k], n = an[k];
+    pf_real other = (s + n + dh - r) * q[k] - (j > 0 ? s * q[k - nx] : (pf_real)0) - (j < ny - 1 ? n * q[k + nx] : (pf_real)0);
+    a[k] = -aw[k];
+    c[k] = -ae[k];
+    b[k] = aw[k] + ae[k] + dh + r;
+    d[k] = rhs[k] - other;
+  } else {
+    pf_real w = aw[k], e = ae[k];
+    pf_real other = (w + e + dh - r) * q[k] - (i > 0 ? w * q[k - 1] : (pf_real)0) - (i < nx - 1 ? e * q[k + 1] : (pf_real)0);
+    a[k] = -as[k];
+    c[k] = -an[k];
+    b[k] = as[k] + an[k] + dh + r;
+    d[k] = rhs[k] - other;
+  }
+}
+
+/* One explicit step of dt for node (i, j): upwind advection of every component with the fixed
+   phase potentials of p (mobilities and compositions of the current state), molecular diffusion
+   m D S_alpha grad(rho_alpha C_alpha,j), and the wells; acc gathers the well masses. The flux
+   through a face is computed identically from both sides, so the masses are conserved to rounding. */
+PF_TEMPLATE PF_FN void adi_transport_node(
+    PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real dt, PF_GLOBAL const pf_real* p,
+    PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
+    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod, pf_real p_bh,
+    PF_GLOBAL const pf_real* m1, PF_GLOBAL const pf_real* m2, PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4,
+    PF_GLOBAL pf_real* o1, PF_GLOBAL pf_real* o2, PF_GLOBAL pf_real* o3, PF_GLOBAL pf_real* o4, PF_GLOBAL pf_real* acc1,
+    PF_GLOBAL pf_real* acc2, PF_GLOBAL pf_real* acc3, PF_GLOBAL pf_real* acc4) {
+  long k = j * nx + i;
+  PF_T(AdiNode) me, nb;
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
+  pf_real dm[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
+  pf_real dif = prm[ADI_DIFF] * prm[ADI_PORO];
+  for (int f = 0; f < 4; ++f) {
+    long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
+    if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    pf_real geo = f < 2 ? fy : fx;
+    pf_real t[4][3];
+    adi_face_trans(prm, &me, &nb, geo, t);
+    for (int al = 0; al < 3; ++al) {
+      pf_real dphi = nb.phi[al] - me.phi[al];
+      /* diffusion within phase alpha needs the phase on both sides: the face saturation is the
+         smaller one, which also keeps the explicit step positive */
+      pf_real ds = dif * fmin(me.s[al], nb.s[al]) * geo;
+      for (int c = 0; c < 4; ++c)
+        dm[c] += t[c][al] * dphi + ds * (nb.rho[al] * nb.cmp[c][al] - me.rho[al] * me.cmp[c][al]);
+    }
+  }
+  pf_real well[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
+  if (inj[k] != (pf_real)0) well[0] += inj[k];
+  if (prod[k] != (pf_real)0)
+    for (int al = 0; al < 3; ++al) {
+      pf_real q = adi_prod_rate(&me, al, prod[k], p_bh);
+      for (int c = 0; c < 4; ++c) well[c] -= q * me.cmp[c][al];
+    }
+  o1[k] = m1[k] + dt * (dm[0] + well[0]);
+  o2[k] = m2[k] + dt * (dm[1] + well[1]);
+  o3[k] = m3[k] + dt * (dm[2] + well[2]);
+  o4[k] = m4[k] + dt * (dm[3] + well[3]);
+  if (inj[k] != (pf_real)0 || prod[k] != (pf_real)0) {
+    acc1[k] += dt * well[0];
+    acc2[k] += dt * well[1];
+    acc3[k] += dt * well[2];
+    acc4[k] += dt * well[3];
+  }
+}
+
+/* The largest fraction of any phase's volume in node (i, j) that leaves per unit time (through
+   its faces, by production and by diffusion). Every component lives in phases, so an explicit
+   step with dt <= cfl / rate cannot drive a component mass negative (upwind: what leaves a node
+   is computed from the node's own state). vol is the unnormalised phase volume sum. */
+PF_TEMPLATE PF_FN pf_real adi_rate_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h,
+                                        PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
+                                        PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
+                                        PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                        PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* prod, pf_real p_bh) {
+  long k = j * nx + i;
+  PF_T(AdiNode) me, nb;
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
+  pf_real out[3] = {(pf_real)0, (pf_real)0, (pf_real)0};
+  pf_real dif = (pf_real)0;
+  for (int f = 0; f < 4; ++f) {
+    long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
+    if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    pf_real geo = f < 2 ? fy : fx;
+    for (int al = 0; al < 3; ++al) {
+      pf_real dphi = me.phi[al] - nb.phi[al];
+      if (dphi > (pf_real)0) out[al] += geo * prm[ADI_PERM] * me.lam[al] * dphi;
+    }
+    dif += prm[ADI_DIFF] * geo;
+  }
+  pf_real pv = prm[ADI_PORO] * h * h * fx * fy, v = vol[k];
+  pf_real rate = (pf_real)0;
+  for (int al = 0; al < 3; ++al) {
+    pf_real q = out[al];
+    if (prod[k] != (pf_real)0) q += adi_prod_rate(&me, al, prod[k], p_bh) / me.rho[al];
+    pf_real phase_volume = me.s[al] * v * pv;
+    if (q > (pf_real)0 && phase_volume > (pf_real)0) rate = fmax(rate, q / phase_volume);
+  }
+  /* diffusion: at most 2 D / (m A) of the node's content per face (face saturation <= own) */
+  return rate + (pf_real)2 * dif / (h * h * fx * fy);
+}
+
+/* The flash of node k from its component masses (mass in the control volume). */
+PF_TEMPLATE PF_FN void adi_flash_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h,
+                                      PF_GLOBAL const pf_real* m1, PF_GLOBAL const pf_real* m2,
+                                      PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4,
+                                      PF_GLOBAL const pf_real* p, PF_GLOBAL pf_real* sw, PF_GLOBAL pf_real* so,
+                                      PF_GLOBAL pf_real* sg, PF_GLOBAL pf_real* co3, PF_GLOBAL pf_real* cg3,
+                                      PF_GLOBAL pf_real* vol) {
+  long k = j * nx + i;
+  pf_real inv_pv = (pf_real)1 / (prm[ADI_PORO] * h * h * ADI_EDGE(i, nx) * ADI_EDGE(j, ny));
+  pf_real a, b, c, d, e, v;
+  adi_flash(prm, m1[k] * inv_pv, m2[k] * inv_pv, m3[k] * inv_pv, m4[k] * inv_pv, p[k], &a, &b, &c, &d, &e, &v);
+  sw[k] = a;
+  so[k] = b;
+  sg[k] = c;
+  co3[k] = d;
+  cg3[k] = e;
+  vol[k] = v;
+}
+
+PF_NAMESPACE_END
+
+#endif

@@ -1,0 +1,126 @@
+#include "core/solvers/adi.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace poreflow {
+
+template <class T>
+AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
+    : aw(be, g.nx * g.ny),
+      ae(be, g.nx * g.ny),
+      as(be, g.nx * g.ny),
+      an(be, g.nx * g.ny),
+      d0(be, g.nx * g.ny),
+      rhs(be, g.nx * g.ny),
+      be_(be),
+      g_(g),
+      opt_(opt),
+      a_(be, g.nx * g.ny),
+      b_(be, g.nx * g.ny),
+      c_(be, g.nx * g.ny),
+      d_(be, g.nx * g.ny),
+      half_(be, g.nx * g.ny),
+      next_(be, g.nx * g.ny) {
+  be.check_reduce_config(opt.reduce);
+}
+
+template <class T>
+double AdiSolver<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) {
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = op;
+  r.cfg = opt_.reduce;
+  r.a = &a.buffer();
+  r.b = b ? &b->buffer() : nullptr;
+  r.n = a.size();
+  return be_.reduce(r);
+}
+
+template <class T>
+void AdiSolver<T>::half_step(bool x_sweep, double r, const Field<T>& from, Field<T>& to) {
+  Adi2DSweepArgs s;
+  s.prec = precision_of<T>();
+  s.g = g_;
+  s.x_sweep = x_sweep;
+  s.r = r;
+  s.aw = &aw.buffer();
+  s.ae = &ae.buffer();
+  s.as = &as.buffer();
+  s.an = &an.buffer();
+  s.d0 = &d0.buffer();
+  s.rhs = &rhs.buffer();
+  s.p = &from.buffer();
+  s.a = &a_.buffer();
+  s.b = &b_.buffer();
+  s.c = &c_.buffer();
+  s.d = &d_.buffer();
+  be_.adi2d_sweep(s);
+  TridiagArgs t;
+  t.prec = precision_of<T>();
+  t.algo = opt_.algo;
+  // rows are contiguous; a column's unknown j sits at j * nx + i: interleaved with batch nx
+  t.layout = x_sweep ? TridiagLayout::Contiguous : TridiagLayout::Interleaved;
+  t.n = x_sweep ? g_.nx : g_.ny;
+  t.batch = x_sweep ? g_.ny : g_.nx;
+  t.a = &a_.buffer();
+  t.b = &b_.buffer();
+  t.c = &c_.buffer();
+  t.d = &d_.buffer();
+  t.x = &to.buffer();
+  be_.tridiag_solve(t);
+}
+
+template <class T>
+AdiResult AdiSolver<T>::solve(Field<T>& p) {
+  // Spectral bounds of a one-direction operator plus half the diagonal: the smallest is min(d0)/2
+  // (with no-flow boundaries the constant mode is damped by d0 alone), the largest about
+  // 4 max(a) + max(d0)/2 (the grid-scale modes). The parameters cover the range geometrically.
+  const double a_max = std::max({reduce(ReduceOp::Max, aw), reduce(ReduceOp::Max, ae), reduce(ReduceOp::Max, as),
+                                 reduce(ReduceOp::Max, an)});
+  const double d_min = reduce(ReduceOp::Min, d0), d_max = reduce(ReduceOp::Max, d0);
+  double lo = 0.5 * d_min;
+  double hi = 4 * a_max + 0.5 * d_max;
+  if (!(lo > 0)) lo = std::max(hi * 1e-12, 1e-300);
+  if (!(hi >= lo)) hi = lo;
+  const int k = opt_.tolerance > 0 ? std::max(opt_.cycle, 1) : 1;
+  r_.assign(k, lo);
+  for (int i = 0; i < k; ++i) r_[i] = k == 1 ? std::sqrt(lo * hi) : lo * std::pow(hi / lo, double(i) / (k - 1));
+  if (opt_.tolerance <= 0) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
+
+  AdiResult res;
+  const int max_it = opt_.tolerance > 0 ? opt_.max_iterations : 1;
+  for (int it = 0; it < max_it; ++it) {
+    // largest parameters first within a cycle: the grid-scale error goes first
+    double r = r_[k - 1 - it % k];
+    half_step(true, r, p, half_);
+    half_step(false, r, half_, next_);
+    res.iterations = it + 1;
+    bool check = opt_.tolerance > 0 && ((it + 1) % opt_.check_every == 0 || it + 1 == max_it);
+    if (check) {
+      double change = reduce(ReduceOp::MaxAbsDiff, next_, &p);
+      double scale = reduce(ReduceOp::MaxAbs, next_);
+      res.change = change / (scale > 0 ? scale : 1);
+      if (!std::isfinite(res.change)) {
+        p.swap(next_);
+        throw NumericalError("ADI produced a non-finite pressure at iteration " + std::to_string(it + 1));
+      }
+      p.swap(next_);
+      if (res.change <= opt_.tolerance) {
+        res.converged = true;
+        break;
+      }
+    } else {
+      p.swap(next_);
+    }
+  }
+  if (opt_.tolerance <= 0) res.converged = true;
+  return res;
+}
+
+template class AdiSolver<float>;
+template class AdiSolver<double>;
+
+}  // namespace poreflow
