@@ -4,8 +4,9 @@
    the group result either folded into one slot with atomics (host == 0, the slot pre-filled by the
    host with the identity) or written to partials[group] for the host to combine (host == 1).
 
-   Fast (reduce_fast_<op>): a fixed number of groups, each work-item strides over the input with
-   16-byte vector loads, and the last group to finish reduces the group partials: one launch. */
+   Fast (reduce_fast_<op>): a fixed number of groups (the host picks about 4 per compute unit, as
+   the CUDA twin does per SM), each work-item strides over the input with 16-byte vector loads, four
+   in flight, and the last group to finish reduces the group partials: one launch. */
 
 #define PF_LOAD_PLAIN 0
 #define PF_LOAD_ABS 1
@@ -43,34 +44,54 @@ typedef float4 pf_vec;
 pf_real pf_vfold(const int op, pf_vec x) { return pf_apply_r(op, pf_apply_r(op, x.s0, x.s1), pf_apply_r(op, x.s2, x.s3)); }
 #endif
 
+/* the element transform applied to a vector of each input */
+pf_vec pf_vtransform(const int ld, pf_vec x, pf_vec y) {
+  return ld == PF_LOAD_PLAIN ? x : ld == PF_LOAD_ABS ? fabs(x) : fabs(x - y);
+}
+
+/* independent vector loads (of each input) in flight per work-item, each with its own accumulator */
+#define PF_FAST_U 4
+
 void pf_reduce_fast(const int op, const int ld, const pf_real ident, __global const pf_real* a, __global const pf_real* b,
                     ulong n, __global pf_real* partials, __global uint* counter, __global pf_real* result,
                     __local pf_real* s, __local int* last) {
   const size_t gid = get_global_id(0), gsize = get_global_size(0);
   const uint lid = get_local_id(0), ngroups = get_num_groups(0);
-  pf_real acc = ident;
+  pf_real acc[PF_FAST_U];
+#pragma unroll
+  for (int u = 0; u < PF_FAST_U; ++u) acc[u] = ident;
   const size_t nv = n / PF_VW;
   __global const pf_vec* av = (__global const pf_vec*)a;
   __global const pf_vec* bv = (__global const pf_vec*)b;
-  for (size_t j = gid; j < nv; j += gsize) {
-    pf_vec x = av[j];
-    if (ld == PF_LOAD_ABS) x = fabs(x);
-    if (ld == PF_LOAD_ABSDIFF) x = fabs(x - bv[j]);
-    acc = pf_apply_r(op, acc, pf_vfold(op, x));
+  size_t j = gid;
+  for (; j + (PF_FAST_U - 1) * gsize < nv; j += PF_FAST_U * gsize) {
+    pf_vec xa[PF_FAST_U], xb[PF_FAST_U];
+#pragma unroll
+    for (int u = 0; u < PF_FAST_U; ++u) {  /* all loads first, so their latencies overlap */
+      xa[u] = av[j + u * gsize];
+      xb[u] = ld == PF_LOAD_ABSDIFF ? bv[j + u * gsize] : xa[u];
+    }
+#pragma unroll
+    for (int u = 0; u < PF_FAST_U; ++u) acc[u] = pf_apply_r(op, acc[u], pf_vfold(op, pf_vtransform(ld, xa[u], xb[u])));
   }
-  for (size_t i = nv * PF_VW + gid; i < n; i += gsize) acc = pf_apply_r(op, acc, pf_load(ld, a, b, i));
-  acc = pf_block_reduce_r(PF_V_FAST, op, ident, acc, s);
+  for (; j < nv; j += gsize) acc[0] = pf_apply_r(op, acc[0], pf_vfold(op, pf_vtransform(ld, av[j], ld == PF_LOAD_ABSDIFF ? bv[j] : av[j])));
+  for (size_t i = nv * PF_VW + gid; i < n; i += gsize) acc[1] = pf_apply_r(op, acc[1], pf_load(ld, a, b, i));
+  pf_real v = acc[0];
+#pragma unroll
+  for (int u = 1; u < PF_FAST_U; ++u) v = pf_apply_r(op, v, acc[u]);
+  v = pf_block_reduce_r(PF_V_FAST, op, ident, v, s);
 
   /* publish this group's partial, then count it; the group that counts last sees all of them */
   if (pf_is_leader()) {
-    partials[get_group_id(0)] = acc;
+    partials[get_group_id(0)] = v;
     pf_fence_global();
     *last = atomic_inc(counter) == ngroups - 1;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (*last) {
+    pf_fence_global();                        /* our reads of partials after the count we saw */
     volatile __global pf_real* vp = partials; /* written by other groups: bypass stale caches */
-    pf_real v = ident;
+    v = ident;
     for (uint g = lid; g < ngroups; g += get_local_size(0)) v = pf_apply_r(op, v, vp[g]);
     v = pf_block_reduce_r(PF_V_FAST, op, ident, v, s);
     if (pf_is_leader()) {

@@ -159,10 +159,12 @@ class OpenClBackend final : public Backend {
     std::string pname;
     PF_CHECK_CL(platform.getInfo(CL_PLATFORM_NAME, &pname));
     device_name_ = progs_->traits().name + " (" + pname + ")";
-    // Fast: 256 work-items (or the device's largest power of two below), 8 groups per compute unit
+    // Fast: 256 work-items (or the device's largest power of two below) and at most 4 groups per
+    // compute unit, the launch shape of the CUDA twin (kernels_cu/launch.hpp), so that the two
+    // compare on the same GPU
     fast_block_ = 256;
     while (fast_block_ > 32 && static_cast<std::size_t>(fast_block_) > progs_->traits().max_group) fast_block_ /= 2;
-    fast_groups_ = std::clamp<std::size_t>(8 * info<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS), 1, 1024);
+    fast_groups_ = std::clamp<std::size_t>(4 * info<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS), 1, 1024);
     slot_ = std::make_unique<ClBuffer>(ctx_, 8);
     counter_ = std::make_unique<ClBuffer>(ctx_, 8);
     result_ = std::make_unique<ClBuffer>(ctx_, 8);
@@ -225,8 +227,8 @@ class OpenClBackend final : public Backend {
     const cl::Buffer& B = a.b ? mem(*a.b) : A;
     const std::string op = to_string(a.op);
     if (a.cfg.variant == ReduceVariant::Fast) {
-      const std::size_t per_group = std::size_t(fast_block_) * (16 / size_of(a.prec));  // one vector load each
-      const std::size_t groups = std::min(fast_groups_, ceil_div(a.n, per_group));
+      // at least 16 elements per work-item before the grid grows
+      const std::size_t groups = std::min(fast_groups_, ceil_div(a.n, std::size_t(fast_block_) * 16));
       cl::Kernel& k = kernel(a.prec, fast_block_, "reduce_fast_" + op);
       ensure(partials_, groups * 8);
       set(k, 0, A);
@@ -313,8 +315,8 @@ class OpenClBackend final : public Backend {
     const std::string step_name = fast ? "jacobi_step_fast" : "jacobi_step";
     cl::Kernel* ks[2][2] = {{&kernel(a.prec, block, step_name, 0), &kernel(a.prec, block, step_name, 1)},
                             {&kernel(a.prec, block, check_name, 0), &kernel(a.prec, block, check_name, 1)}};
-    const std::size_t interior = a.n - 2;
-    const std::size_t groups = fast ? std::min(fast_groups_, ceil_div(interior, block)) : ceil_div(interior, block);
+    // paper variants: one interior point per work-item; Fast: tiles of 4 points per work-item
+    const std::size_t groups = fast ? std::min(fast_groups_, ceil_div(a.n, std::size_t(block) * 4)) : ceil_div(a.n - 2, block);
     if (host) ensure(jpartials_, groups * 8);
     for (int parity = 0; parity < 2; ++parity)
       for (int chk = 0; chk < 2; ++chk) set_jacobi_args(*ks[chk][parity], a, parity);
