@@ -35,6 +35,18 @@ class CaseFile {
   double in_range(std::string_view key, double def, double lo, double hi, bool lo_open, bool hi_open);
   long int_at_least(std::string_view key, long def, long lo);
 
+  // A string key turned into a value by `parse` (e.g. parse_tridiag_algo); its ConfigError is
+  // reported with the key's name.
+  template <class F>
+  auto get_choice(std::string_view key, std::string def, F&& parse) {
+    auto v = get_string(key, std::move(def));
+    try {
+      return parse(v);
+    } catch (const std::exception& e) {
+      fail(key, "= '" + v + "': " + e.what());
+    }
+  }
+
   // Throws ConfigError naming every key present in the file that no reader asked for.
   void check_all_used() const;
 

@@ -65,15 +65,15 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, const Backend& be) {
 
   auto solver = cf.get_string("pressure.solver", "adi");
   if (solver != "adi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: adi)");
-  c.adi.algo = parse_tridiag_algo(cf.get_string("pressure.algorithm", "auto"));
+  c.adi.algo = cf.get_choice("pressure.algorithm", "auto", parse_tridiag_algo);
   c.adi.tolerance = cf.non_negative("pressure.tolerance", 1e-6);
   c.adi.max_iterations = static_cast<int>(cf.int_at_least("pressure.max_iterations", 200, 1));
   c.adi.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
   c.adi.cycle = static_cast<int>(cf.int_at_least("pressure.parameters", 8, 1));
   bool is_auto = false;
-  c.adi.reduce.variant = parse_reduce_variant(cf.get_string("pressure.reduction", "auto"), &is_auto);
+  c.adi.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
   if (is_auto) c.adi.reduce.variant = be.default_reduce_variant();
-  c.adi.reduce.combine = parse_combine(cf.get_string("pressure.combine", "atomic"));
+  c.adi.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
   c.adi.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
   be.check_reduce_config(c.adi.reduce);
 

@@ -39,14 +39,14 @@ BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be) {
   auto solver = cf.get_string("pressure.solver", "jacobi");
   if (solver != "jacobi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: jacobi)");
   auto& j = c.jacobi;
-  j.metric = parse_jacobi_metric(cf.get_string("pressure.convergence", "residual"));
+  j.metric = cf.get_choice("pressure.convergence", "residual", parse_jacobi_metric);
   j.tolerance = cf.positive("pressure.tolerance", j.metric == JacobiMetric::Dp ? 1e-9 : 1e-6);
   j.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
   j.max_iterations = cf.int_at_least("pressure.max_iterations", j.max_iterations, 1);
   bool is_auto = false;
-  j.reduce.variant = parse_reduce_variant(cf.get_string("pressure.reduction", "auto"), &is_auto);
+  j.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
   if (is_auto) j.reduce.variant = be.default_reduce_variant();
-  j.reduce.combine = parse_combine(cf.get_string("pressure.combine", "atomic"));
+  j.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
   j.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
   be.check_reduce_config(j.reduce);
   return c;

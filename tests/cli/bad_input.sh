@@ -50,5 +50,15 @@ expect_fail "broken.toml' line 2" run "$tmp/broken.toml"
 expect_fail "not expected|not found|unrecognized|Extra" run "$case_file" --no-such-option
 expect_fail "--sizes: 'lots' is not a size" bench reduce --backends serial --sizes lots
 
+# adi2d (papers 002/004)
+adi=(run "$src/cases/adi2d.toml" --no-output -q --set grid.points=9 --set time.end=0.002)
+expect_fail "grid.points = 2 must be an integer >= 3" "${adi[@]}" --set grid.points=2
+expect_fail "time.dt = -0.001 must be a finite number > 0" "${adi[@]}" --set time.dt=-0.001
+expect_fail "unknown tridiagonal algorithm 'lu'" "${adi[@]}" --set pressure.algorithm=lu
+expect_fail "fluid.k3 = 0 must be a finite number > 0" "${adi[@]}" --set fluid.k3=0
+expect_fail "fluid.k3 = -1 must be a finite number > 0" "${adi[@]}" --set fluid.k3=-1
+expect_fail "saturations must sum to 1" "${adi[@]}" --set initial.sw=0.5
+expect_fail "not a known pattern" "${adi[@]}" --set wells.pattern=spiral
+
 [ $failures -eq 0 ] || { echo "$failures bad-input case(s) failed"; exit 1; }
 echo "all bad-input cases give a clear error"
