@@ -49,6 +49,8 @@ io::CaseFile load_case(const std::string& path, const Common& c) {
   if (!c.combine.empty()) cf.set("pressure.combine=\"" + c.combine + "\"");
   if (c.block) cf.set("pressure.block=" + std::to_string(c.block));
   if (c.check_every) cf.set("pressure.check_every=" + std::to_string(c.check_every));
+  if (!c.pressure_solver.empty()) cf.set("pressure.solver=\"" + c.pressure_solver + "\"");
+  if (!c.algorithm.empty()) cf.set("pressure.algorithm=\"" + c.algorithm + "\"");
   for (const auto& s : c.sets) cf.set(s);
   return cf;
 }

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "backends/registry.hpp"
 #include "core/error.hpp"
 
 namespace poreflow::app {
@@ -62,6 +63,48 @@ std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint6
   return v;
 }
 
+std::vector<std::string> bench_backends(const BenchOptions& o) {
+  std::vector<std::string> names;
+  std::string cur;
+  for (char ch : o.backends + ",") {
+    if (ch == ',') {
+      if (!cur.empty() && cur != "serial") names.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (o.backends.empty()) {
+    names = available_backends();
+    names.erase(std::remove(names.begin(), names.end(), "serial"), names.end());
+  }
+  names.insert(names.begin(), "serial");
+  return names;
+}
+
+void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline) {
+  for (auto& r : rows)
+    for (const auto& s : rows)
+      if (s.backend == "serial" && s.variant == baseline && s.size == r.size && s.batch == r.batch &&
+          s.layout == r.layout)
+        r.speedup = s.t.median / r.t.median;
+}
+
+BenchRow make_row(std::string bench, std::string backend, std::string device, std::string variant, std::string combine,
+                  std::string precision, std::size_t size, const Timing& t, double bytes) {
+  BenchRow r;
+  r.bench = std::move(bench);
+  r.backend = std::move(backend);
+  r.device = std::move(device);
+  r.variant = std::move(variant);
+  r.combine = std::move(combine);
+  r.precision = std::move(precision);
+  r.size = size;
+  r.t = t;
+  r.bytes = bytes;
+  return r;
+}
+
 std::vector<std::size_t> parse_sizes(const std::string& s) {
   auto one = [&](const std::string& t) -> std::size_t {
     try {
@@ -96,12 +139,16 @@ std::vector<std::size_t> parse_sizes(const std::string& s) {
 }
 
 void print_rows(const std::vector<BenchRow>& rows, const char* unit) {
-  fmt::print("\n{:<7} {:<28} {:<7} {:>10} {:>12} {:>12} {:>9} {:>7} {:>9} {:>4}\n", "backend", "variant", "combine",
-             "size", std::string("median ") + unit, std::string("min ") + unit, "GB/s", "x copy", "speedup", "ok");
+  const bool shaped = std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return !r.layout.empty(); });
+  fmt::print("\n{:<7} {:<30} {:<11} {:>10}", "backend", "variant", shaped ? "layout" : "combine", "size");
+  if (shaped) fmt::print(" {:>8}", "batch");
+  fmt::print(" {:>12} {:>12} {:>9} {:>7} {:>9} {:>4}\n", std::string("median ") + unit, std::string("min ") + unit, "GB/s",
+             "x copy", "speedup", "ok");
   for (const auto& r : rows) {
-    fmt::print("{:<7} {:<28.28} {:<7} {:>10} {:>12.3f} {:>12.3f} {:>9.1f} {:>7.3f} {:>9.1f} {:>4}\n", r.backend,
-               r.variant, r.combine, r.size, r.t.median * 1e6, r.t.min * 1e6, r.gbps, r.ratio_copy, r.speedup,
-               r.verified ? "yes" : "NO");
+    fmt::print("{:<7} {:<30.30} {:<11} {:>10}", r.backend, r.variant, shaped ? r.layout : r.combine, r.size);
+    if (shaped) fmt::print(" {:>8}", r.batch);
+    fmt::print(" {:>12.3f} {:>12.3f} {:>9.1f} {:>7.3f} {:>9.1f} {:>4}\n", r.t.median * 1e6, r.t.min * 1e6, r.gbps,
+               r.ratio_copy, r.speedup, r.verified ? "yes" : "NO");
   }
 }
 
@@ -129,6 +176,8 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
                               {"combine", r.combine},
                               {"precision", r.precision},
                               {"size", static_cast<int64_t>(r.size)},
+                              {"batch", static_cast<int64_t>(r.batch)},
+                              {"layout", r.layout},
                               {"median_s", r.t.median},
                               {"min_s", r.t.min},
                               {"reps_per_sample", static_cast<int64_t>(r.t.reps)},

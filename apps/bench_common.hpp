@@ -29,7 +29,9 @@ std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint6
 
 struct BenchRow {
   std::string bench, backend, device, variant, combine, precision;
-  std::size_t size = 0;
+  std::size_t size = 0;     // elements, points, unknowns per system or grid points per side
+  std::size_t batch = 1;    // systems (tridiag)
+  std::string layout;       // tridiag: contiguous | interleaved
   Timing t;
   double bytes = 0;         // minimal bytes one operation must move
   double gbps = 0;          // bytes / median time
@@ -39,6 +41,25 @@ struct BenchRow {
   bool verified = false;    // result checked against the double reference
   std::string note;
 };
+
+struct BenchOptions {
+  std::string backends, sizes, json, op = "max_abs_diff", variants, shapes;
+  int check_every = 1;
+  int block = 512;
+  double target = 0.02;
+  double serial_budget = 30;  // adi2d: seconds a serial run may take before it is extrapolated
+  int steps = 100;            // adi2d
+};
+
+// The backends to run: the list given (or every available one) with serial first, the baseline.
+std::vector<std::string> bench_backends(const BenchOptions& o);
+
+// speedup of every row against the serial row of the same size, batch and layout whose variant is
+// `baseline` ("serial" for reduce and bl1d, "thomas" for tridiag and adi2d)
+void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline);
+
+BenchRow make_row(std::string bench, std::string backend, std::string device, std::string variant, std::string combine,
+                  std::string precision, std::size_t size, const Timing& t, double bytes);
 
 // Parses "16384,2^20,2^14..2^18" (a range doubles from its start to its end).
 std::vector<std::size_t> parse_sizes(const std::string& s);

@@ -1,5 +1,6 @@
-// poreflow bench reduce|bl1d: the paper-000 tables on today's hardware. Every row is verified
-// against the double reference and set against the copy bandwidth measured in the same run.
+// poreflow bench: the command, and the reduce and bl1d kinds (paper 000's tables on today's
+// hardware). Every row is verified against the double reference and set against the copy
+// bandwidth measured in the same run. tridiag and adi2d: bench_tridiag.cpp, bench_adi2d.cpp.
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
@@ -9,6 +10,7 @@
 #include <map>
 
 #include "apps/bench_common.hpp"
+#include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
 #include "core/error.hpp"
 #include "core/field.hpp"
@@ -16,20 +18,9 @@
 
 namespace poreflow::app {
 
-namespace {
-
-struct BenchOptions {
-  std::string backends, sizes, json, op = "max_abs_diff", variants;
-  int check_every = 1;
-  int block = 512;
-  double target = 0.02;
-};
-
-constexpr std::size_t kCopyBytes = std::size_t(1) << 28;  // 256 MiB: far beyond any cache
-
 // Every reduction configuration of a backend: each variant, and for the paper variants both
 // ways of combining the block results.
-std::vector<ReduceConfig> bench_configs(const Backend& be, const BenchOptions& o) {
+static std::vector<ReduceConfig> bench_configs(const Backend& be, const BenchOptions& o) {
   auto wanted = split_list(o.variants);
   std::vector<ReduceConfig> out;
   for (auto v : be.reduce_variants()) {
@@ -41,43 +32,12 @@ std::vector<ReduceConfig> bench_configs(const Backend& be, const BenchOptions& o
   return out;
 }
 
-std::vector<std::string> backend_list(const BenchOptions& o) {
-  auto names = o.backends.empty() ? available_backends() : split_list(o.backends);
-  // serial is the baseline of every speedup: always measured, first
-  names.erase(std::remove(names.begin(), names.end(), "serial"), names.end());
-  names.insert(names.begin(), "serial");
-  return names;
-}
-
-BenchRow make_row(std::string bench, std::string backend, std::string device, std::string variant, std::string combine,
-                  std::string precision, std::size_t size, const Timing& t, double bytes) {
-  BenchRow r;
-  r.bench = std::move(bench);
-  r.backend = std::move(backend);
-  r.device = std::move(device);
-  r.variant = std::move(variant);
-  r.combine = std::move(combine);
-  r.precision = std::move(precision);
-  r.size = size;
-  r.t = t;
-  r.bytes = bytes;
-  return r;
-}
-
-void fill_speedups(std::vector<BenchRow>& rows) {
-  std::map<std::size_t, double> serial;
-  for (const auto& r : rows)
-    if (r.backend == "serial") serial[r.size] = r.t.median;
-  for (auto& r : rows)
-    if (serial.count(r.size)) r.speedup = serial[r.size] / r.t.median;
-}
-
 template <class T>
 void bench_reduce(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows,
                   std::vector<std::pair<std::string, double>>& bw) {
   const auto op = parse_reduce_op(o.op);
   const auto sizes = parse_sizes(o.sizes.empty() ? "2^14,2^16,2^18,2^20,2^22,2^24,2^26" : o.sizes);
-  for (const auto& name : backend_list(o)) {
+  for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);
     double cbw = copy_bandwidth(*be, kCopyBytes);
     bw.emplace_back(name, cbw);
@@ -155,7 +115,7 @@ void bench_bl1d(const BenchOptions& o, const BackendOptions& bo, std::vector<Ben
     }
   };
   auto serial_ref = make_backend("serial");
-  for (const auto& name : backend_list(o)) {
+  for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);
     double cbw = copy_bandwidth(*be, kCopyBytes);
     bw.emplace_back(name, cbw);
@@ -229,41 +189,62 @@ void bench_bl1d(const BenchOptions& o, const BackendOptions& bo, std::vector<Ben
   }
 }
 
-}  // namespace
-
 void add_bench(CLI::App& app, Common& c) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d");
+  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d, tridiag, adi2d");
   bench->require_subcommand(1);
   static BenchOptions o;
-  for (const char* kind : {"reduce", "bl1d"}) {
-    auto* sub = bench->add_subcommand(kind, std::string(kind) == "reduce"
-                                                 ? "reductions: every variant, CUB on cuda, against the copy bandwidth"
-                                                 : "one fused Jacobi iteration with its convergence check (paper 000)");
+  struct Kind {
+    const char* name;
+    const char* help;
+  };
+  for (Kind kind : {Kind{"reduce", "reductions: every variant, CUB on cuda, against the copy bandwidth"},
+                    Kind{"bl1d", "one fused Jacobi iteration with its convergence check (paper 000)"},
+                    Kind{"tridiag", "batched tridiagonal solvers: algorithm x layout x shape, cuSPARSE on cuda"},
+                    Kind{"adi2d", "the 100-step adi2d case per backend, algorithm and grid (papers 002/004)"}}) {
+    const std::string k = kind.name;
+    auto* sub = bench->add_subcommand(k, kind.help);
     add_common_options(*sub, c, false, true);
     sub->add_option("--backends", o.backends, "comma-separated (default: every available; serial is always added)");
-    sub->add_option("--sizes", o.sizes, "e.g. 2^14..2^26 or 16384,1048576");
     sub->add_option("--json", o.json, "write the rows to this JSON file");
-    sub->add_option("--variants", o.variants, "only these reduction variants (comma-separated)");
-    sub->add_option("--block", o.block, "threads per block of the paper variants")->capture_default_str();
     sub->add_option("--sample-seconds", o.target, "target duration of one timing sample")->capture_default_str();
-    if (std::string(kind) == "reduce")
-      sub->add_option("--op", o.op, "sum | min | max | max_abs | max_abs_diff")->capture_default_str();
-    else
+    if (k == "reduce" || k == "bl1d") {
+      sub->add_option("--sizes", o.sizes, "e.g. 2^14..2^26 or 16384,1048576");
+      sub->add_option("--variants", o.variants, "only these reduction variants (comma-separated)");
+      sub->add_option("--block", o.block, "threads per block of the paper variants")->capture_default_str();
+    }
+    if (k == "reduce") sub->add_option("--op", o.op, "sum | min | max | max_abs | max_abs_diff")->capture_default_str();
+    if (k == "bl1d")
       sub->add_option("--check-every", o.check_every, "convergence check every K iterations")->capture_default_str();
-    sub->callback([&c, sub, k = std::string(kind)] {
+    if (k == "tridiag") {
+      sub->add_option("--shapes", o.shapes, "n x batch list, e.g. 1025x1025,33x2^19 (default: squares 65..8193 and "
+                                            "large batches of small systems)");
+      sub->add_option("--variants", o.variants, "only these algorithms (comma-separated)");
+    }
+    if (k == "adi2d") {
+      sub->add_option("--sizes", o.sizes, "grid points per side (default 65,129,257,513,1025,2049,4097)");
+      sub->add_option("--variants", o.variants, "only these tridiagonal algorithms (comma-separated)");
+      sub->add_option("--steps", o.steps, "time steps of the case")->capture_default_str();
+      sub->add_option("--serial-budget", o.serial_budget,
+                      "seconds a serial run may take; longer ones are timed over fewer steps and scaled")
+          ->capture_default_str();
+    }
+    sub->callback([&c, sub, k] {
       apply_logging(c);
       // benchmarks default to float, as the papers measured
       auto prec = parse_precision(sub->count("--precision") ? c.precision : "float");
+      const bool f = prec == Precision::Float;
       std::vector<BenchRow> rows;
       std::vector<std::pair<std::string, double>> bw;
-      if (k == "reduce")
-        prec == Precision::Float ? bench_reduce<float>(o, c.backend_opts, rows, bw)
-                                 : bench_reduce<double>(o, c.backend_opts, rows, bw);
+      if (k == "reduce") f ? bench_reduce<float>(o, c.backend_opts, rows, bw) : bench_reduce<double>(o, c.backend_opts, rows, bw);
+      if (k == "bl1d") f ? bench_bl1d<float>(o, c.backend_opts, rows, bw) : bench_bl1d<double>(o, c.backend_opts, rows, bw);
+      if (k == "tridiag")
+        f ? bench_tridiag<float>(o, c.backend_opts, rows, bw) : bench_tridiag<double>(o, c.backend_opts, rows, bw);
+      if (k == "adi2d") f ? bench_adi2d<float>(o, c.backend_opts, rows, bw) : bench_adi2d<double>(o, c.backend_opts, rows, bw);
+      fill_speedups(rows, k == "tridiag" || k == "adi2d" ? "thomas" : "serial");
+      if (k == "adi2d")
+        print_adi2d_tables(rows);
       else
-        prec == Precision::Float ? bench_bl1d<float>(o, c.backend_opts, rows, bw)
-                                 : bench_bl1d<double>(o, c.backend_opts, rows, bw);
-      fill_speedups(rows);
-      print_rows(rows, k == "reduce" ? "us" : "us/it");
+        print_rows(rows, k == "reduce" ? "us" : k == "bl1d" ? "us/it" : "us");
       for (const auto& [name, gbps] : bw) fmt::print("copy bandwidth {}: {:.1f} GB/s (read + write)\n", name, gbps);
       if (!o.json.empty()) {
         write_json(o.json, k, rows, bw);

@@ -21,6 +21,7 @@ struct Common {
   // shortcuts for case keys
   std::string reduction, combine;
   int block = 0, check_every = 0;
+  std::string pressure_solver, algorithm;
   int exit_code = 0;  // set by a subcommand that finished but must report failure (compare)
 };
 

@@ -40,6 +40,10 @@ void Backend::adi2d_transport(const Adi2DTransportArgs&) {
 }
 void Backend::adi2d_rate(const Adi2DRateArgs&) { throw BackendError("adi2d is not implemented on " + name() + " yet"); }
 
+void Backend::bl1d_pressure_system(const BLPressureSystemArgs&) {
+  throw BackendError("bl1d_pressure_system is not implemented on " + name() + " yet");
+}
+
 void Backend::vendor_tridiag_solve(const TridiagArgs& args) {
   throw BackendError("the " + name() + " backend has no vendor tridiagonal solver for the " +
                      to_string(args.layout) + " layout");

@@ -87,6 +87,15 @@ struct BLFaceVelocityArgs {
   double inv_h = 1;
 };
 
+// The 1D pressure equation as one tridiagonal system (for bl1d's `tridiag` pressure solver).
+struct BLPressureSystemArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  const Buffer* mface = nullptr;  // n - 1
+  double p_left = 0, p_right = 0;
+  Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+};
+
 // s_new[0] = s_inj; interior points by the upwind update; s_new[n-1] = s_new[n-2] (dS/dx = 0).
 struct BLSaturationArgs {
   Precision prec = Precision::Double;
@@ -255,6 +264,7 @@ class Backend {
   virtual void bl1d_face_mobility(const BLFaceMobilityArgs& args) = 0;
   virtual void bl1d_face_velocity(const BLFaceVelocityArgs& args) = 0;
   virtual void bl1d_saturation(const BLSaturationArgs& args) = 0;
+  virtual void bl1d_pressure_system(const BLPressureSystemArgs& args);
 };
 
 }  // namespace poreflow

@@ -37,7 +37,10 @@ BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be) {
   c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
 
   auto solver = cf.get_string("pressure.solver", "jacobi");
-  if (solver != "jacobi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: jacobi)");
+  if (solver != "jacobi" && solver != "tridiag")
+    cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: jacobi, tridiag)");
+  c.tridiag = solver == "tridiag";
+  c.algo = cf.get_choice("pressure.algorithm", "auto", parse_tridiag_algo);
   auto& j = c.jacobi;
   j.metric = cf.get_choice("pressure.convergence", "residual", parse_jacobi_metric);
   j.tolerance = cf.positive("pressure.tolerance", j.metric == JacobiMetric::Dp ? 1e-9 : 1e-6);
@@ -64,6 +67,10 @@ BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg)
       s_new_(be, n_),
       mface_(be, n_ - 1),
       u_(be, n_ - 1),
+      ta_(be, cfg.tridiag ? n_ : 0),
+      tb_(be, cfg.tridiag ? n_ : 0),
+      tc_(be, cfg.tridiag ? n_ : 0),
+      td_(be, cfg.tridiag ? n_ : 0),
       jacobi_(be, n_, cfg.jacobi),
       reduce_cfg_(cfg.jacobi.reduce) {
   if (!be.supports(precision_of<T>()))
@@ -81,8 +88,13 @@ template <class T>
 std::string BL1D<T>::summary() const {
   std::ostringstream o;
   o << "bl1d: " << n_ << " points on [0, " << cfg_.length << "], k = " << cfg_.phys.k << ", m = " << cfg_.phys.porosity
-    << ", mu_w = " << cfg_.phys.mu_w << ", mu_o = " << cfg_.phys.mu_o << ", jacobi " << to_string(cfg_.jacobi.metric)
-    << " < " << cfg_.jacobi.tolerance << " every " << cfg_.jacobi.check_every << ", reduction "
+    << ", mu_w = " << cfg_.phys.mu_w << ", mu_o = " << cfg_.phys.mu_o;
+  if (cfg_.tridiag)
+    o << ", pressure by one tridiagonal solve (" << to_string(cfg_.algo) << ")";
+  else
+    o << ", jacobi " << to_string(cfg_.jacobi.metric) << " < " << cfg_.jacobi.tolerance << " every "
+      << cfg_.jacobi.check_every;
+  o << ", reduction "
     << to_string(reduce_cfg_.variant) << "/" << to_string(reduce_cfg_.combine) << ", precision "
     << to_string(precision_of<T>());
   return o.str();
@@ -127,8 +139,13 @@ void BL1D<T>::step(double t_stop) {
   be_.bl1d_face_mobility({prec, n_, &s_.buffer(), &mface_.buffer(), {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
   double max_m = reduce(ReduceOp::Max, mface_);
   if (!std::isfinite(max_m)) fail_non_finite("face mobility", mface_);
-  double thr = jacobi_.threshold(max_m, cfg_.phys.p_inj, cfg_.phys.p_prod);
-  last_solve_ = jacobi_.solve(p_, mface_, cfg_.phys.p_inj, cfg_.phys.p_prod, thr);
+  double thr = 0;
+  if (cfg_.tridiag) {
+    solve_pressure_tridiag();
+  } else {
+    thr = jacobi_.threshold(max_m, cfg_.phys.p_inj, cfg_.phys.p_prod);
+    last_solve_ = jacobi_.solve(p_, mface_, cfg_.phys.p_inj, cfg_.phys.p_prod, thr);
+  }
   total_iterations_ += last_solve_.iterations;
   if (std::isnan(last_solve_.metric)) fail_non_finite("pressure", p_);
   if (!last_solve_.converged) {
@@ -171,6 +188,18 @@ void BL1D<T>::step(double t_stop) {
   if (steps_ >= cfg_.max_steps && t_ < cfg_.end_time)
     throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(t_) +
                          " before time.end = " + std::to_string(cfg_.end_time));
+}
+
+// The pressure equation Jacobi iterates on, solved exactly: the same face mobilities, one system.
+template <class T>
+void BL1D<T>::solve_pressure_tridiag() {
+  const auto prec = precision_of<T>();
+  be_.bl1d_pressure_system({prec, n_, &mface_.buffer(), cfg_.phys.p_inj, cfg_.phys.p_prod, &ta_.buffer(), &tb_.buffer(),
+                            &tc_.buffer(), &td_.buffer()});
+  TridiagArgs t{prec, cfg_.algo, TridiagLayout::Contiguous, n_, 1, &ta_.buffer(), &tb_.buffer(), &tc_.buffer(),
+                &td_.buffer(), &p_.buffer()};
+  be_.tridiag_solve(t);
+  last_solve_ = {1, 0.0, true};
 }
 
 template <class T>
@@ -253,8 +282,8 @@ std::map<std::string, double> BL1D<T>::final_stats() const {
   return {{"l1_error_vs_analytic", l1},
           {"front_position", front_position(s)},
           {"front_analytic", std::min(analytic_.front_position(analytic_.injected(t_)), cfg_.length)},
-          {"jacobi_iterations_total", static_cast<double>(total_iterations_)},
-          {"jacobi_unconverged_solves", static_cast<double>(unconverged_solves_)}};
+          {"pressure_iterations_total", static_cast<double>(total_iterations_)},
+          {"pressure_unconverged_solves", static_cast<double>(unconverged_solves_)}};
 }
 
 template class BL1D<float>;

@@ -17,6 +17,8 @@ struct BL1DConfig {
   double p_init = 0.3;
   double end_time = 60.0, cfl = 0.5;
   long max_steps = 10'000'000;
+  bool tridiag = false;  // pressure.solver: "jacobi" (paper 000) or "tridiag" (one exact solve)
+  TridiagAlgo algo = TridiagAlgo::Auto;
   JacobiOptions jacobi;
 };
 
@@ -57,7 +59,10 @@ class BL1D final : public Model {
   BLAnalytic analytic_;
   std::size_t n_;
   double h_;
+  void solve_pressure_tridiag();
+
   Field<T> p_, s_, s_new_, mface_, u_;
+  Field<T> ta_, tb_, tc_, td_;  // the tridiagonal system when pressure.solver = "tridiag"
   Jacobi1D<T> jacobi_;
   ReduceConfig reduce_cfg_;
   double t_ = 0, q_ = 0, last_dt_ = 0;

@@ -59,6 +59,23 @@ PF_TEMPLATE PF_FN pf_real bl_saturation_point(pf_real s_im1, pf_real s_i, pf_rea
   return s_i - c * (f_plus - f_minus);
 }
 
+/* Row i of the 1D pressure equation as one tridiagonal system, the ends held at p_left and
+   p_right: -M- p_{i-1} + (M- + M+) p_i - M+ p_{i+1} = 0 (the equation Jacobi iterates on). */
+PF_TEMPLATE PF_FN void bl_pressure_row(long i, long n, pf_real m_minus, pf_real m_plus, pf_real p_left, pf_real p_right,
+                                       pf_real* a, pf_real* b, pf_real* c, pf_real* d) {
+  if (i == 0 || i == n - 1) {
+    *a = (pf_real)0;
+    *b = (pf_real)1;
+    *c = (pf_real)0;
+    *d = i == 0 ? p_left : p_right;
+    return;
+  }
+  *a = -m_minus;
+  *b = m_minus + m_plus;
+  *c = -m_plus;
+  *d = (pf_real)0;
+}
+
 PF_NAMESPACE_END
 
 #endif

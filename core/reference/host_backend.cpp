@@ -352,6 +352,23 @@ void HostBackend::bl1d_saturation(const BLSaturationArgs& a) {
   a.prec == Precision::Float ? saturation_t<float>(a, parallel_, threads_) : saturation_t<double>(a, parallel_, threads_);
 }
 
+template <class T>
+static void pressure_system_t(const BLPressureSystemArgs& s, bool par, int threads) {
+  const T* m = host_ptr<T>(*s.mface);
+  T *a = host_ptr<T>(*s.a), *b = host_ptr<T>(*s.b), *c = host_ptr<T>(*s.c), *d = host_ptr<T>(*s.d);
+  const long n = static_cast<long>(s.n);
+  par = par && s.n >= kMinParallelPoints;
+#pragma omp parallel for schedule(static) num_threads(threads) if (par)
+  for (long i = 0; i < n; ++i)
+    phys::bl_pressure_row<T>(i, n, i > 0 ? m[i - 1] : T(0), i < n - 1 ? m[i] : T(0), T(s.p_left), T(s.p_right), &a[i],
+                             &b[i], &c[i], &d[i]);
+}
+
+void HostBackend::bl1d_pressure_system(const BLPressureSystemArgs& s) {
+  s.prec == Precision::Float ? pressure_system_t<float>(s, parallel_, threads_)
+                             : pressure_system_t<double>(s, parallel_, threads_);
+}
+
 std::unique_ptr<Backend> make_serial_backend() { return std::make_unique<HostBackend>(false); }
 
 }  // namespace poreflow

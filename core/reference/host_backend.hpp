@@ -54,6 +54,7 @@ class HostBackend : public Backend {
   void bl1d_face_mobility(const BLFaceMobilityArgs& args) override;
   void bl1d_face_velocity(const BLFaceVelocityArgs& args) override;
   void bl1d_saturation(const BLSaturationArgs& args) override;
+  void bl1d_pressure_system(const BLPressureSystemArgs& args) override;
 
  private:
   template <class T>

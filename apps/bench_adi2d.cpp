@@ -1,0 +1,122 @@
+// poreflow bench adi2d: paper 002's Tables 2 and 3 on today's hardware: the time of the whole
+// adi2d case (100 steps of dt = 0.001) per backend and tridiagonal algorithm for each grid, and
+// the speedup against the serial Thomas program. A run is verified by its physics: every
+// component's mass balance closes and the saturations stay in [0, 1].
+#include <fmt/core.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include "apps/bench_kinds.hpp"
+#include "apps/common.hpp"
+#include "core/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/models/adi2d.hpp"
+
+namespace poreflow::app {
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+template <class T>
+void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw) {
+  const auto sizes = parse_sizes(o.sizes.empty() ? "65,129,257,513,1025,2049,4097" : o.sizes);
+  auto wanted = split_list(o.variants);
+  for (const auto& name : bench_backends(o)) {
+    auto be = make_backend(name, bo);
+    bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));
+    for (std::size_t n : sizes) {
+      auto algos = tridiag_algos();
+      algos.push_back(TridiagAlgo::Auto);
+      for (auto algo : algos) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), to_string(algo)) == wanted.end()) continue;
+        if (name == "serial" && algo != TridiagAlgo::Thomas) continue;  // the papers' sequential program
+        auto cf = io::CaseFile::parse("", "bench");
+        cf.set("grid.points=" + std::to_string(n));
+        cf.set("time.end=" + std::to_string(o.steps * 0.001));
+        cf.set(std::string("pressure.algorithm=\"") + to_string(algo) + "\"");
+        auto cfg = read_adi2d_config(cf, *be);
+        cf.check_all_used();
+        Adi2D<T> model(*be, cfg);
+        // warm-up: program builds, first touch, handles; then the timed steps
+        model.step(model.time() + cfg.dt);
+        be->sync();
+        long steps = o.steps - 1;
+        double t0 = now_s();
+        model.step(model.time() + cfg.dt);
+        be->sync();
+        double one = now_s() - t0;
+        long timed = 1;
+        if (name == "serial" && one * steps > o.serial_budget) steps = std::max(1L, long(o.serial_budget / one));
+        t0 = now_s();
+        for (long s = 0; s < steps - 1; ++s) model.step(model.time() + cfg.dt);
+        be->sync();
+        double rest = now_s() - t0;
+        timed += steps - 1;
+        double per_step = (one + rest) / double(timed);
+        Timing t{per_step * o.steps, per_step * o.steps, 1};
+        BenchRow r = make_row("adi2d", name, be->device_name(), to_string(algo), "-", to_string(precision_of<T>()), n, t,
+                              0);
+        auto stats = model.final_stats();
+        double worst = 0;
+        for (int c = 1; c <= 4; ++c) worst = std::max(worst, stats.at("mass_balance_rel_error_" + std::to_string(c)));
+        r.verified = worst <= (sizeof(T) == 4 ? 1e-3 : 1e-10) && stats.at("min_saturation") >= 0 &&
+                     stats.at("max_saturation") <= 1;
+        r.note = fmt::format("{} steps timed{}; ADI iterations {:.0f}, transport substeps {:.0f}; mass balance {:.1e}",
+                             timed, timed + 1 < o.steps ? " and scaled to the whole case" : "",
+                             stats.at("adi_iterations_total"), stats.at("transport_substeps_total"), worst);
+        if (algo == TridiagAlgo::Auto) {
+          TridiagArgs probe{precision_of<T>(), TridiagAlgo::Auto, TridiagLayout::Contiguous, n, n};
+          r.note += std::string(", auto = ") + to_string(be->resolve_tridiag_algo(probe));
+        }
+        if (!r.verified) spdlog::error("bench adi2d: {} {} N={}: {}", name, r.variant, n, r.note);
+        spdlog::info("bench adi2d: {} {} N={}: {:.4f} s for {} steps ({})", name, r.variant, n, t.median, o.steps,
+                     r.note);
+        rows.push_back(r);
+      }
+    }
+  }
+}
+
+template void bench_adi2d<float>(const BenchOptions&, const BackendOptions&, std::vector<BenchRow>&, BandwidthList&);
+template void bench_adi2d<double>(const BenchOptions&, const BackendOptions&, std::vector<BenchRow>&, BandwidthList&);
+
+void print_adi2d_tables(const std::vector<BenchRow>& rows) {
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> lines;
+  std::map<std::pair<std::string, std::size_t>, const BenchRow*> at;
+  for (const auto& r : rows) {
+    if (std::find(sizes.begin(), sizes.end(), r.size) == sizes.end()) sizes.push_back(r.size);
+    std::string line = r.backend + " " + r.variant;
+    if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    at[{line, r.size}] = &r;
+  }
+  for (int table = 0; table < 2; ++table) {
+    fmt::print("\n{}\n{:<28}", table == 0 ? "seconds for the whole case" : "speedup against serial Thomas", "");
+    for (auto n : sizes) fmt::print(" {:>10}", n);
+    fmt::print("\n");
+    for (const auto& line : lines) {
+      fmt::print("{:<28}", line);
+      for (auto n : sizes) {
+        auto it = at.find({line, n});
+        if (it == at.end())
+          fmt::print(" {:>10}", "-");
+        else if (table == 0)
+          fmt::print(" {:>9.4f}{}", it->second->t.median, it->second->verified ? " " : "!");
+        else
+          fmt::print(" {:>10.1f}", it->second->speedup);
+      }
+      fmt::print("\n");
+    }
+  }
+}
+
+}  // namespace poreflow::app

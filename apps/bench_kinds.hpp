@@ -1,0 +1,28 @@
+#pragma once
+// The benchmark kinds of `poreflow bench`, each filling rows and the copy bandwidth per backend.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/bench_common.hpp"
+#include "backends/registry.hpp"
+
+namespace poreflow::app {
+
+constexpr std::size_t kCopyBytes = std::size_t(1) << 28;  // 256 MiB: far beyond any cache
+
+using BandwidthList = std::vector<std::pair<std::string, double>>;
+
+template <class T>
+void bench_reduce(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
+void bench_bl1d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
+void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
+void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+
+// paper 002's Tables 2 and 3: seconds per backend and algorithm over the grid sizes, then speedups
+void print_adi2d_tables(const std::vector<BenchRow>& rows);
+
+}  // namespace poreflow::app
