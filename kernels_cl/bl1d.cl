@@ -23,3 +23,19 @@ PF_KERNEL void bl1d_saturation(__global const pf_real* s, __global const pf_real
   const size_t j = i == n - 1 ? n - 2 : i;
   s_new[i] = j == 0 ? s_inj : bl_saturation_point(s[j - 1], s[j], s[j + 1], u[j - 1], u[j], c, mu_w, mu_o);
 }
+
+/* row i of the pressure equation as one tridiagonal system (bl_pressure_row); M- of point 0 and
+   M+ of point n-1 are 0. The row is built in private memory: the shared function takes pointers
+   of the default address space, which in OpenCL C 1.2 is private. */
+PF_KERNEL void bl1d_pressure_system(__global const pf_real* mface, ulong n, pf_real p_left, pf_real p_right,
+                                    __global pf_real* a, __global pf_real* b, __global pf_real* c, __global pf_real* d) {
+  const size_t i = get_global_id(0);
+  if (i >= n) return;
+  pf_real ra, rb, rc, rd;
+  bl_pressure_row((long)i, (long)n, i > 0 ? mface[i - 1] : (pf_real)0, i + 1 < n ? mface[i] : (pf_real)0, p_left,
+                  p_right, &ra, &rb, &rc, &rd);
+  a[i] = ra;
+  b[i] = rb;
+  c[i] = rc;
+  d[i] = rd;
+}

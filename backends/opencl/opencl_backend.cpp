@@ -382,7 +382,97 @@ class OpenClBackend final : public Backend {
     launch_points(k, a.n);
   }
 
+  void bl1d_pressure_system(const BLPressureSystemArgs& a) override {
+    require(a.prec);
+    if (a.n == 0) return;
+    cl::Kernel& k = kernel(a.prec, fast_block_, "bl1d_pressure_system");
+    set(k, 0, mem(*a.mface));
+    set(k, 1, cl_ulong(a.n));
+    set_real(k, 2, a.prec, a.p_left);
+    set_real(k, 3, a.prec, a.p_right);
+    set(k, 4, mem(*a.a));
+    set(k, 5, mem(*a.b));
+    set(k, 6, mem(*a.c));
+    set(k, 7, mem(*a.d));
+    launch_points(k, a.n);
+  }
+
+  // ---- adi2d: one work-item per node (kernels_cl/adi2d.cl); arguments in the kernels' order ----
+
+  void adi2d_flash(const Adi2DFlashArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_flash");
+    k.real(a.g.h).buf(a.prm);
+    for (const Buffer* m : a.mass) k.buf(m);
+    k.buf(a.p).buf(a.sw).buf(a.so).buf(a.sg).buf(a.co3).buf(a.cg3).buf(a.vol);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
+  void adi2d_coefficients(const Adi2DCoeffArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_coefficients");
+    k.real(a.g.h).real(a.dt).buf(a.prm);
+    phase_state(k, a.st);
+    k.buf(a.vol).buf(a.wells.inj).buf(a.wells.prod).real(a.wells.p_bh);
+    k.buf(a.aw).buf(a.ae).buf(a.as).buf(a.an).buf(a.d0).buf(a.rhs);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
+  void adi2d_sweep(const Adi2DSweepArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_sweep");
+    k.set(cl_int(a.x_sweep ? 1 : 0)).real(a.r);
+    k.buf(a.aw).buf(a.ae).buf(a.as).buf(a.an).buf(a.d0).buf(a.rhs).buf(a.p);
+    k.buf(a.a).buf(a.b).buf(a.c).buf(a.d);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
+  void adi2d_transport(const Adi2DTransportArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_transport");
+    k.real(a.dt).buf(a.prm);
+    phase_state(k, a.st);
+    k.buf(a.wells.inj).buf(a.wells.prod).real(a.wells.p_bh);
+    for (const Buffer* m : a.mass_in) k.buf(m);
+    for (const Buffer* m : a.mass_out) k.buf(m);
+    for (const Buffer* m : a.acc) k.buf(m);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
+  void adi2d_rate(const Adi2DRateArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_rate");
+    k.real(a.g.h).buf(a.prm);
+    phase_state(k, a.st);
+    k.buf(a.vol).buf(a.wells.prod).real(a.wells.p_bh).buf(a.rate);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
  private:
+  // Sets a kernel's arguments in order; the adi2d kernels take twenty-odd.
+  struct Args {
+    OpenClBackend& be;
+    cl::Kernel& k;
+    Precision prec;
+    cl_uint next = 0;
+    template <class T>
+    Args& set(const T& v) {
+      be.set(k, next++, v);
+      return *this;
+    }
+    Args& buf(const Buffer* b) { return set(mem(*b)); }
+    Args& real(double v) {
+      be.set_real(k, next++, prec, v);
+      return *this;
+    }
+  };
+
+  // the kernel with its leading (nx, ny) set
+  Args adi_kernel(Precision prec, const Adi2DGeom& g, const char* name) {
+    require(prec);
+    Args k{*this, kernel(prec, fast_block_, name), prec};
+    k.set(cl_long(g.nx)).set(cl_long(g.ny));
+    return k;
+  }
+  static void phase_state(Args& k, const Adi2DPhaseState& s) {
+    k.buf(s.p).buf(s.sw).buf(s.so).buf(s.sg).buf(s.co3).buf(s.cg3);
+  }
+
   struct Pending {
     enum Kind { Done, Result, Slot, Partials } kind = Done;
     Precision prec = Precision::Double;
