@@ -270,6 +270,31 @@ TEST_CASE_TEMPLATE("bl1d: face mobility, face velocity and saturation update", T
   });
 }
 
+TEST_CASE_TEMPLATE("bl1d: the pressure equation as one tridiagonal system", T, float, double) {
+  for_each_backend([&](Backend& be) {
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(1000), std::size_t((1u << 20) + 3)}) {
+      CAPTURE(n);
+      auto m = random_vector<double>(n > 1 ? n - 1 : 1, 0.1, 1.0);
+      auto run = [&](Backend& b, auto tag) {
+        using U = decltype(tag);
+        auto fm = make_field(b, convert<U>(m));
+        std::vector<Field<U>> abcd;
+        for (int k = 0; k < 4; ++k) abcd.emplace_back(b, n).fill(U(kNaN));
+        b.bl1d_pressure_system({precision_of<U>(), n, &fm.buffer(), 0.75, -0.5, &abcd[0].buffer(), &abcd[1].buffer(),
+                                &abcd[2].buffer(), &abcd[3].buffer()});
+        std::vector<std::vector<double>> out;
+        for (auto& f : abcd) out.push_back(convert<double>(f.download()));
+        return out;
+      };
+      auto ref = run(reference(), double{});
+      auto got = run(be, T{});
+      for (int k = 0; k < 4; ++k) CHECK(max_rel_diff(got[k], ref[k], 1.0) <= tol<T>());
+      CHECK(got[3][0] == doctest::Approx(0.75));
+      CHECK(got[3][n - 1] == doctest::Approx(n == 1 ? 0.75 : -0.5));  // one point: p_left
+    }
+  });
+}
+
 }  // TEST_SUITE
 
 TEST_SUITE("backend") {
