@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "core/kernels/common.h"
@@ -114,5 +115,44 @@ void launch_bl_face_velocity(const T* p, const T* mface, T* u, std::size_t n, T 
 template <class T>
 void launch_bl_saturation(const T* s_old, const T* u, T* s_new, std::size_t n, T c, T s_inj, T mu_w, T mu_o,
                           cudaStream_t stream);
+
+// ---- tridiag --------------------------------------------------------------------------------
+// Batched tridiagonal solves (kernels_cu/tridiag.cuh describes the kernels and the plan).
+
+// Overrides of the plan's choices, for benchmarks; 0 (split: -1) leaves the choice to the plan.
+struct TridiagTuning {
+  int rows = 0;    // rows per thread of cr, cr_pcr, pcr, pcr_thomas: 4, 8 or 16 (float)
+  int group = 0;   // systems per block
+  int split = -1;  // at least this many PCR levels in global memory before the on-chip solve
+};
+
+struct TridiagLaunch {
+  TridiagAlgo algo = TridiagAlgo::CrPcr;  // a concrete algorithm, not Auto
+  TridiagLayout layout = TridiagLayout::Contiguous;
+  std::size_t n = 0, batch = 0;  // both > 0
+  const void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
+  void* x = nullptr;
+  void* scratch = nullptr;            // tridiag_scratch_bytes() bytes (nullptr when 0)
+  std::size_t max_smem = 48 * 1024;   // the device's opt-in shared memory per block
+  TridiagTuning tune;
+};
+
+// Scratch the launch needs: c' of Thomas, or the arrays of the global PCR levels.
+template <class T>
+std::size_t tridiag_scratch_bytes(const TridiagLaunch& l);
+// One line naming the kernels and their configuration, for benchmark logs.
+template <class T>
+std::string tridiag_describe(const TridiagLaunch& l);
+template <class T>
+void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream);
+// The cuda backend's Auto rule (documented in tridiag.cu and docs/tridiag.md).
+TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch);
+
+// cuSPARSE solves in place and wants the ignored couplings zero: x = d, a0 = a with a[first] = 0,
+// c0 = c with c[last] = 0, and b0 = b unless b0 is null (gtsvInterleavedBatch takes its
+// diagonals as writable arrays, so it gets copies).
+template <class T>
+void launch_tridiag_vendor_prep(const T* a, const T* b, const T* c, const T* d, T* a0, T* b0, T* c0, T* x,
+                                std::size_t n, std::size_t batch, TridiagLayout layout, cudaStream_t stream);
 
 }  // namespace poreflow::cu
