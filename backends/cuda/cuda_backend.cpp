@@ -7,6 +7,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 
 #include <cuda_runtime_api.h>
+#include <cusparse.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -192,6 +193,82 @@ std::string device_line(int dev) {
   return buf;
 }
 
+// ---- cuSPARSE -------------------------------------------------------------------------------------
+
+[[noreturn]] void throw_cusparse(cusparseStatus_t st, const char* what, const char* file, int line) {
+  const std::string msg = std::string(what) + " failed: " + cusparseGetErrorString(st);
+  throw BackendError(where(msg.c_str(), file, line));
+}
+
+#define PF_CHECK_CUSPARSE(call)                                                         \
+  do {                                                                                  \
+    cusparseStatus_t pf_sp_st_ = (call);                                                \
+    if (pf_sp_st_ != CUSPARSE_STATUS_SUCCESS) throw_cusparse(pf_sp_st_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+// The handle, created on first use and bound to the backend's stream.
+class SparseHandle {
+ public:
+  SparseHandle() = default;
+  ~SparseHandle() {
+    if (!h_) return;
+    if (cusparseStatus_t st = cusparseDestroy(h_); st != CUSPARSE_STATUS_SUCCESS)
+      spdlog::error("cusparseDestroy failed: {}", cusparseGetErrorString(st));
+  }
+  SparseHandle(const SparseHandle&) = delete;
+  SparseHandle& operator=(const SparseHandle&) = delete;
+  cusparseHandle_t get(cudaStream_t stream) {
+    if (!h_) {
+      cusparseHandle_t h = nullptr;
+      PF_CHECK_CUSPARSE(cusparseCreate(&h));
+      h_ = h;
+      PF_CHECK_CUSPARSE(cusparseSetStream(h_, stream));
+    }
+    return h_;
+  }
+
+ private:
+  cusparseHandle_t h_ = nullptr;
+};
+
+// float and double entry points under one name
+cusparseStatus_t gtsv2_strided_bytes(cusparseHandle_t h, int m, const float* dl, const float* d, const float* du,
+                                     const float* x, int count, int stride, std::size_t* bytes) {
+  return cusparseSgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, count, stride, bytes);
+}
+cusparseStatus_t gtsv2_strided_bytes(cusparseHandle_t h, int m, const double* dl, const double* d, const double* du,
+                                     const double* x, int count, int stride, std::size_t* bytes) {
+  return cusparseDgtsv2StridedBatch_bufferSizeExt(h, m, dl, d, du, x, count, stride, bytes);
+}
+cusparseStatus_t gtsv2_strided(cusparseHandle_t h, int m, const float* dl, const float* d, const float* du, float* x,
+                               int count, int stride, void* ws) {
+  return cusparseSgtsv2StridedBatch(h, m, dl, d, du, x, count, stride, ws);
+}
+cusparseStatus_t gtsv2_strided(cusparseHandle_t h, int m, const double* dl, const double* d, const double* du, double* x,
+                               int count, int stride, void* ws) {
+  return cusparseDgtsv2StridedBatch(h, m, dl, d, du, x, count, stride, ws);
+}
+cusparseStatus_t gtsv_interleaved_bytes(cusparseHandle_t h, int algo, int m, const float* dl, const float* d,
+                                        const float* du, const float* x, int count, std::size_t* bytes) {
+  return cusparseSgtsvInterleavedBatch_bufferSizeExt(h, algo, m, dl, d, du, x, count, bytes);
+}
+cusparseStatus_t gtsv_interleaved_bytes(cusparseHandle_t h, int algo, int m, const double* dl, const double* d,
+                                        const double* du, const double* x, int count, std::size_t* bytes) {
+  return cusparseDgtsvInterleavedBatch_bufferSizeExt(h, algo, m, dl, d, du, x, count, bytes);
+}
+cusparseStatus_t gtsv_interleaved(cusparseHandle_t h, int algo, int m, float* dl, float* d, float* du, float* x,
+                                  int count, void* ws) {
+  return cusparseSgtsvInterleavedBatch(h, algo, m, dl, d, du, x, count, ws);
+}
+cusparseStatus_t gtsv_interleaved(cusparseHandle_t h, int algo, int m, double* dl, double* d, double* du, double* x,
+                                  int count, void* ws) {
+  return cusparseDgtsvInterleavedBatch(h, algo, m, dl, d, du, x, count, ws);
+}
+
+// gtsvInterleavedBatch's algorithm: 0 (cuThomas), the fastest of its three on diagonally dominant
+// systems (1: LU with partial pivoting, 2: QR; docs/tridiag.md has the times).
+constexpr int kInterleavedAlgo = 0;
+
 // ---- the backend ------------------------------------------------------------------------------
 
 class CudaBackend final : public Backend {
@@ -200,6 +277,9 @@ class CudaBackend final : public Backend {
     cudaDeviceProp prop{};
     PF_CHECK_CUDA(cudaGetDeviceProperties(&prop, device_));
     sms_ = prop.multiProcessorCount;
+    int optin = 0;
+    PF_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+    smem_optin_ = static_cast<std::size_t>(optin);
     char buf[512];
     std::snprintf(buf, sizeof buf, "%s (cc %d.%d, %d SMs, %.1f GiB)", prop.name, prop.major, prop.minor, sms_,
                   static_cast<double>(prop.totalGlobalMem) / kGiB);
@@ -392,6 +472,43 @@ class CudaBackend final : public Backend {
     PF_CHECK_LAUNCH("bl1d_saturation");
   }
 
+  // ---- tridiag ----
+  // Enqueued only: scratch grows (with a wait) on the first call of a larger size, never after.
+  void tridiag_solve(const TridiagArgs& args) override {
+    check_tridiag_args(args, "tridiag_solve");
+    if (args.n == 0 || args.batch == 0) return;
+    activate();
+    cu::TridiagLaunch l = tridiag_launch(args);
+    l.algo = args.algo == TridiagAlgo::Auto ? resolve_tridiag_algo(args) : args.algo;
+    if (args.prec == Precision::Float) tridiag_t<float>(l);
+    else tridiag_t<double>(l);
+  }
+
+  TridiagAlgo resolve_tridiag_algo(const TridiagArgs& args) const override {
+    return cu::tridiag_auto(args.prec, args.layout, args.n, args.batch);
+  }
+
+  std::string vendor_tridiag_name(TridiagLayout layout) const override {
+    return layout == TridiagLayout::Contiguous ? "cusparse_gtsv2StridedBatch" : "cusparse_gtsvInterleavedBatch";
+  }
+
+  // cuSPARSE on the same data: it overwrites the right-hand side with the solution and wants the
+  // ignored couplings zero, so x = d and zero-ended copies of a and c are made first (and of b for
+  // gtsvInterleavedBatch, which takes its diagonals as writable arrays).
+  void vendor_tridiag_solve(const TridiagArgs& args) override {
+    check_tridiag_args(args, "vendor_tridiag_solve");
+    if (args.n == 0 || args.batch == 0) return;
+    if (args.n < 3)
+      throw BackendError("cuSPARSE's batched tridiagonal solvers need n >= 3 (n = " + std::to_string(args.n) + ")");
+    const std::size_t imax = static_cast<std::size_t>(std::numeric_limits<int>::max());
+    if (args.n > imax || args.batch > imax || (args.layout == TridiagLayout::Contiguous && args.n * args.batch > imax))
+      throw BackendError("vendor_tridiag_solve: n = " + std::to_string(args.n) + ", batch = " + std::to_string(args.batch) +
+                         " exceed cuSPARSE's int sizes");
+    activate();
+    if (args.prec == Precision::Float) vendor_tridiag_t<float>(args);
+    else vendor_tridiag_t<double>(args);
+  }
+
  private:
   static constexpr std::size_t kResultOffset = 0;
   static constexpr std::size_t kCounterOffset = 8;
@@ -426,6 +543,71 @@ class CudaBackend final : public Backend {
     PF_CHECK_CUDA(cudaStreamSynchronize(stream()));
     m = PinnedMem();
     m = PinnedMem(bytes);
+  }
+
+  void check_tridiag_args(const TridiagArgs& args, const char* what) const {
+    if (!args.a || !args.b || !args.c || !args.d || !args.x) throw BackendError(std::string(what) + ": missing buffer");
+    if (args.n != 0 && args.batch > std::numeric_limits<std::size_t>::max() / 8 / args.n)
+      throw BackendError(std::string(what) + ": n * batch is too large");
+    const std::size_t bytes = args.n * args.batch * size_of(args.prec);
+    for (const Buffer* b : {args.a, args.b, args.c, args.d}) {
+      check_range(*b, bytes, 0, what);
+      if (b == args.x) throw BackendError(std::string(what) + ": x must not be one of the inputs");
+    }
+    check_range(*args.x, bytes, 0, what);
+  }
+
+  cu::TridiagLaunch tridiag_launch(const TridiagArgs& args) const {
+    cu::TridiagLaunch l;
+    l.layout = args.layout;
+    l.n = args.n;
+    l.batch = args.batch;
+    l.a = dptr(*args.a);
+    l.b = dptr(*args.b);
+    l.c = dptr(*args.c);
+    l.d = dptr(*args.d);
+    l.x = dptr(*args.x);
+    l.max_smem = smem_optin_;
+    return l;
+  }
+
+  template <class T>
+  void tridiag_t(cu::TridiagLaunch& l) {
+    if (const std::size_t bytes = cu::tridiag_scratch_bytes<T>(l); bytes > 0) {
+      ensure(tri_scratch_, bytes);
+      l.scratch = tri_scratch_.get();
+    }
+    cu::launch_tridiag<T>(l, stream());
+    PF_CHECK_LAUNCH("tridiag_solve");
+  }
+
+  template <class T>
+  void vendor_tridiag_t(const TridiagArgs& args) {
+    const bool inter = args.layout == TridiagLayout::Interleaved;
+    const std::size_t nb = args.n * args.batch;
+    ensure(vendor_coef_, (inter ? 3 : 2) * nb * sizeof(T));
+    T* a0 = static_cast<T*>(vendor_coef_.get());
+    T* c0 = a0 + nb;
+    T* b0 = inter ? c0 + nb : nullptr;
+    T* x = dptr<T>(*args.x);
+    cu::launch_tridiag_vendor_prep<T>(dptr<T>(*args.a), dptr<T>(*args.b), dptr<T>(*args.c), dptr<T>(*args.d), a0, b0, c0,
+                                      x, args.n, args.batch, args.layout, stream());
+    PF_CHECK_LAUNCH("tridiag vendor prep");
+    cusparseHandle_t h = sparse_.get(stream());
+    const int m = static_cast<int>(args.n), count = static_cast<int>(args.batch);
+    const T* b = dptr<T>(*args.b);
+    // the workspace size is asked once per shape
+    const VendorKey key{args.prec, args.layout, args.n, args.batch};
+    if (!(key == vendor_key_)) {
+      std::size_t bytes = 0;
+      if (inter) PF_CHECK_CUSPARSE(gtsv_interleaved_bytes(h, kInterleavedAlgo, m, a0, b0, c0, x, count, &bytes));
+      else PF_CHECK_CUSPARSE(gtsv2_strided_bytes(h, m, a0, b, c0, x, count, m, &bytes));
+      ensure(vendor_ws_, std::max<std::size_t>(bytes, 1));
+      vendor_key_ = key;
+    }
+    if (inter) PF_CHECK_CUSPARSE(gtsv_interleaved(h, kInterleavedAlgo, m, a0, b0, c0, x, count, vendor_ws_.get()));
+    else PF_CHECK_CUSPARSE(gtsv2_strided(h, m, a0, b, c0, x, count, m, vendor_ws_.get()));
+    PF_CHECK_LAUNCH(inter ? "cusparse gtsvInterleavedBatch" : "cusparse gtsv2StridedBatch");
   }
 
   void check_reduce_args(const ReduceArgs& args) const {
@@ -573,6 +755,18 @@ class CudaBackend final : public Backend {
   DeviceMem cub_temp_;
   PinnedMem h_result_, h_red_partials_, h_jac_partials_, h_ctrl_;
   Pending pending_;
+  // tridiag
+  struct VendorKey {
+    Precision prec = Precision::Double;
+    TridiagLayout layout = TridiagLayout::Contiguous;
+    std::size_t n = 0, batch = 0;
+    bool operator==(const VendorKey&) const = default;
+  };
+  std::size_t smem_optin_ = 48 * 1024;
+  DeviceMem tri_scratch_;           // Thomas' c', the global PCR levels
+  DeviceMem vendor_coef_, vendor_ws_;
+  VendorKey vendor_key_;            // the shape vendor_ws_ was sized for
+  SparseHandle sparse_;             // after stream_: destroyed before it
 };
 
 }  // namespace
