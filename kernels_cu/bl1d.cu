@@ -47,7 +47,29 @@ __global__ void saturation_kernel(const T* __restrict__ s, const T* __restrict__
   }
 }
 
+// the 1D pressure equation as one tridiagonal system (bl_pressure_row: Dirichlet ends)
+template <class T>
+__global__ void pressure_system_kernel(const T* __restrict__ m, std::size_t n, T pl, T pr, T* __restrict__ a,
+                                       T* __restrict__ b, T* __restrict__ c, T* __restrict__ d) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    phys::bl_pressure_row<T>(static_cast<long>(i), static_cast<long>(n), i > 0 ? m[i - 1] : T(0),
+                             i + 1 < n ? m[i] : T(0), pl, pr, &a[i], &b[i], &c[i], &d[i]);
+}
+
 }  // namespace
+
+template <class T>
+void launch_bl_pressure_system(const T* mface, std::size_t n, T p_left, T p_right, T* a, T* b, T* c, T* d,
+                               cudaStream_t stream) {
+  if (n == 0) return;
+  pressure_system_kernel<T><<<grid_for(n), kBlock, 0, stream>>>(mface, n, p_left, p_right, a, b, c, d);
+}
+
+template void launch_bl_pressure_system<float>(const float*, std::size_t, float, float, float*, float*, float*, float*,
+                                               cudaStream_t);
+template void launch_bl_pressure_system<double>(const double*, std::size_t, double, double, double*, double*, double*,
+                                                double*, cudaStream_t);
 
 template <class T>
 void launch_bl_face_mobility(const T* s, T* mface, std::size_t n, T k, T mu_w, T mu_o, cudaStream_t stream) {

@@ -116,6 +116,11 @@ template <class T>
 void launch_bl_saturation(const T* s_old, const T* u, T* s_new, std::size_t n, T c, T s_inj, T mu_w, T mu_o,
                           cudaStream_t stream);
 
+// the 1D pressure equation as one tridiagonal system (bl1d's tridiag pressure solver)
+template <class T>
+void launch_bl_pressure_system(const T* mface, std::size_t n, T p_left, T p_right, T* a, T* b, T* c, T* d,
+                               cudaStream_t stream);
+
 // ---- tridiag --------------------------------------------------------------------------------
 // Batched tridiagonal solves (kernels_cu/tridiag.cuh describes the kernels and the plan).
 
@@ -134,6 +139,7 @@ struct TridiagLaunch {
   void* x = nullptr;
   void* scratch = nullptr;            // tridiag_scratch_bytes() bytes (nullptr when 0)
   std::size_t max_smem = 48 * 1024;   // the device's opt-in shared memory per block
+  int sm_count = 1;                   // the device's multiprocessors
   TridiagTuning tune;
 };
 

@@ -23,6 +23,7 @@
 #include "backends/cuda/cuda_check.hpp"
 #include "core/error.hpp"
 #include "core/kernels/jacobi_ctrl.h"
+#include "kernels_cu/adi2d.cuh"
 #include "kernels_cu/launch.hpp"
 
 namespace poreflow {
@@ -474,6 +475,48 @@ class CudaBackend final : public Backend {
 
   // ---- tridiag ----
   // Enqueued only: scratch grows (with a wait) on the first call of a larger size, never after.
+  void bl1d_pressure_system(const BLPressureSystemArgs& a) override {
+    const std::size_t sz = size_of(a.prec);
+    if (a.n >= 2) check_range(*a.mface, (a.n - 1) * sz, 0, "bl1d_pressure_system mface");
+    for (const Buffer* b : {a.a, a.b, a.c, a.d}) check_range(*b, a.n * sz, 0, "bl1d_pressure_system system");
+    activate();
+    if (a.prec == Precision::Float)
+      cu::launch_bl_pressure_system<float>(dptr<float>(*a.mface), a.n, float(a.p_left), float(a.p_right),
+                                           dptr<float>(*a.a), dptr<float>(*a.b), dptr<float>(*a.c), dptr<float>(*a.d),
+                                           stream());
+    else
+      cu::launch_bl_pressure_system<double>(dptr<double>(*a.mface), a.n, a.p_left, a.p_right, dptr<double>(*a.a),
+                                            dptr<double>(*a.b), dptr<double>(*a.c), dptr<double>(*a.d), stream());
+    PF_CHECK_LAUNCH("bl1d_pressure_system");
+  }
+
+  // ---- adi2d: one thread per node around the shared stencils (kernels_cu/adi2d.cu) ----
+  void adi2d_flash(const Adi2DFlashArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_flash_t<float>(a) : adi_flash_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_flash");
+  }
+  void adi2d_coefficients(const Adi2DCoeffArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_coefficients_t<float>(a) : adi_coefficients_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_coefficients");
+  }
+  void adi2d_sweep(const Adi2DSweepArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_sweep_t<float>(a) : adi_sweep_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_sweep");
+  }
+  void adi2d_transport(const Adi2DTransportArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_transport_t<float>(a) : adi_transport_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_transport");
+  }
+  void adi2d_rate(const Adi2DRateArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_rate_t<float>(a) : adi_rate_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_rate");
+  }
+
   void tridiag_solve(const TridiagArgs& args) override {
     check_tridiag_args(args, "tridiag_solve");
     if (args.n == 0 || args.batch == 0) return;
@@ -513,6 +556,73 @@ class CudaBackend final : public Backend {
   static constexpr std::size_t kResultOffset = 0;
   static constexpr std::size_t kCounterOffset = 8;
   static constexpr std::size_t kPartialsOffset = 256;
+
+  // adi2d dispatch: every node array holds nx * ny values
+  template <class T>
+  const T* node_in(const Buffer* b, const Adi2DGeom& g, const char* what) const {
+    check_range(*b, g.nx * g.ny * sizeof(T), 0, what);
+    return dptr<T>(*b);
+  }
+  template <class T>
+  T* node_out(Buffer* b, const Adi2DGeom& g, const char* what) const {
+    check_range(*b, g.nx * g.ny * sizeof(T), 0, what);
+    return dptr<T>(*b);
+  }
+  static cu::Adi2DGrid grid2d(const Adi2DGeom& g) { return {static_cast<long>(g.nx), static_cast<long>(g.ny)}; }
+
+  template <class T>
+  void adi_flash_t(const Adi2DFlashArgs& a) {
+    const T* m[4];
+    for (int c = 0; c < 4; ++c) m[c] = node_in<T>(a.mass[c], a.g, "adi2d_flash mass");
+    cu::adi2d_flash<T>(stream(), grid2d(a.g), T(a.g.h), dptr<T>(*a.prm), m, node_in<T>(a.p, a.g, "adi2d_flash p"),
+                       node_out<T>(a.sw, a.g, "sw"), node_out<T>(a.so, a.g, "so"), node_out<T>(a.sg, a.g, "sg"),
+                       node_out<T>(a.co3, a.g, "co3"), node_out<T>(a.cg3, a.g, "cg3"), node_out<T>(a.vol, a.g, "vol"));
+  }
+  template <class T>
+  void adi_coefficients_t(const Adi2DCoeffArgs& a) {
+    const auto& s = a.st;
+    const auto& g = a.g;
+    cu::adi2d_coefficients<T>(stream(), grid2d(g), T(g.h), T(a.dt), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"),
+                              node_in<T>(s.sw, g, "sw"), node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"),
+                              node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.vol, g, "vol"),
+                              node_in<T>(a.wells.inj, g, "inj"), node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh),
+                              node_out<T>(a.aw, g, "aw"), node_out<T>(a.ae, g, "ae"), node_out<T>(a.as, g, "as"),
+                              node_out<T>(a.an, g, "an"), node_out<T>(a.d0, g, "d0"), node_out<T>(a.rhs, g, "rhs"));
+  }
+  template <class T>
+  void adi_sweep_t(const Adi2DSweepArgs& a) {
+    const auto& g = a.g;
+    cu::adi2d_sweep<T>(stream(), grid2d(g), a.x_sweep, T(a.r), node_in<T>(a.aw, g, "aw"), node_in<T>(a.ae, g, "ae"),
+                       node_in<T>(a.as, g, "as"), node_in<T>(a.an, g, "an"), node_in<T>(a.d0, g, "d0"),
+                       node_in<T>(a.rhs, g, "rhs"), node_in<T>(a.p, g, "p"), node_out<T>(a.a, g, "a"),
+                       node_out<T>(a.b, g, "b"), node_out<T>(a.c, g, "c"), node_out<T>(a.d, g, "d"));
+  }
+  template <class T>
+  void adi_transport_t(const Adi2DTransportArgs& a) {
+    const auto& s = a.st;
+    const auto& g = a.g;
+    const T* m[4];
+    T* out[4];
+    T* acc[4];
+    for (int c = 0; c < 4; ++c) {
+      m[c] = node_in<T>(a.mass_in[c], g, "mass_in");
+      out[c] = node_out<T>(a.mass_out[c], g, "mass_out");
+      acc[c] = node_out<T>(a.acc[c], g, "acc");
+    }
+    cu::adi2d_transport<T>(stream(), grid2d(g), T(a.dt), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"),
+                           node_in<T>(s.sw, g, "sw"), node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"),
+                           node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.wells.inj, g, "inj"),
+                           node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh), m, out, acc);
+  }
+  template <class T>
+  void adi_rate_t(const Adi2DRateArgs& a) {
+    const auto& s = a.st;
+    const auto& g = a.g;
+    cu::adi2d_rate<T>(stream(), grid2d(g), T(g.h), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"), node_in<T>(s.sw, g, "sw"),
+                      node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"), node_in<T>(s.co3, g, "co3"),
+                      node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.vol, g, "vol"), node_in<T>(a.wells.prod, g, "prod"),
+                      T(a.wells.p_bh), node_out<T>(a.rate, g, "rate"));
+  }
 
   enum class PendingKind { None, Value, Result, Partials };
   struct Pending {
@@ -568,6 +678,7 @@ class CudaBackend final : public Backend {
     l.d = dptr(*args.d);
     l.x = dptr(*args.x);
     l.max_smem = smem_optin_;
+    l.sm_count = sms_;
     return l;
   }
 

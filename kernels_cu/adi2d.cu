@@ -1,0 +1,122 @@
+// The adi2d family (twin: kernels_cl/adi2d.cl): one thread per node, the whole computation of a
+// node is the shared stencil of core/physics/adi2d.h, exactly what the host backends run.
+#include "core/physics/adi2d.h"
+#include "kernels_cu/adi2d.cuh"
+
+namespace poreflow::cu {
+namespace {
+
+constexpr int kBlock = 256;
+
+inline unsigned grid_of(const Adi2DGrid& g) { return static_cast<unsigned>((g.nx * g.ny + kBlock - 1) / kBlock); }
+
+// node index of this thread, or -1 past the grid
+__device__ __forceinline__ long node(const Adi2DGrid& g, long* i, long* j) {
+  long k = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= g.nx * g.ny) return -1;
+  *i = k % g.nx;
+  *j = k / g.nx;
+  return k;
+}
+
+template <class T>
+__global__ void flash_kernel(Adi2DGrid g, T h, const T* __restrict__ prm, const T* m1, const T* m2, const T* m3,
+                             const T* m4, const T* p, T* sw, T* so, T* sg, T* co3, T* cg3, T* vol) {
+  long i, j;
+  if (node(g, &i, &j) < 0) return;
+  phys::adi_flash_node<T>(prm, i, j, g.nx, g.ny, h, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol);
+}
+
+template <class T>
+__global__ void coefficients_kernel(Adi2DGrid g, T h, T dt, const T* __restrict__ prm, const T* p, const T* sw,
+                                    const T* so, const T* sg, const T* co3, const T* cg3, const T* vol, const T* inj,
+                                    const T* prod, T p_bh, T* aw, T* ae, T* as, T* an, T* d0, T* rhs) {
+  long i, j;
+  if (node(g, &i, &j) < 0) return;
+  phys::adi_coefficients_node<T>(prm, i, j, g.nx, g.ny, h, dt, p, sw, so, sg, co3, cg3, vol, inj, prod, p_bh, aw, ae,
+                                 as, an, d0, rhs);
+}
+
+template <class T>
+__global__ void sweep_kernel(Adi2DGrid g, int x_sweep, T r, const T* __restrict__ aw, const T* __restrict__ ae,
+                             const T* __restrict__ as, const T* __restrict__ an, const T* __restrict__ d0,
+                             const T* __restrict__ rhs, const T* __restrict__ q, T* a, T* b, T* c, T* d) {
+  long i, j;
+  if (node(g, &i, &j) < 0) return;
+  phys::adi_sweep_node<T>(i, j, g.nx, g.ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
+}
+
+template <class T>
+__global__ void transport_kernel(Adi2DGrid g, T dt, const T* __restrict__ prm, const T* p, const T* sw, const T* so,
+                                 const T* sg, const T* co3, const T* cg3, const T* inj, const T* prod, T p_bh,
+                                 const T* m1, const T* m2, const T* m3, const T* m4, T* o1, T* o2, T* o3, T* o4,
+                                 T* a1, T* a2, T* a3, T* a4) {
+  long i, j;
+  if (node(g, &i, &j) < 0) return;
+  phys::adi_transport_node<T>(prm, i, j, g.nx, g.ny, dt, p, sw, so, sg, co3, cg3, inj, prod, p_bh, m1, m2, m3, m4, o1,
+                              o2, o3, o4, a1, a2, a3, a4);
+}
+
+template <class T>
+__global__ void rate_kernel(Adi2DGrid g, T h, const T* __restrict__ prm, const T* p, const T* sw, const T* so,
+                            const T* sg, const T* co3, const T* cg3, const T* vol, const T* prod, T p_bh, T* rate) {
+  long i, j;
+  long k = node(g, &i, &j);
+  if (k < 0) return;
+  rate[k] = phys::adi_rate_node<T>(prm, i, j, g.nx, g.ny, h, p, sw, so, sg, co3, cg3, vol, prod, p_bh);
+}
+
+}  // namespace
+
+template <class T>
+void adi2d_flash(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* const m[4], const T* p, T* sw, T* so, T* sg,
+                 T* co3, T* cg3, T* vol) {
+  flash_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, m[0], m[1], m[2], m[3], p, sw, so, sg, co3, cg3, vol);
+}
+
+template <class T>
+void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, const T* p, const T* sw, const T* so,
+                        const T* sg, const T* co3, const T* cg3, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
+                        T* ae, T* as, T* an, T* d0, T* rhs) {
+  coefficients_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, dt, prm, p, sw, so, sg, co3, cg3, vol, inj, prod, p_bh,
+                                                       aw, ae, as, an, d0, rhs);
+}
+
+template <class T>
+void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, const T* ae, const T* as, const T* an,
+                 const T* d0, const T* rhs, const T* q, T* a, T* b, T* c, T* d) {
+  sweep_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep ? 1 : 0, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
+}
+
+template <class T>
+void adi2d_transport(cudaStream_t s, Adi2DGrid g, T dt, const T* prm, const T* p, const T* sw, const T* so,
+                     const T* sg, const T* co3, const T* cg3, const T* inj, const T* prod, T p_bh, const T* const m[4],
+                     T* const out[4], T* const acc[4]) {
+  transport_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, dt, prm, p, sw, so, sg, co3, cg3, inj, prod, p_bh, m[0], m[1],
+                                                    m[2], m[3], out[0], out[1], out[2], out[3], acc[0], acc[1], acc[2],
+                                                    acc[3]);
+}
+
+template <class T>
+void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
+                const T* co3, const T* cg3, const T* vol, const T* prod, T p_bh, T* rate) {
+  rate_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, p, sw, so, sg, co3, cg3, vol, prod, p_bh, rate);
+}
+
+#define PF_INSTANTIATE(T)                                                                                              \
+  template void adi2d_flash<T>(cudaStream_t, Adi2DGrid, T, const T*, const T* const[4], const T*, T*, T*, T*, T*, T*, \
+                               T*);                                                                                    \
+  template void adi2d_coefficients<T>(cudaStream_t, Adi2DGrid, T, T, const T*, const T*, const T*, const T*,          \
+                                      const T*, const T*, const T*, const T*, const T*, const T*, T, T*, T*, T*, T*, \
+                                      T*, T*);                                                                         \
+  template void adi2d_sweep<T>(cudaStream_t, Adi2DGrid, bool, T, const T*, const T*, const T*, const T*, const T*,    \
+                               const T*, const T*, T*, T*, T*, T*);                                                    \
+  template void adi2d_transport<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*,      \
+                                   const T*, const T*, const T*, const T*, T, const T* const[4], T* const[4],         \
+                                   T* const[4]);                                                                       \
+  template void adi2d_rate<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*, const T*, \
+                              const T*, const T*, const T*, T, T*);
+PF_INSTANTIATE(float)
+PF_INSTANTIATE(double)
+
+}  // namespace poreflow::cu
