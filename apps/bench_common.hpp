@@ -47,7 +47,7 @@ struct BenchOptions {
   int check_every = 1;
   int block = 512;
   double target = 0.02;
-  double serial_budget = 30;  // adi2d: seconds a serial run may take before it is extrapolated
+  double serial_budget = 30;  // adi2d: seconds a serial or omp run may take before it is scaled
   int steps = 100;            // adi2d
 };
 

@@ -224,8 +224,8 @@ void add_bench(CLI::App& app, Common& c) {
       sub->add_option("--sizes", o.sizes, "grid points per side (default 65,129,257,513,1025,2049,4097)");
       sub->add_option("--variants", o.variants, "only these tridiagonal algorithms (comma-separated)");
       sub->add_option("--steps", o.steps, "time steps of the case")->capture_default_str();
-      sub->add_option("--serial-budget", o.serial_budget,
-                      "seconds a serial run may take; longer ones are timed over fewer steps and scaled")
+      sub->add_option("--cpu-budget", o.serial_budget,
+                      "seconds a serial or omp run may take; longer ones are timed over fewer steps and scaled")
           ->capture_default_str();
     }
     sub->callback([&c, sub, k] {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
-#   tools/device/gpu.sh [build] [test] [bench] [bench-reduce] [bench-bl1d] [cmd:'shell command']
+#   tools/device/gpu.sh [build] [test] [bench] [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -51,12 +51,14 @@ for s in "${stages[@]}"; do
       run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
       run ctest bash -c "cd '$BUILD' && ctest --output-on-failure -E 'opencl' -j 4"
       ;;
-    bench|bench-reduce)
-      run bench_reduce "$PF" bench reduce --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_reduce.json"
-      [ "$s" = bench ] || continue
-      ;&
-    bench-bl1d)
-      run bench_bl1d "$PF" bench bl1d --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_bl1d.json"
+    bench)
+      for k in reduce bl1d tridiag adi2d; do
+        run bench_$k "$PF" bench $k --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$k.json"
+      done
+      ;;
+    bench-*)
+      k=${s#bench-}
+      run bench_$k "$PF" bench $k --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$k.json"
       ;;
     cmd:*)
       run custom bash -c "${s#cmd:}"
