@@ -16,6 +16,7 @@
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
+#include "backends/opencl/tridiag.hpp"
 #include "core/error.hpp"
 #include "core/kernels/jacobi_ctrl.h"
 
@@ -171,6 +172,8 @@ class OpenClBackend final : public Backend {
     partials_ = std::make_unique<ClBuffer>(ctx_, 1 << 16);
     jpartials_ = std::make_unique<ClBuffer>(ctx_, 1 << 16);
     fill_bytes(*counter_, std::uint64_t{0}, 8);  // the last-group counter starts at 0; kernels reset it
+    tri_ = std::make_unique<ocl::Tridiag>(ctx_, queue_, *progs_, info<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE),
+                                          progs_->traits().max_group, is_gpu(device_));
     spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
   }
 
@@ -338,6 +341,30 @@ class OpenClBackend final : public Backend {
       launch(kern, groups * block, block);
       if (host && check && !combine_on_host(a, groups, c)) return;
     }
+  }
+
+  // ---- tridiag (backends/opencl/tridiag.cpp, kernels_cl/tridiag.cl) ----
+
+  void tridiag_solve(const TridiagArgs& args) override {
+    // the CUDA backend's checks
+    const char* what = "tridiag_solve";
+    if (!args.a || !args.b || !args.c || !args.d || !args.x) throw BackendError(std::string(what) + ": missing buffer");
+    if (args.n != 0 && args.batch > std::numeric_limits<std::size_t>::max() / 8 / args.n)
+      throw BackendError(std::string(what) + ": n * batch is too large");
+    const std::size_t bytes = args.n * args.batch * size_of(args.prec);
+    for (const Buffer* b : {args.a, args.b, args.c, args.d}) {
+      check_range(*b, bytes, 0, what);
+      if (b == args.x) throw BackendError(std::string(what) + ": x must not be one of the inputs");
+    }
+    check_range(*args.x, bytes, 0, what);
+    require(args.prec);
+    if (args.n == 0 || args.batch == 0) return;
+    TridiagArgs t = args;
+    if (t.algo == TridiagAlgo::Auto) t.algo = resolve_tridiag_algo(args);
+    tri_->solve(t, mem(*t.a), mem(*t.b), mem(*t.c), mem(*t.d), mem(*t.x));
+  }
+  TridiagAlgo resolve_tridiag_algo(const TridiagArgs& args) const override {
+    return ocl::tridiag_auto(args.layout, args.n, args.batch);
   }
 
   // ---- bl1d ----
@@ -581,6 +608,7 @@ class OpenClBackend final : public Backend {
   int fast_block_ = 256;
   std::size_t fast_groups_ = 1;
   std::unique_ptr<ClBuffer> slot_, counter_, result_, partials_, jpartials_;
+  std::unique_ptr<ocl::Tridiag> tri_;
   Pending pending_;
 };
 

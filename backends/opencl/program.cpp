@@ -68,10 +68,12 @@ DeviceTraits device_traits(const cl::Device& dev) {
 
 Programs::Programs(cl::Context ctx, cl::Device dev) : ctx_(std::move(ctx)), dev_(std::move(dev)), traits_(device_traits(dev_)) {}
 
-std::string Programs::source(Precision prec, int block) const {
+// files built on their own per launch shape, not part of the (precision, block) programs
+static bool is_shape_file(const std::string& name) { return name == "kernels_cl/tridiag.cl"; }
+
+std::string Programs::prelude(Precision prec, int block) const {
   const bool dbl = prec == Precision::Double;
-  std::string s = "/* poreflow OpenCL program: " + std::string(to_string(prec)) + ", block " + std::to_string(block) + " */\n";
-  s += "#define PF_BLOCK " + std::to_string(block) + "\n";
+  std::string s = "#define PF_BLOCK " + std::to_string(block) + "\n";
   if (dbl) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   s += std::string("#define PF_DOUBLE ") + (dbl ? "1" : "0") + "\n";
   s += std::string("typedef ") + (dbl ? "double" : "float") + " pf_real;\n";
@@ -82,7 +84,12 @@ std::string Programs::source(Precision prec, int block) const {
   if (traits_.nvidia) s += "#define PF_NV_PTX 1\n";
   if (traits_.subgroups) s += "#define PF_HAS_SUBGROUPS 1\n";
   if (traits_.subgroups_khr) s += "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n";
+  return s;
+}
 
+std::string Programs::source(Precision prec, int block) const {
+  std::string s = "/* poreflow OpenCL program: " + std::string(to_string(prec)) + ", block " + std::to_string(block) + " */\n";
+  s += prelude(prec, block);
   // shared headers in the order CMake embedded them, then block_reduce.cl, then the families;
   // #line keeps the compiler's messages pointing at the real files
   const auto& all = cl_src::all();
@@ -93,21 +100,16 @@ std::string Programs::source(Precision prec, int block) const {
   for (const auto& e : all)
     if (e.name == "kernels_cl/block_reduce.cl") append(e);
   for (const auto& e : all)
-    if (is_kernel_file(e.name) && e.name != "kernels_cl/block_reduce.cl") append(e);
+    if (is_kernel_file(e.name) && e.name != "kernels_cl/block_reduce.cl" && !is_shape_file(e.name)) append(e);
   return s;
 }
 
-const cl::Program& Programs::program(Precision prec, int block) {
-  auto key = std::make_tuple(prec, block);
-  auto it = programs_.find(key);
-  if (it != programs_.end()) return it->second;
-
-  const std::string what = std::string("OpenCL program (") + to_string(prec) + ", block " + std::to_string(block) + ") for " + traits_.name;
+cl::Program Programs::build(Precision prec, const std::string& src, const std::string& what) {
   if (prec == Precision::Double && !traits_.fp64)
     throw BackendError(what + ": the device has no double precision (cl_khr_fp64); use float");
   const auto t0 = std::chrono::steady_clock::now();
   cl_int err = CL_SUCCESS;
-  cl::Program prog(ctx_, source(prec, block), false, &err);
+  cl::Program prog(ctx_, src, false, &err);
   PF_CHECK_CL_AS(err, "clCreateProgramWithSource");
   // OpenCL C 1.2 everywhere (NVIDIA's and PoCL's level); 3.0 only for sub-groups without the
   // extension. Float division rounded as IEEE (and as CUDA by default) where the device can: NVIDIA
@@ -125,7 +127,35 @@ const cl::Program& Programs::program(Precision prec, int block) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   spdlog::debug("built {} in {:.0f} ms", what, ms);
   if (log_err == CL_SUCCESS && !trim(log).empty()) spdlog::debug("build log of {}:\n{}", what, log);
-  return programs_.emplace(key, std::move(prog)).first->second;
+  return prog;
+}
+
+const cl::Program& Programs::program(Precision prec, int block) {
+  auto key = std::make_tuple(prec, block);
+  auto it = programs_.find(key);
+  if (it != programs_.end()) return it->second;
+  const std::string what = std::string("OpenCL program (") + to_string(prec) + ", block " + std::to_string(block) + ") for " + traits_.name;
+  return programs_.emplace(key, build(prec, source(prec, block), what)).first->second;
+}
+
+cl::Kernel& Programs::shape_kernel(Precision prec, int block, const std::string& file, const std::string& defines,
+                                   const std::string& name) {
+  auto key = std::make_tuple(prec, block, file, defines);
+  auto it = shape_kernels_.find(key);
+  if (it != shape_kernels_.end()) return it->second;
+  std::string src = prelude(prec, block) + defines;
+  for (const auto& e : cl_src::all())
+    if (e.name == "kernels_cl/block_reduce.cl" || e.name == file) src += "#line 1 \"" + e.name + "\"\n" + e.text + "\n";
+  // the log names the shape (the #defines) of what was built
+  std::string shape = defines;
+  std::replace(shape.begin(), shape.end(), '\n', ';');
+  const std::string what = "OpenCL " + file + " (" + to_string(prec) + ", block " + std::to_string(block) + ", " + shape +
+                           ") for " + traits_.name;
+  const cl::Program prog = build(prec, src, what);
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(prog, name.c_str(), &err);  // the kernel keeps its program alive
+  PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
+  return shape_kernels_.emplace(key, std::move(k)).first->second;
 }
 
 cl::Kernel& Programs::kernel(Precision prec, int block, const std::string& name, int instance) {

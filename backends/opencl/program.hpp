@@ -3,7 +3,9 @@
 // lifetime. A program is the embedded sources in a fixed order: a prelude of #defines (PF_BLOCK,
 // pf_real, the device's features), the shared headers (core/kernels, core/physics), then
 // kernels_cl/block_reduce.cl and the family files. One program per (precision, block size): the
-// paper variants need the work-group size at compile time.
+// paper variants need the work-group size at compile time. Families specialised per launch shape
+// (tridiag.cl) are left out of it and built alone, one small program per (precision, block,
+// #defines): shape_kernel().
 #include <map>
 #include <string>
 #include <tuple>
@@ -39,6 +41,9 @@ class Programs {
   // A kernel of that program. Kernels keep their arguments, so callers that alternate argument
   // sets (jacobi's two parities) ask for separate instances.
   cl::Kernel& kernel(Precision prec, int block, const std::string& name, int instance = 0);
+  // A kernel of `file` built alone (prelude, block_reduce.cl, file) with `defines` prepended.
+  cl::Kernel& shape_kernel(Precision prec, int block, const std::string& file, const std::string& defines,
+                           const std::string& name);
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with.
   std::size_t max_group(const cl::Kernel& k) const;
 
@@ -48,6 +53,10 @@ class Programs {
   DeviceTraits traits_;
   std::map<std::tuple<Precision, int>, cl::Program> programs_;
   std::map<std::tuple<Precision, int, std::string, int>, cl::Kernel> kernels_;
+  std::map<std::tuple<Precision, int, std::string, std::string>, cl::Kernel> shape_kernels_;
+
+  std::string prelude(Precision prec, int block) const;
+  cl::Program build(Precision prec, const std::string& src, const std::string& what);
 };
 
 }  // namespace poreflow::ocl

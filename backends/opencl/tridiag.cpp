@@ -1,0 +1,273 @@
+// The OpenCL tridiag plan and launches: a line-by-line port of make_plan/enqueue in
+// kernels_cu/tridiag.cuh, with T's size as a value and the device's local memory in place of the
+// CUDA opt-in shared memory. The CUDA templates (rows per thread, staged, hybrid, ...) become
+// #defines of a program built per launch shape with its exact work-group size (Programs::shape_kernel).
+#include "backends/opencl/tridiag.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/error.hpp"
+
+namespace poreflow::ocl {
+namespace {
+
+enum class Kern { ThomasDirect, ThomasTiled, Cr, Pcr };
+
+// tridiag.cuh's View: row j of system s at off(s) + j * sj (see tri_off/tri_rows in tridiag.cl)
+struct View {
+  std::uint64_t s1 = 0, s2 = 0, sj = 1, n = 0, r1 = 1, count = 0, q = 1, k = 1;
+};
+
+cl_ulong8 pack(const View& v) {
+  cl_ulong8 o;
+  const std::uint64_t f[8] = {v.s1, v.s2, v.sj, v.n, v.r1, v.count, v.q, v.k};
+  for (int i = 0; i < 8; ++i) o.s[i] = f[i];
+  return o;
+}
+
+View make_view(bool inter, std::size_t n, std::size_t batch, unsigned k) {
+  View v;
+  v.n = n;
+  v.k = k;
+  v.count = batch * k;
+  if (inter) {
+    v.s1 = 1;
+    v.sj = k * batch;
+    v.r1 = batch;
+  } else {
+    v.q = k;
+    v.s1 = n;
+    v.s2 = 1;
+    v.sj = k;
+  }
+  return v;
+}
+
+struct Plan {
+  Kern kern = Kern::ThomasDirect;
+  int M = 0, P = 0, G = 1;
+  bool staged = false;
+  unsigned K = 1;
+  int threads = 0;
+  std::size_t grid = 0, smem = 0;
+  int mcap = 0;
+  View view;
+};
+
+constexpr std::size_t kSmemCap = 160 * 1024;
+constexpr int kStagedThreads = 256;
+constexpr int kMinGroupBytes = 16;
+constexpr int kThomasBlock = 128;
+constexpr int kTileSys = 32;
+constexpr int kGlobalBlock = 256;
+constexpr int kCrPcrStop = 32;  // CR+PCR: CR until at most this many equations, then PCR
+
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+int next_pow2(std::size_t v) {
+  int p = 1;
+  while (static_cast<std::size_t>(p) < v) p *= 2;
+  return p;
+}
+int log2i(int m) {
+  int l = 0;
+  while ((1 << l) < m) ++l;
+  return l;
+}
+
+// tridiag.cuh's max_threads<T, M> (measured with ptxas on an H100; used on every device, so that
+// every device runs the same plan), capped by the device's largest group
+int max_threads(std::size_t es, int M, std::size_t max_group) {
+  const int t = es == 4 ? (M <= 4 ? 1024 : M == 8 ? 640 : 512) : (M <= 4 ? 640 : M == 8 ? 512 : 384);
+  return static_cast<int>(std::min<std::size_t>(t, max_group));
+}
+int pad(std::size_t es, int f) { return f + (f >> (es == 4 ? 5 : 4)); }
+int default_rows(std::size_t m) { return m <= 256 ? 4 : m <= 2048 ? 8 : 16; }
+
+// The work-group size of G * P work-items: CUDA launches exactly that; here it is rounded up to
+// whole warps on a GPU (free: the hardware rounds up too) and to a power of two elsewhere, so
+// that PoCL, which compiles a kernel per group size, builds far fewer (tridiag.cl pads).
+int group_size(int gp, bool gpu) { return gpu ? (gp + 31) / 32 * 32 : next_pow2(gp); }
+
+bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, std::size_t m, const View& v, std::size_t smem_cap,
+                std::size_t max_group, bool gpu) {
+  const int gmin = static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / es));
+  const int gdirect = static_cast<int>(std::min<std::size_t>(v.count, 64 / es));
+  const int mmax = cr ? 16 : 8;  // cr is built for 4, 8 and 16 rows, pcr for 4 and 8
+  for (int M = std::min(default_rows(m), mmax); M <= mmax; M *= 2) {
+    const int cap = max_threads(es, M, max_group);
+    const std::size_t pm = ceil_div(m, M);
+    const int P = pm > static_cast<std::size_t>(cap) ? cap + 1 : cr ? static_cast<int>(pm) : next_pow2(pm);
+    int G = 0;
+    if (P <= cap) {
+      if (whole) G = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(v.count, kStagedThreads / P)));
+      else G = std::min(gdirect, cap / P) >= gmin ? std::min(gdirect, cap / P) : 0;
+    }
+    std::size_t sm = 0;
+    const int bd = G > 0 && G * P <= cap ? group_size(G * P, gpu) : 0;
+    if (bd > 0) {
+      if (cr) {
+        sm = static_cast<std::size_t>(std::max(4 * log2i(M), 9)) * static_cast<std::size_t>(bd);
+        if (whole) sm = std::max<std::size_t>(sm, 4 * (static_cast<std::size_t>(pad(es, static_cast<int>(G * v.n))) + 1));
+      } else {
+        sm = 4 * m * G;
+      }
+      sm *= es;
+    }
+    if (bd == 0 || static_cast<std::size_t>(bd) > max_group || sm > smem_cap) continue;
+    p.M = M;
+    p.P = P;
+    p.G = G;
+    p.threads = bd;
+    p.smem = sm;
+    p.grid = ceil_div(v.count, G);
+    p.mcap = static_cast<int>(m);
+    p.staged = cr && whole;
+    return true;
+  }
+  return false;
+}
+
+Plan make_plan(const TridiagArgs& l, std::size_t smem_cap, std::size_t max_group, bool gpu) {
+  Plan p;
+  const std::size_t es = size_of(l.prec);
+  const bool inter = l.layout == TridiagLayout::Interleaved;
+  const std::size_t n = l.n, batch = l.batch;
+  smem_cap = std::min(smem_cap, kSmemCap);
+  if (l.algo == TridiagAlgo::Thomas) {
+    p.kern = inter ? Kern::ThomasDirect : Kern::ThomasTiled;
+    p.view = make_view(inter, n, batch, 1);
+    p.threads = inter ? kThomasBlock : kTileSys;
+    p.grid = ceil_div(batch, static_cast<std::size_t>(p.threads));
+    return p;
+  }
+  const bool cr = l.algo == TridiagAlgo::CR || l.algo == TridiagAlgo::CrPcr;
+  p.kern = cr ? Kern::Cr : Kern::Pcr;
+  for (unsigned K = 1;; K *= 2) {
+    const std::size_t m = ceil_div(n, K);
+    const View v = make_view(inter, n, batch, K);
+    if (fit_onchip(p, es, cr, !inter && K == 1, m, v, smem_cap, max_group, gpu)) {
+      p.K = K;
+      p.view = v;
+      return p;
+    }
+    if (m <= 1)
+      throw BackendError("tridiag: no kernel configuration for n = " + std::to_string(n) + " (" + to_string(l.algo) +
+                         ", " + to_string(l.layout) + ")");
+  }
+}
+
+// the #defines of the program that runs `kern` of plan p (tridiag.cl's header lists them)
+std::string defines_of(const Plan& p) {
+  auto def = [](const char* name, int v) { return std::string("#define ") + name + " " + std::to_string(v) + "\n"; };
+  switch (p.kern) {
+    case Kern::ThomasDirect: return def("TRI_THOMAS_DIRECT", 1);
+    case Kern::ThomasTiled: return def("TRI_THOMAS_TILED", 1);
+    case Kern::Cr:
+      return def("TRI_CR", 1) + def("TRI_M", p.M) + def("TRI_Q", log2i(p.M)) + def("TRI_STAGED", p.staged);
+    case Kern::Pcr: return def("TRI_PCR", 1) + def("TRI_M", p.M);
+  }
+  return "";
+}
+
+const char* kernel_name(Kern k) {
+  switch (k) {
+    case Kern::ThomasDirect: return "tridiag_thomas_direct";
+    case Kern::ThomasTiled: return "tridiag_thomas_tiled";
+    case Kern::Cr: return "tridiag_cr";
+    default: return "tridiag_pcr";
+  }
+}
+
+template <class T>
+void set(cl::Kernel& k, cl_uint i, const T& v) {
+  PF_CHECK_CL(k.setArg(i, v));
+}
+
+}  // namespace
+
+// Auto (the CUDA rule, measured on an H100; docs/tridiag.md): Thomas for short systems (n <= 8)
+// and for interleaved batches that fill the GPU with one work-item per system; else CR+PCR.
+TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch) {
+  if (n <= 8) return TridiagAlgo::Thomas;
+  if (layout == TridiagLayout::Interleaved && batch >= 16384) return TridiagAlgo::Thomas;
+  return TridiagAlgo::CrPcr;
+}
+
+Tridiag::Tridiag(cl::Context ctx, cl::CommandQueue queue, Programs& progs, std::size_t local_mem, std::size_t max_group,
+                 bool gpu)
+    : ctx_(std::move(ctx)), queue_(std::move(queue)), progs_(progs), smem_cap_(local_mem), max_group_(max_group), gpu_(gpu) {}
+
+cl::Buffer& Tridiag::scratch(int i, std::size_t bytes) {
+  if (scratch_bytes_[i] < bytes) {  // an enqueued command keeps the old buffer alive until it is done
+    cl_int err = CL_SUCCESS;
+    scratch_[i] = cl::Buffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    PF_CHECK_CL_AS(err, "clCreateBuffer");
+    scratch_bytes_[i] = bytes;
+  }
+  return scratch_[i];
+}
+
+void Tridiag::enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
+  PF_CHECK_CL_AS(queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local), "clEnqueueNDRangeKernel(tridiag)");
+}
+
+void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer& b0, const cl::Buffer& c0,
+                    const cl::Buffer& d0, const cl::Buffer& x) {
+  const Plan p = make_plan(l, smem_cap_, max_group_, gpu_);
+  const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
+  const bool inter = l.layout == TridiagLayout::Interleaved;
+  const std::string file = "kernels_cl/tridiag.cl";
+  cl::Kernel& k = progs_.shape_kernel(l.prec, p.threads, file, defines_of(p), kernel_name(p.kern));
+  if (p.kern == Kern::ThomasDirect || p.kern == Kern::ThomasTiled) {
+    const cl::Buffer* in[5] = {&a0, &b0, &c0, &d0, &x};
+    for (cl_uint i = 0; i < 5; ++i) set(k, i, *in[i]);
+    set(k, 5, scratch(0, nb * es));  // c'
+    if (p.kern == Kern::ThomasDirect) {
+      set(k, 6, pack(p.view));
+    } else {
+      set(k, 6, cl_ulong(l.n));
+      set(k, 7, cl_ulong(l.batch));
+    }
+    enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
+    return;
+  }
+  // log2(K) PCR levels in global memory, ping-ponging between two sets of four arrays
+  const cl::Buffer* cur[4] = {&a0, &b0, &c0, &d0};
+  if (p.K > 1) {
+    const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
+    const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20), gy = std::min<std::size_t>(nv, 65535);
+    cl::Kernel& g = progs_.shape_kernel(l.prec, kGlobalBlock, file,
+                                        std::string("#define TRI_PCR_GLOBAL 1\n#define TRI_INTER ") + (inter ? "1" : "0") + "\n",
+                                        "tridiag_pcr_global");
+    int set_no = 0;
+    for (std::size_t s = 1; s < p.K; s *= 2, set_no ^= 1) {
+      for (cl_uint i = 0; i < 4; ++i) set(g, i, *cur[i]);
+      for (int i = 0; i < 4; ++i) {
+        cl::Buffer& o = scratch(1 + 4 * set_no + i, nb * es);
+        set(g, cl_uint(4 + i), o);
+        cur[i] = &o;
+      }
+      set(g, 8, cl_ulong(l.n));
+      set(g, 9, cl_ulong(l.batch));
+      set(g, 10, cl_ulong(s));
+      enqueue(g, cl::NDRange(gx * kGlobalBlock, gy), cl::NDRange(kGlobalBlock, 1));
+    }
+  }
+  for (cl_uint i = 0; i < 4; ++i) set(k, i, *cur[i]);
+  set(k, 4, x);
+  set(k, 5, pack(p.view));
+  set(k, 6, cl_int(p.P));
+  set(k, 7, cl_int(p.G));
+  if (p.kern == Kern::Cr) {
+    set(k, 8, cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1));
+    set(k, 9, cl::Local(p.smem));
+  } else {
+    set(k, 8, cl_int(p.mcap));
+    set(k, 9, cl_int(l.algo == TridiagAlgo::PcrThomas));
+    set(k, 10, cl::Local(p.smem));
+  }
+  enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
+}
+
+}  // namespace poreflow::ocl
