@@ -8,7 +8,7 @@
    work-group size (the reqd_work_group_size of PF_KERNEL stands in for __launch_bounds__) and
      TRI_THOMAS_DIRECT | TRI_THOMAS_TILED | TRI_CR | TRI_PCR | TRI_PCR_GLOBAL   the kernel
      TRI_M       rows per work-item (cr, pcr), TRI_Q = log2(TRI_M)
-     TRI_STAGED  cr: contiguous whole systems through local memory
+     TRI_STAGED  cr: contiguous whole systems through local memory, 4 or 1 planes at a time
      TRI_INTER   pcr_global: interleaved layout
    The two that only move a loop bound are arguments, which halves the programs PoCL compiles:
    cr's `stop` (CUDA's HYBRID: 1 for CR, 32 for CR+PCR) and pcr's `thomas` (THOMAS).
@@ -236,36 +236,38 @@ PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf
   const ulong gs = v.s5 - sys0 < (ulong)G ? v.s5 - sys0 : (ulong)G;
   const int flat = (int)(gs * v.s3);
   const ulong base = sys0 * v.s3;
-  /* the four arrays in global order into four planes (f = tid + u * bd covers flat <= bd * M),
-     then each work-item takes its rows; the planes are skewed against bank conflicts */
+  /* the arrays in global order into planes (f = tid + u * bd covers flat <= bd * M), then each
+     work-item takes its rows; the planes are skewed against bank conflicts. TRI_STAGED 4: all
+     four planes at once (CUDA); 1: one array at a time through one plane, four rounds, where four
+     planes do not fit the local memory (48 KB on NVIDIA's OpenCL) */
   const int plane = TRI_PAD(G * (int)v.s3) + 1;
-#pragma unroll
-  for (int u = 0; u < TRI_M; ++u) {
-    const int f = tid + u * bd;
-    if (f < flat) {
-      const int q = TRI_PAD(f);
-      sm[q] = a[base + f];
-      sm[q + plane] = b[base + f];
-      sm[q + 2 * plane] = c[base + f];
-      sm[q + 3 * plane] = d[base + f];
-    }
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
   const int mine = g * (int)v.s3 + row0; /* flat index of this work-item's first row */
   const int mi = (int)m;
 #pragma unroll
-  for (int j = 0; j < TRI_M; ++j) {
-    const int row = row0 + j;
-    if (row < mi) {
-      const int q = TRI_PAD(mine + j);
-      const tri_eq r = {row == 0 ? (pf_real)0 : sm[q], sm[q + plane], row + 1 == mi ? (pf_real)0 : sm[q + 2 * plane],
-                        sm[q + 3 * plane]};
-      e[j] = r;
-    } else {
-      e[j] = tri_ident();
+  for (int r = 0; r < 4 / TRI_STAGED; ++r) {
+#pragma unroll
+    for (int u = 0; u < TRI_M; ++u) {
+      const int f = tid + u * bd;
+      if (f < flat) {
+        const int q = TRI_PAD(f);
+        if (TRI_STAGED == 4 || r == 0) sm[q] = a[base + f];
+        if (TRI_STAGED == 4 || r == 1) sm[q + (TRI_STAGED == 4) * plane] = b[base + f];
+        if (TRI_STAGED == 4 || r == 2) sm[q + (TRI_STAGED == 4) * 2 * plane] = c[base + f];
+        if (TRI_STAGED == 4 || r == 3) sm[q + (TRI_STAGED == 4) * 3 * plane] = d[base + f];
+      }
     }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int j = 0; j < TRI_M; ++j) {
+      const int row = row0 + j, q = TRI_PAD(mine + j);
+      const int p1 = (TRI_STAGED == 4) * plane;
+      if (TRI_STAGED == 4 || r == 0) e[j].a = row < mi && row > 0 ? sm[q] : (pf_real)0;
+      if (TRI_STAGED == 4 || r == 1) e[j].b = row < mi ? sm[q + p1] : (pf_real)1;
+      if (TRI_STAGED == 4 || r == 2) e[j].c = row + 1 < mi ? sm[q + 2 * p1] : (pf_real)0;
+      if (TRI_STAGED == 4 || r == 3) e[j].d = row < mi ? sm[q + 3 * p1] : (pf_real)0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
 #else
 #pragma unroll
   for (int j = 0; j < TRI_M; ++j) {

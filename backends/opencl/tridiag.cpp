@@ -48,6 +48,7 @@ struct Plan {
   Kern kern = Kern::ThomasDirect;
   int M = 0, P = 0, G = 1;
   bool staged = false;
+  int planes = 4;  // staged: planes of local memory the arrays pass through at once (4 or 1)
   unsigned K = 1;
   int threads = 0;
   std::size_t grid = 0, smem = 0;
@@ -104,11 +105,18 @@ bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, std::size_t m, con
       else G = std::min(gdirect, cap / P) >= gmin ? std::min(gdirect, cap / P) : 0;
     }
     std::size_t sm = 0;
+    int planes = 4;
     const int bd = G > 0 && G * P <= cap ? group_size(G * P, gpu) : 0;
     if (bd > 0) {
       if (cr) {
         sm = static_cast<std::size_t>(std::max(4 * log2i(M), 9)) * static_cast<std::size_t>(bd);
-        if (whole) sm = std::max<std::size_t>(sm, 4 * (static_cast<std::size_t>(pad(es, static_cast<int>(G * v.n))) + 1));
+        if (whole) {
+          // CUDA's four planes, or one array at a time where they do not fit (NVIDIA's OpenCL has
+          // 48 KB of local memory: four planes would send float n > ~2900 to a global PCR level)
+          const std::size_t plane = static_cast<std::size_t>(pad(es, static_cast<int>(G * v.n))) + 1;
+          planes = std::max(sm, 4 * plane) * es <= smem_cap ? 4 : 1;
+          sm = std::max(sm, planes * plane);
+        }
       } else {
         sm = 4 * m * G;
       }
@@ -123,6 +131,7 @@ bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, std::size_t m, con
     p.grid = ceil_div(v.count, G);
     p.mcap = static_cast<int>(m);
     p.staged = cr && whole;
+    p.planes = planes;
     return true;
   }
   return false;
@@ -164,7 +173,7 @@ std::string defines_of(const Plan& p) {
     case Kern::ThomasDirect: return def("TRI_THOMAS_DIRECT", 1);
     case Kern::ThomasTiled: return def("TRI_THOMAS_TILED", 1);
     case Kern::Cr:
-      return def("TRI_CR", 1) + def("TRI_M", p.M) + def("TRI_Q", log2i(p.M)) + def("TRI_STAGED", p.staged);
+      return def("TRI_CR", 1) + def("TRI_M", p.M) + def("TRI_Q", log2i(p.M)) + def("TRI_STAGED", p.staged ? p.planes : 0);
     case Kern::Pcr: return def("TRI_PCR", 1) + def("TRI_M", p.M);
   }
   return "";
