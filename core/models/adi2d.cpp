@@ -266,7 +266,10 @@ void Adi2D<T>::step(double t_stop) {
   be_.adi2d_coefficients(ca);
   last_adi_ = adi_.solve(p_);
   adi_total_ += last_adi_.iterations;
-  if (!last_adi_.converged)
+  if (last_adi_.stagnated)
+    spdlog::debug("step {}: ADI stagnated at relative change {:.3g} (the limit of {} here)", steps_ + 1,
+                  last_adi_.change, to_string(precision_of<T>()));
+  else if (!last_adi_.converged)
     spdlog::warn("step {}: ADI stopped at pressure.max_iterations = {} with relative change {:.3g}", steps_ + 1,
                  cfg_.adi.max_iterations, last_adi_.change);
 

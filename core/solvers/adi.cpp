@@ -3,9 +3,20 @@
 #include <algorithm>
 #include <cmath>
 
+#include <limits>
+
+#include <spdlog/spdlog.h>
+
 #include "core/error.hpp"
 
 namespace poreflow {
+
+// The smallest relative change an iteration in T can resolve: a tolerance below it would never
+// be met, so it is raised to this (and said once).
+template <class T>
+static double tolerance_floor() {
+  return 50.0 * std::numeric_limits<T>::epsilon();
+}
 
 template <class T>
 AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
@@ -25,6 +36,11 @@ AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
       half_(be, g.nx * g.ny),
       next_(be, g.nx * g.ny) {
   be.check_reduce_config(opt.reduce);
+  if (opt_.tolerance > 0 && opt_.tolerance < tolerance_floor<T>()) {
+    spdlog::warn("ADI tolerance {:.2g} is below what {} resolves; using {:.2g}", opt_.tolerance,
+                 to_string(precision_of<T>()), tolerance_floor<T>());
+    opt_.tolerance = tolerance_floor<T>();
+  }
 }
 
 template <class T>
@@ -92,6 +108,7 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
 
   AdiResult res;
   const int max_it = opt_.tolerance > 0 ? opt_.max_iterations : 1;
+  double best_this_cycle = INFINITY, best_last_cycle = INFINITY;
   for (int it = 0; it < max_it; ++it) {
     // largest parameters first within a cycle: the grid-scale error goes first
     double r = r_[k - 1 - it % k];
@@ -111,6 +128,15 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
       if (res.change <= opt_.tolerance) {
         res.converged = true;
         break;
+      }
+      best_this_cycle = std::min(best_this_cycle, res.change);
+      if ((it + 1) % k == 0) {  // end of a cycle: give up once a whole cycle gains nothing
+        if (best_this_cycle > 0.9 * best_last_cycle) {
+          res.stagnated = true;
+          break;
+        }
+        best_last_cycle = best_this_cycle;
+        best_this_cycle = INFINITY;
       }
     } else {
       p.swap(next_);

@@ -26,6 +26,9 @@ struct AdiResult {
   int iterations = 0;
   double change = 0;  // relative change of the last checked iteration
   bool converged = false;
+  // the change stopped falling over a whole cycle of parameters: rounding noise of the precision
+  // (float near a nearly singular operator) is larger than the tolerance
+  bool stagnated = false;
 };
 
 template <class T>
