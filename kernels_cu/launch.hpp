@@ -126,9 +126,10 @@ void launch_bl_pressure_system(const T* mface, std::size_t n, T p_left, T p_righ
 
 // Overrides of the plan's choices, for benchmarks; 0 (split: -1) leaves the choice to the plan.
 struct TridiagTuning {
-  int rows = 0;    // rows per thread of cr, cr_pcr, pcr, pcr_thomas: 4, 8 or 16 (float)
+  int rows = 0;    // rows per thread: 4, 8 or 16 (pcr, pcr_thomas: 4 or 8)
   int group = 0;   // systems per block
   int split = -1;  // at least this many PCR levels in global memory before the on-chip solve
+  int stop = 0;    // cr_pcr: equations left when CR across threads hands over to PCR
 };
 
 struct TridiagLaunch {

@@ -31,6 +31,31 @@ void allow_smem(const void* kernel, std::size_t bytes) {
 
 struct StreamLauncher {
   cudaStream_t stream;
+  int sm_count;
+  // blocks of `kernel` the device holds at once (cached: asked on every solve of a persistent kernel)
+  template <class... P>
+  std::size_t resident(void (*kernel)(P...), dim3 block, std::size_t smem) const {
+    const void* k = reinterpret_cast<const void*>(kernel);
+    if (smem > 48 * 1024) allow_smem(k, smem);
+    struct Entry {
+      const void* k;
+      unsigned threads;
+      std::size_t smem;
+      int per_sm;
+    };
+    static std::mutex mu;
+    static std::vector<Entry> cache;
+    std::lock_guard<std::mutex> lock(mu);
+    int per_sm = 0;
+    auto it = std::find_if(cache.begin(), cache.end(),
+                           [&](const Entry& e) { return e.k == k && e.threads == block.x && e.smem == smem; });
+    if (it != cache.end()) {
+      per_sm = it->per_sm;
+    } else if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, static_cast<int>(block.x), smem) == cudaSuccess) {
+      cache.push_back({k, block.x, smem, per_sm});
+    }  // else the error waits in cudaGetLastError for the caller
+    return static_cast<std::size_t>(std::max(per_sm, 1)) * static_cast<std::size_t>(std::max(sm_count, 1));
+  }
   template <class... P>
   void operator()(void (*kernel)(P...), dim3 grid, dim3 block, std::size_t smem, std::type_identity_t<P>... args) const {
     const void* k = reinterpret_cast<const void*>(kernel);
@@ -75,27 +100,31 @@ std::string tridiag_describe(const TridiagLaunch& l) {
                   : p.kern == tri::Kern::Cr ? (p.staged ? "cr_staged" : "cr_direct")
                                             : "pcr";
   char buf[256];
-  std::snprintf(buf, sizeof buf, "%s M=%d P=%d G=%d K=%u threads=%d grid=%zu smem=%zu scratch=%zu", k, p.M, p.P, p.G, p.K,
-                p.threads, p.grid, p.smem, p.scratch * sizeof(T));
-  return buf;
+  std::snprintf(buf, sizeof buf, "%s M=%d P=%d G=%d K=%u stop=%d threads=%d grid=%zu smem=%zu scratch=%zu", k, p.M, p.P,
+                p.G, p.K, p.stop, p.threads, p.grid, p.smem, p.scratch * sizeof(T));
+  std::string out = buf;
+  for (int i = 0; i < p.npass; ++i) {
+    std::snprintf(buf, sizeof buf, " pass(s0=%d,k=%d,R=%d)", p.pass[i].s0, p.pass[i].k, p.pass[i].R);
+    out += buf;
+  }
+  return out;
 }
 
 template <class T>
 void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream) {
   if (l.n == 0 || l.batch == 0) return;
-  StreamLauncher launch{stream};
+  StreamLauncher launch{stream, l.sm_count};
   tri::enqueue<T>(launch, l, tri::make_plan<T>(l));
 }
 
-// Auto (measured on an H100, docs/tridiag.md):
-//   contiguous: Thomas for short systems (n <= 8: one thread per system, nothing to split),
-//               else CR+PCR (register-blocked CR, then PCR on the last <= 32 equations).
-//   interleaved: Thomas when there are enough systems to fill the GPU with one thread each
-//               (batch >= 16384) or they are short (n <= 8); else CR+PCR.
+// Auto (measured on an H100, docs/tridiag.md): CR+PCR (register-blocked CR, then CR across
+// threads down to 128 equations and PCR on those), the fastest or within a few percent of it for
+// every shape measured, from 8 x 2^20 to 8193 x 8193, contiguous or interleaved; except for long
+// interleaved systems in large batches (n and batch >= 8192), which CR must first split in global
+// memory, while Thomas, one thread per system, streams them once at full coalescing.
 TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch) {
   (void)prec;
-  if (n <= 8) return TridiagAlgo::Thomas;
-  if (layout == TridiagLayout::Interleaved && batch >= 16384) return TridiagAlgo::Thomas;
+  if (layout == TridiagLayout::Interleaved && n >= 8192 && batch >= 8192) return TridiagAlgo::Thomas;
   return TridiagAlgo::CrPcr;
 }
 
