@@ -118,13 +118,15 @@ void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream) {
 }
 
 // Auto (measured on an H100, docs/tridiag.md): CR+PCR (register-blocked CR, then CR across
-// threads down to 128 equations and PCR on those), the fastest or within a few percent of it for
-// every shape measured, from 8 x 2^20 to 8193 x 8193, contiguous or interleaved; except for long
-// interleaved systems in large batches (n and batch >= 8192), which CR must first split in global
-// memory, while Thomas, one thread per system, streams them once at full coalescing.
+// threads down to 128 equations and PCR on those) is the fastest or within a few percent of it
+// for every shape measured, from 8 x 2^20 to 100001 x 41, contiguous or interleaved, except long
+// interleaved systems in large batches (n >= 4096, batch >= 6144). There Thomas, one thread per
+// system, wins: its sweep is bound by the latency of one row after another (about 0.27 us a row
+// once the batch fills the GPU, so its time hardly grows with the batch), while CR+PCR's time
+// grows with the data and its interleaved loads share sectors between blocks.
 TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch) {
   (void)prec;
-  if (layout == TridiagLayout::Interleaved && n >= 8192 && batch >= 8192) return TridiagAlgo::Thomas;
+  if (layout == TridiagLayout::Interleaved && n >= 4096 && batch >= 6144) return TridiagAlgo::Thomas;
   return TridiagAlgo::CrPcr;
 }
 

@@ -752,7 +752,7 @@ struct Plan {
 
 constexpr std::size_t kSmemCap = 200 * 1024;  // of the 227 KB a block may have on an H100
 constexpr int kStagedThreads = 256;           // small contiguous systems: several per block up to this
-constexpr int kMinGroupBytes = 16;            // split contiguous views: neighbouring subsystems per warp access
+constexpr int kMinGroupBytes = 16;            // split views: neighbouring subsystems per warp access
 
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 inline unsigned log2c_rt(unsigned k) {
@@ -780,13 +780,14 @@ inline int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter
 // Fits cr_kernel (cr) or pcr_kernel for systems of at most m rows in view v; fills p. `whole`:
 // contiguous whole systems (a block's systems are one range; short ones are grouped up to
 // kStagedThreads threads); otherwise a block takes neighbouring systems of an interleaved or
-// split view (of a split contiguous view at least kMinGroupBytes of them side by side).
+// split view (of a split view at least kMinGroupBytes of them side by side).
 template <class T>
 bool fit_onchip(Plan& p, bool cr, bool whole, bool inter, std::size_t m, const View& v, std::size_t smem_cap,
                 const TridiagTuning& tune) {
-  // split contiguous views want neighbouring subsystems side by side; interleaved views do better
+  // split views want neighbouring subsystems side by side; whole interleaved systems do better
   // unsplit with even one system per block than split for more (L2 serves the neighbours' sectors)
-  const int gmin = inter ? 1 : static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / sizeof(T)));
+  const int gmin =
+      inter && v.k == 1 ? 1 : static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / sizeof(T)));
   const int gdirect = static_cast<int>(std::min<std::size_t>(v.count, 64 / sizeof(T)));
   const int mmax = cr ? max_rows<T>() : 8;  // pcr_kernel is built for 4 and 8 rows
   for (int M = tune.rows > 0 ? tune.rows : std::min(default_rows(m, inter), mmax); M <= mmax; M *= 2) {
