@@ -6,10 +6,10 @@
    The CUDA templates that shape the code are compile-time #defines here: the backend builds this
    file alone, once per launch shape (backends/opencl/tridiag.cpp), with PF_BLOCK the exact
    work-group size (the reqd_work_group_size of PF_KERNEL stands in for __launch_bounds__) and
-     TRI_THOMAS_DIRECT | TRI_THOMAS_TILED | TRI_CR | TRI_PCR | TRI_PCR_GLOBAL   the kernel
+     TRI_THOMAS_DIRECT | TRI_THOMAS_TILED | TRI_CR | TRI_PCR | TRI_PCR_GLOBAL | TRI_PCR_SPLIT
      TRI_M       rows per work-item (cr, pcr), TRI_Q = log2(TRI_M)
      TRI_STAGED  cr: contiguous whole systems through local memory, 4 or 1 planes at a time
-     TRI_INTER   pcr_global: interleaved layout
+     TRI_INTER   pcr_global, pcr_split: interleaved layout
    The two that only move a loop bound are arguments, which halves the programs PoCL compiles:
    cr's `stop` (CUDA's HYBRID: 1 for CR, 32 for CR+PCR) and pcr's `thomas` (THOMAS).
    Unlike CUDA, a cr or pcr group may have more work-items than its G * P (the host rounds the group
@@ -26,10 +26,10 @@ tri_eq tri_ident(void) {
   return e;
 }
 
-/* a / b as the CUDA twin's dv(): on NVIDIA the approximate reciprocal refined by Newton steps to
-   about an ulp (IEEE division is a register-hungry subroutine, and -cl-fp32-correctly-rounded-
-   divide-sqrt asks for it in float); elsewhere plain division. The divisors are diagonals of
-   diagonally dominant systems, far from 0 and from denormals. */
+/* a / b as the CUDA twin's dv(): on NVIDIA the approximate reciprocal (double: refined by Newton
+   steps to about an ulp; float: within 2 ulps as it is), since IEEE division is a register-hungry
+   subroutine (and -cl-fp32-correctly-rounded-divide-sqrt asks for it in float); elsewhere plain
+   division. The divisors are diagonals of diagonally dominant systems, far from 0 and denormals. */
 pf_real tri_dv(pf_real a, pf_real b) {
 #if defined(PF_NV_PTX) && PF_DOUBLE
   double r;
@@ -41,8 +41,7 @@ pf_real tri_dv(pf_real a, pf_real b) {
 #elif defined(PF_NV_PTX)
   float r;
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
-  const float q = a * r;
-  return fma(r, fma(-b, q, a), q);
+  return a * r;
 #else
   return a / b;
 #endif
@@ -463,6 +462,69 @@ PF_KERNEL void tridiag_pcr_global(__global const pf_real* restrict a, __global c
       c2[p] = e.c;
       d2[p] = e.d;
     }
+  }
+}
+#endif
+
+/* ---- k PCR levels of spans s0, 2 s0, ..., 2^(k-1) s0 in one pass: a tile of R rows of G systems
+   is read with H = s0 (2^k - 1) rows of halo on each side (identities outside the system); the rows
+   a level gets right shrink by its span on each side, and after the k levels they are the R rows
+   of the tile. Two buffers of four planes of (R + 2H) G values in local memory (sm). Contiguous:
+   group x = tile, y = system; interleaved: x = G systems, y = tile (y grid-stride as CUDA). ---- */
+#if defined(TRI_PCR_SPLIT)
+#define TRI_SG (TRI_INTER ? 8 : 1) /* G: interleaved systems side by side in a tile */
+PF_KERNEL void tridiag_pcr_split(__global const pf_real* restrict a, __global const pf_real* restrict b,
+                                 __global const pf_real* restrict c, __global const pf_real* restrict d,
+                                 __global pf_real* restrict a2, __global pf_real* restrict b2,
+                                 __global pf_real* restrict c2, __global pf_real* restrict d2, ulong n, ulong batch,
+                                 int s0, int k, int R, __local pf_real* sm) {
+  const int G = TRI_SG;
+  const int H = s0 * ((1 << k) - 1);
+  const int len = R + 2 * H, span = len * G;
+  const int tid = get_local_id(0), bd = PF_BLOCK;
+  const ulong tiles = (n + R - 1) / R;
+  const ulong groups = TRI_INTER ? (batch + G - 1) / G : batch;
+  const ulong ny = TRI_INTER ? tiles : groups;
+  for (ulong y = get_group_id(1); y < ny; y += get_num_groups(1)) {
+    __local pf_real* cur = sm;
+    __local pf_real* nxt = sm + 4 * span;
+    const ulong tile = TRI_INTER ? y : get_group_id(0), grp = TRI_INTER ? get_group_id(0) : y;
+    const long lo = (long)(tile * R) - H; /* first row of the tile's window */
+    const ulong sys0 = grp * G;
+    for (int idx = tid; idx < span; idx += bd) {
+      const long row = lo + idx / G;
+      const ulong sys = sys0 + idx % G;
+      const int in = row >= 0 && row < (long)n && sys < batch;
+      const ulong r = in ? (ulong)row : 0;
+      const ulong p = TRI_INTER ? r * batch + sys : sys * n + r;
+      tri_put(cur, span, idx, in ? tri_load(a, b, c, d, p, r, n) : tri_ident());
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int w = 0; /* rows lost on each side so far */
+    for (int l = 0; l < k; ++l) {
+      const int s = s0 << l;
+      w += s;
+      for (int idx = w * G + tid; idx < (len - w) * G; idx += bd)
+        tri_put(nxt, span, idx,
+                tri_reduce(tri_get(cur, span, idx), tri_get(cur, span, idx - s * G), tri_get(cur, span, idx + s * G)));
+      barrier(CLK_LOCAL_MEM_FENCE);
+      __local pf_real* tmp = cur;
+      cur = nxt;
+      nxt = tmp;
+    }
+    for (int idx = H * G + tid; idx < (H + R) * G; idx += bd) {
+      const long row = lo + idx / G;
+      const ulong sys = sys0 + idx % G;
+      if (row < (long)n && sys < batch) {
+        const ulong p = TRI_INTER ? (ulong)row * batch + sys : sys * n + (ulong)row;
+        const tri_eq e = tri_get(cur, span, idx);
+        a2[p] = e.a;
+        b2[p] = e.b;
+        c2[p] = e.c;
+        d2[p] = e.d;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* before the next tile overwrites the buffers */
   }
 }
 #endif

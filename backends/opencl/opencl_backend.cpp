@@ -173,7 +173,8 @@ class OpenClBackend final : public Backend {
     jpartials_ = std::make_unique<ClBuffer>(ctx_, 1 << 16);
     fill_bytes(*counter_, std::uint64_t{0}, 8);  // the last-group counter starts at 0; kernels reset it
     tri_ = std::make_unique<ocl::Tridiag>(ctx_, queue_, *progs_, info<cl_ulong>(device_, CL_DEVICE_LOCAL_MEM_SIZE),
-                                          progs_->traits().max_group, is_gpu(device_));
+                                          progs_->traits().max_group, info<cl_uint>(device_, CL_DEVICE_MAX_COMPUTE_UNITS),
+                                          is_gpu(device_));
     spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
   }
 

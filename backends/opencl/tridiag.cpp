@@ -44,25 +44,36 @@ View make_view(bool inter, std::size_t n, std::size_t batch, unsigned k) {
   return v;
 }
 
+// A pass of global PCR levels: spans s0 .. s0 * 2^(k-1); tile rows R (0: one level, one equation
+// per work-item, tridiag_pcr_global)
+struct SplitPass {
+  int s0 = 1, k = 1, R = 0;
+};
+
 struct Plan {
   Kern kern = Kern::ThomasDirect;
   int M = 0, P = 0, G = 1;
   bool staged = false;
   int planes = 4;  // staged: planes of local memory the arrays pass through at once (4 or 1)
   unsigned K = 1;
+  int npass = 0;
+  SplitPass pass[32];
   int threads = 0;
   std::size_t grid = 0, smem = 0;
   int mcap = 0;
   View view;
 };
 
-constexpr std::size_t kSmemCap = 160 * 1024;
+constexpr std::size_t kSmemCap = 200 * 1024;
 constexpr int kStagedThreads = 256;
 constexpr int kMinGroupBytes = 16;
 constexpr int kThomasBlock = 128;
 constexpr int kTileSys = 32;
 constexpr int kGlobalBlock = 256;
-constexpr int kCrPcrStop = 32;  // CR+PCR: CR until at most this many equations, then PCR
+constexpr int kCrPcrStop = 128;  // CR+PCR: CR until at most this many equations, then PCR
+constexpr int kSplitThreads = 256;
+constexpr int kSplitGroup = 8;        // interleaved: systems side by side in a split tile
+constexpr std::size_t kSplitBytes = 48 * 1024;  // a split pass's two tile buffers
 
 std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 int next_pow2(std::size_t v) {
@@ -78,25 +89,29 @@ int log2i(int m) {
 
 // tridiag.cuh's max_threads<T, M> (measured with ptxas on an H100; used on every device, so that
 // every device runs the same plan), capped by the device's largest group
-int max_threads(std::size_t es, int M, std::size_t max_group) {
-  const int t = es == 4 ? (M <= 4 ? 1024 : M == 8 ? 640 : 512) : (M <= 4 ? 640 : M == 8 ? 512 : 384);
+// and cr_max_threads<T, M, STAGED>
+int max_threads(std::size_t es, int M, bool staged, std::size_t max_group) {
+  int t = es == 4 ? (M <= 4 ? 1024 : M == 8 ? 640 : 512) : (M <= 4 ? 640 : M == 8 ? 512 : 384);
+  if (staged && ((es == 8 && M == 8) || (es == 4 && M == 16))) t = 384;
   return static_cast<int>(std::min<std::size_t>(t, max_group));
 }
 int pad(std::size_t es, int f) { return f + (f >> (es == 4 ? 5 : 4)); }
-int default_rows(std::size_t m) { return m <= 256 ? 4 : m <= 2048 ? 8 : 16; }
+int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter || m > 2048 ? 16 : 8; }
 
 // The work-group size of G * P work-items: CUDA launches exactly that; here it is rounded up to
 // whole warps on a GPU (free: the hardware rounds up too) and to a power of two elsewhere, so
 // that PoCL, which compiles a kernel per group size, builds far fewer (tridiag.cl pads).
 int group_size(int gp, bool gpu) { return gpu ? (gp + 31) / 32 * 32 : next_pow2(gp); }
 
-bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, std::size_t m, const View& v, std::size_t smem_cap,
-                std::size_t max_group, bool gpu) {
-  const int gmin = static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / es));
+bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, bool inter, std::size_t m, const View& v,
+                std::size_t smem_cap, std::size_t max_group, bool gpu) {
+  // split views want neighbouring subsystems side by side; whole interleaved systems do better
+  // unsplit with even one system per group
+  const int gmin = inter && v.k == 1 ? 1 : static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / es));
   const int gdirect = static_cast<int>(std::min<std::size_t>(v.count, 64 / es));
   const int mmax = cr ? 16 : 8;  // cr is built for 4, 8 and 16 rows, pcr for 4 and 8
-  for (int M = std::min(default_rows(m), mmax); M <= mmax; M *= 2) {
-    const int cap = max_threads(es, M, max_group);
+  for (int M = std::min(default_rows(m, inter), mmax); M <= mmax; M *= 2) {
+    const int cap = max_threads(es, M, cr && whole, max_group);
     const std::size_t pm = ceil_div(m, M);
     const int P = pm > static_cast<std::size_t>(cap) ? cap + 1 : cr ? static_cast<int>(pm) : next_pow2(pm);
     int G = 0;
@@ -137,7 +152,28 @@ bool fit_onchip(Plan& p, std::size_t es, bool cr, bool whole, std::size_t m, con
   return false;
 }
 
-Plan make_plan(const TridiagArgs& l, std::size_t smem_cap, std::size_t max_group, bool gpu) {
+// tridiag.cuh's plan_split: as many levels per tiled pass as keep its halo within a quarter of
+// the tile, single levels where not even one does
+void plan_split(Plan& p, bool inter, std::size_t es, std::size_t smem_cap) {
+  const int tile = static_cast<int>(std::min(kSplitBytes, smem_cap) / (8 * es));
+  const int len = inter ? tile / kSplitGroup : tile;
+  const int hmax = len / 4;
+  const int levels = log2i(static_cast<int>(p.K));
+  p.npass = 0;
+  for (int done = 0; done < levels;) {
+    const int s0 = 1 << done;
+    int k = 0;
+    while (done + k < levels && s0 * ((1 << (k + 1)) - 1) <= hmax) ++k;
+    SplitPass sp;
+    sp.s0 = s0;
+    sp.k = k == 0 ? 1 : k;
+    sp.R = k == 0 ? 0 : len - 2 * s0 * ((1 << k) - 1);
+    p.pass[p.npass++] = sp;
+    done += sp.k;
+  }
+}
+
+Plan make_plan(const TridiagArgs& l, std::size_t smem_cap, std::size_t max_group, bool gpu, std::size_t units) {
   Plan p;
   const std::size_t es = size_of(l.prec);
   const bool inter = l.layout == TridiagLayout::Interleaved;
@@ -147,6 +183,9 @@ Plan make_plan(const TridiagArgs& l, std::size_t smem_cap, std::size_t max_group
     p.kern = inter ? Kern::ThomasDirect : Kern::ThomasTiled;
     p.view = make_view(inter, n, batch, 1);
     p.threads = inter ? kThomasBlock : kTileSys;
+    // interleaved: one work-item per system, latency-bound: spread the systems over every compute
+    // unit before filling groups
+    while (inter && p.threads > 32 && ceil_div(batch, p.threads) < 2 * units) p.threads /= 2;
     p.grid = ceil_div(batch, static_cast<std::size_t>(p.threads));
     return p;
   }
@@ -155,9 +194,10 @@ Plan make_plan(const TridiagArgs& l, std::size_t smem_cap, std::size_t max_group
   for (unsigned K = 1;; K *= 2) {
     const std::size_t m = ceil_div(n, K);
     const View v = make_view(inter, n, batch, K);
-    if (fit_onchip(p, es, cr, !inter && K == 1, m, v, smem_cap, max_group, gpu)) {
+    if (fit_onchip(p, es, cr, !inter && K == 1, inter, m, v, smem_cap, max_group, gpu)) {
       p.K = K;
       p.view = v;
+      plan_split(p, inter, es, smem_cap);
       return p;
     }
     if (m <= 1)
@@ -195,17 +235,22 @@ void set(cl::Kernel& k, cl_uint i, const T& v) {
 
 }  // namespace
 
-// Auto (the CUDA rule, measured on an H100; docs/tridiag.md): Thomas for short systems (n <= 8)
-// and for interleaved batches that fill the GPU with one work-item per system; else CR+PCR.
+// Auto (the CUDA rule, measured on an H100; docs/tridiag.md): CR+PCR, except for long interleaved
+// systems in large batches, where Thomas (one work-item per system, latency-bound) wins.
 TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch) {
-  if (n <= 8) return TridiagAlgo::Thomas;
-  if (layout == TridiagLayout::Interleaved && batch >= 16384) return TridiagAlgo::Thomas;
+  if (layout == TridiagLayout::Interleaved && n >= 4096 && batch >= 6144) return TridiagAlgo::Thomas;
   return TridiagAlgo::CrPcr;
 }
 
 Tridiag::Tridiag(cl::Context ctx, cl::CommandQueue queue, Programs& progs, std::size_t local_mem, std::size_t max_group,
-                 bool gpu)
-    : ctx_(std::move(ctx)), queue_(std::move(queue)), progs_(progs), smem_cap_(local_mem), max_group_(max_group), gpu_(gpu) {}
+                 std::size_t units, bool gpu)
+    : ctx_(std::move(ctx)),
+      queue_(std::move(queue)),
+      progs_(progs),
+      smem_cap_(local_mem),
+      max_group_(max_group),
+      units_(std::max<std::size_t>(units, 1)),
+      gpu_(gpu) {}
 
 cl::Buffer& Tridiag::scratch(int i, std::size_t bytes) {
   if (scratch_bytes_[i] < bytes) {  // an enqueued command keeps the old buffer alive until it is done
@@ -223,7 +268,7 @@ void Tridiag::enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
 
 void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer& b0, const cl::Buffer& c0,
                     const cl::Buffer& d0, const cl::Buffer& x) {
-  const Plan p = make_plan(l, smem_cap_, max_group_, gpu_);
+  const Plan p = make_plan(l, smem_cap_, max_group_, gpu_, units_);
   const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
   const bool inter = l.layout == TridiagLayout::Interleaved;
   const std::string file = "kernels_cl/tridiag.cl";
@@ -241,26 +286,38 @@ void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer
     enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
     return;
   }
-  // log2(K) PCR levels in global memory, ping-ponging between two sets of four arrays
+  // the split: passes of PCR levels in global memory, ping-ponging between two sets of four arrays
   const cl::Buffer* cur[4] = {&a0, &b0, &c0, &d0};
-  if (p.K > 1) {
-    const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
-    const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20), gy = std::min<std::size_t>(nv, 65535);
-    cl::Kernel& g = progs_.shape_kernel(l.prec, kGlobalBlock, file,
-                                        std::string("#define TRI_PCR_GLOBAL 1\n#define TRI_INTER ") + (inter ? "1" : "0") + "\n",
-                                        "tridiag_pcr_global");
-    int set_no = 0;
-    for (std::size_t s = 1; s < p.K; s *= 2, set_no ^= 1) {
-      for (cl_uint i = 0; i < 4; ++i) set(g, i, *cur[i]);
-      for (int i = 0; i < 4; ++i) {
-        cl::Buffer& o = scratch(1 + 4 * set_no + i, nb * es);
-        set(g, cl_uint(4 + i), o);
-        cur[i] = &o;
-      }
-      set(g, 8, cl_ulong(l.n));
-      set(g, 9, cl_ulong(l.batch));
-      set(g, 10, cl_ulong(s));
+  const std::string inter_def = std::string("#define TRI_INTER ") + (inter ? "1" : "0") + "\n";
+  for (int i = 0; i < p.npass; ++i) {
+    const SplitPass& sp = p.pass[i];
+    const bool tiled = sp.R > 0;
+    cl::Kernel& g = progs_.shape_kernel(l.prec, tiled ? kSplitThreads : kGlobalBlock, file,
+                                        (tiled ? "#define TRI_PCR_SPLIT 1\n" : "#define TRI_PCR_GLOBAL 1\n") + inter_def,
+                                        tiled ? "tridiag_pcr_split" : "tridiag_pcr_global");
+    for (cl_uint j = 0; j < 4; ++j) set(g, j, *cur[j]);
+    for (int j = 0; j < 4; ++j) {
+      cl::Buffer& o = scratch(1 + 4 * (i % 2) + j, nb * es);
+      set(g, cl_uint(4 + j), o);
+      cur[j] = &o;
+    }
+    set(g, 8, cl_ulong(l.n));
+    set(g, 9, cl_ulong(l.batch));
+    if (!tiled) {
+      const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
+      const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20), gy = std::min<std::size_t>(nv, 65535);
+      set(g, 10, cl_ulong(sp.s0));
       enqueue(g, cl::NDRange(gx * kGlobalBlock, gy), cl::NDRange(kGlobalBlock, 1));
+    } else {
+      const std::size_t tiles = ceil_div(l.n, static_cast<std::size_t>(sp.R));
+      const int G = inter ? kSplitGroup : 1;
+      const int len = sp.R + 2 * sp.s0 * ((1 << sp.k) - 1);
+      const std::size_t gx = inter ? ceil_div(l.batch, G) : tiles, gy = std::min<std::size_t>(inter ? tiles : l.batch, 65535);
+      set(g, 10, cl_int(sp.s0));
+      set(g, 11, cl_int(sp.k));
+      set(g, 12, cl_int(sp.R));
+      set(g, 13, cl::Local(8 * static_cast<std::size_t>(len) * G * es));
+      enqueue(g, cl::NDRange(gx * kSplitThreads, gy), cl::NDRange(kSplitThreads, 1));
     }
   }
   for (cl_uint i = 0; i < 4; ++i) set(k, i, *cur[i]);

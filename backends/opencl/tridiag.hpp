@@ -14,10 +14,11 @@ TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch)
 
 class Tridiag {
  public:
-  // local_mem: CL_DEVICE_LOCAL_MEM_SIZE; max_group: CL_DEVICE_MAX_WORK_GROUP_SIZE; gpu: the
-  // device is a GPU (work-groups rounded to warps rather than powers of two)
+  // local_mem: CL_DEVICE_LOCAL_MEM_SIZE; max_group: CL_DEVICE_MAX_WORK_GROUP_SIZE; units:
+  // CL_DEVICE_MAX_COMPUTE_UNITS; gpu: the device is a GPU (work-groups rounded to warps rather
+  // than powers of two)
   Tridiag(cl::Context ctx, cl::CommandQueue queue, Programs& progs, std::size_t local_mem, std::size_t max_group,
-          bool gpu);
+          std::size_t units, bool gpu);
 
   // Enqueues the solve of `args` (a concrete algorithm, n and batch > 0) on the buffers given.
   void solve(const TridiagArgs& args, const cl::Buffer& a, const cl::Buffer& b, const cl::Buffer& c,
@@ -30,7 +31,7 @@ class Tridiag {
   cl::Context ctx_;
   cl::CommandQueue queue_;
   Programs& progs_;
-  std::size_t smem_cap_, max_group_;
+  std::size_t smem_cap_, max_group_, units_;
   bool gpu_;
   cl::Buffer scratch_[9];  // c' of Thomas; two sets of four arrays for the global PCR levels
   std::size_t scratch_bytes_[9] = {};
