@@ -23,12 +23,12 @@ export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
 PF=$BUILD/apps/poreflow
 status=0
 
-run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
+run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIMEOUT bounds each
   local name=$1
   shift
   echo "=== $name: $*"
   local t0=$SECONDS
-  "$@" > "$LOGS/$name.log" 2>&1
+  timeout "${STAGE_TIMEOUT:-3600}" "$@" > "$LOGS/$name.log" 2>&1
   local rc=$?
   tail -n 25 "$LOGS/$name.log"
   echo "=== $name: exit $rc after $((SECONDS - t0)) s"
@@ -63,7 +63,8 @@ for s in "${stages[@]}"; do
       bench_kind "${s#bench-}"
       ;;
     cmd:*)
-      run custom bash -c "${s#cmd:}"
+      ncmd=$((${ncmd:-0} + 1))
+      run custom$ncmd bash -c "${s#cmd:}"
       ;;
     *) echo "unknown stage $s"; status=1 ;;
   esac
