@@ -91,9 +91,9 @@ TEST_CASE_TEMPLATE("reduce: every op, variant and combine against the double ref
         double ref = reduce_on<double>(reference(), op, {ReduceVariant::Serial}, ad, bd);
         for (const auto& cfg : configs_of(be)) {
           CAPTURE(n);
-          CAPTURE(to_string(op));
-          CAPTURE(to_string(cfg.variant));
-          CAPTURE(to_string(cfg.combine));
+          INFO("op = ", to_string(op));
+          INFO("cfg.variant = ", to_string(cfg.variant));
+          INFO("cfg.combine = ", to_string(cfg.combine));
           CAPTURE(cfg.block);
           double got = reduce_on<T>(be, op, cfg, a, b);
           // a max/min is one of the inputs (or |a-b| rounded once in T); a sum may round per add
@@ -113,7 +113,7 @@ TEST_CASE_TEMPLATE("reduce: repeated calls reuse device state correctly", T, flo
         std::size_t n = 100000 + 17 * rep;
         auto a = random_vector<T>(n, -1, 1);
         double ref = reduce_on<double>(reference(), ReduceOp::Max, {ReduceVariant::Serial}, convert<double>(a), {});
-        CAPTURE(to_string(cfg.variant));
+        INFO("cfg.variant = ", to_string(cfg.variant));
         CHECK(reduce_on<T>(be, ReduceOp::Max, cfg, a, a) == doctest::Approx(ref).epsilon(tol<T>()));
         double ref_sum = reduce_on<double>(reference(), ReduceOp::Sum, {ReduceVariant::Serial}, convert<double>(a), {});
         CHECK(std::fabs(reduce_on<T>(be, ReduceOp::Sum, cfg, a, a) - ref_sum) <= tol<T>() * double(n));
@@ -175,9 +175,9 @@ TEST_CASE_TEMPLATE("jacobi1d: fixed iterations match the reference, every varian
         REQUIRE(sref.iterations == 25);
         for (const auto& cfg : configs_of(be)) {
           CAPTURE(n);
-          CAPTURE(to_string(metric));
-          CAPTURE(to_string(cfg.variant));
-          CAPTURE(to_string(cfg.combine));
+          INFO("metric = ", to_string(metric));
+          INFO("cfg.variant = ", to_string(cfg.variant));
+          INFO("cfg.combine = ", to_string(cfg.combine));
           CAPTURE(cfg.block);
           auto [p, st] = run_jacobi<T>(be, convert<T>(mf), convert<T>(p0), 0.5, 0.1, metric, 0.0, 1, cfg, 25, 10);
           CHECK(st.iterations == 25);
@@ -210,8 +210,8 @@ TEST_CASE_TEMPLATE("jacobi1d: the device stops at the same iteration as the refe
         for (long batch : {1L, 7L, 64L}) {
           CAPTURE(check_every);
           CAPTURE(batch);
-          CAPTURE(to_string(cfg.variant));
-          CAPTURE(to_string(cfg.combine));
+          INFO("cfg.variant = ", to_string(cfg.variant));
+          INFO("cfg.combine = ", to_string(cfg.combine));
           auto [p, st] = run_jacobi<T>(be, convert<T>(mf), convert<T>(p0), 0.5, 0.1, JacobiMetric::Dp, thr, check_every,
                                        cfg, 100000, batch);
           CHECK(st.converged);
@@ -230,7 +230,7 @@ TEST_CASE_TEMPLATE("jacobi1d: NaN in the input is never reported as converged", 
     auto p0 = random_vector<T>(n, 0.0, 1.0);
     p0[1234] = T(kNaN);
     for (const auto& cfg : configs_of(be)) {
-      CAPTURE(to_string(cfg.variant));
+      INFO("cfg.variant = ", to_string(cfg.variant));
       auto [p, st] = run_jacobi<T>(be, mf, p0, 0.5, 0.1, JacobiMetric::Residual, 1e30, 1, cfg, 5, 5);
       CHECK_FALSE(st.converged);
       CHECK(std::isnan(st.last_metric));

@@ -111,8 +111,8 @@ TEST_CASE_TEMPLATE("tridiag: every algorithm and layout against the double Thoma
         for (auto algo : algos) {
           CAPTURE(n);
           CAPTURE(batch);
-          CAPTURE(to_string(layout));
-          CAPTURE(to_string(algo));
+          INFO("layout = ", to_string(layout));
+          INFO("algo = ", to_string(algo));
           auto x = solve_on<T>(be, s, algo, layout);
           CHECK(max_rel_diff(x, ref) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
         }
@@ -134,7 +134,7 @@ TEST_CASE_TEMPLATE("tridiag: the vendor library's solver agrees with the referen
         fx.fill(std::numeric_limits<T>::quiet_NaN());
         be.vendor_tridiag_solve({precision_of<T>(), TridiagAlgo::Auto, layout, n, batch, &fa.buffer(), &fb.buffer(),
                                  &fc.buffer(), &fd.buffer(), &fx.buffer()});
-        CAPTURE(to_string(layout));
+        INFO("layout = ", to_string(layout));
         CAPTURE(n);
         CHECK(max_rel_diff(convert<double>(fx.download()), ref) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
       }

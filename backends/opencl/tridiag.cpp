@@ -4,6 +4,8 @@
 // #defines of a program built per launch shape with its exact work-group size (Programs::shape_kernel).
 #include "backends/opencl/tridiag.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -263,12 +265,40 @@ cl::Buffer& Tridiag::scratch(int i, std::size_t bytes) {
 }
 
 void Tridiag::enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
-  PF_CHECK_CL_AS(queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local), "clEnqueueNDRangeKernel(tridiag)");
+  cl_int err = queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local);
+  if (err == CL_OUT_OF_RESOURCES) throw OutOfResources{};
+  PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
 }
 
+// NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and
+// reports no reliable per-kernel limit beforehand; so a refused shape is planned again with half
+// the group size, down to a warp, and the size that worked is kept for that shape. Passes
+// enqueued before the refusal only wrote scratch from the inputs, so running them again is safe.
 void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer& b0, const cl::Buffer& c0,
                     const cl::Buffer& d0, const cl::Buffer& x) {
-  const Plan p = make_plan(l, smem_cap_, max_group_, gpu_, units_);
+  const auto key = std::make_tuple(int(l.prec), int(l.algo), int(l.layout), l.n, l.batch);
+  auto it = group_cap_.find(key);
+  std::size_t cap = it == group_cap_.end() ? max_group_ : it->second;
+  for (;;) {
+    try {
+      solve_with(l, cap, a0, b0, c0, d0, x);
+      if (cap != max_group_) group_cap_[key] = cap;
+      return;
+    } catch (const OutOfResources&) {
+      if (cap <= 32)
+        throw BackendError("clEnqueueNDRangeKernel(tridiag) failed: CL_OUT_OF_RESOURCES (-5) even with work-groups of " +
+                           std::to_string(cap) + " (n = " + std::to_string(l.n) + ", batch = " +
+                           std::to_string(l.batch) + ", " + to_string(l.algo) + ")");
+      spdlog::debug("tridiag: the device refused work-groups of {} for {} n={} batch={}; planning with {}", cap,
+                    to_string(l.algo), l.n, l.batch, cap / 2);
+      cap /= 2;
+    }
+  }
+}
+
+void Tridiag::solve_with(const TridiagArgs& l, std::size_t max_group, const cl::Buffer& a0, const cl::Buffer& b0,
+                         const cl::Buffer& c0, const cl::Buffer& d0, const cl::Buffer& x) {
+  const Plan p = make_plan(l, smem_cap_, max_group, gpu_, units_);
   const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
   const bool inter = l.layout == TridiagLayout::Interleaved;
   const std::string file = "kernels_cl/tridiag.cl";
