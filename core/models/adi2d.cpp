@@ -282,6 +282,20 @@ void Adi2D<T>::step(double t_stop) {
     double rmax = reduce(ReduceOp::Max, rate_);
     if (!std::isfinite(rmax)) {
       check_state("transport");
+      // masses are fine: name the node where the rate (or the pressure behind it) is not finite
+      auto r = rate_.download();
+      auto pv = p_.download();
+      for (std::size_t k = 0; k < r.size(); ++k)
+        if (!std::isfinite(double(r[k]))) {
+          std::ostringstream o;
+          o << "step " << steps_ + 1 << " (t = " << t_ << "): the outflow rate is " << r[k] << " at node (" << k % g_.nx
+            << ", " << k / g_.nx << "), pressure " << pv[k] << ", saturations " << sw_.download()[k] << " "
+            << so_.download()[k] << " " << sg_.download()[k] << ", pressure range [" << reduce(ReduceOp::Min, p_) << ", "
+            << reduce(ReduceOp::Max, p_) << "], neighbours " << (k >= 1 ? pv[k - 1] : 0) << " " << (k + 1 < pv.size() ? pv[k + 1] : 0)
+            << " " << (k >= g_.nx ? pv[k - g_.nx] : 0) << " " << (k + g_.nx < pv.size() ? pv[k + g_.nx] : 0) << ", ADI change " << last_adi_.change
+            << (precision_of<T>() == Precision::Float ? " (float: try --precision double)" : "");
+          throw NumericalError(o.str());
+        }
       throw NumericalError("step " + std::to_string(steps_ + 1) + ": the outflow rate is not finite");
     }
     double h = dt - done;
