@@ -1,5 +1,7 @@
 #include "apps/bench_common.hpp"
 
+#include "apps/common.hpp"
+
 #include <fmt/core.h>
 #include <toml++/toml.h>
 #include <unistd.h>
@@ -64,21 +66,9 @@ std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint6
 }
 
 std::vector<std::string> bench_backends(const BenchOptions& o) {
-  std::vector<std::string> names;
-  std::string cur;
-  for (char ch : o.backends + ",") {
-    if (ch == ',') {
-      if (!cur.empty() && cur != "serial") names.push_back(cur);
-      cur.clear();
-    } else {
-      cur += ch;
-    }
-  }
-  if (o.backends.empty()) {
-    names = available_backends();
-    names.erase(std::remove(names.begin(), names.end(), "serial"), names.end());
-  }
-  names.insert(names.begin(), "serial");
+  auto names = o.backends.empty() ? available_backends() : split_list(o.backends);
+  names.erase(std::remove(names.begin(), names.end(), "serial"), names.end());
+  names.insert(names.begin(), "serial");  // the baseline of every speedup, first
   return names;
 }
 

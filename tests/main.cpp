@@ -10,24 +10,15 @@
 #include <cstdlib>
 #include <iostream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "apps/common.hpp"
 #include "backends/registry.hpp"
 #include "core/error.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
-
-static std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
 
 int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::warn);
@@ -47,8 +38,8 @@ int main(int argc, char** argv) {
   e.seed = seed ? std::stoull(seed) : std::random_device{}();
   std::cout << "poreflow tests: random seed " << e.seed << " (set POREFLOW_TEST_SEED to repeat)\n";
 
-  auto required = split(std::getenv("POREFLOW_REQUIRE_BACKENDS") ? std::getenv("POREFLOW_REQUIRE_BACKENDS") : "");
-  e.backends = backends.empty() ? available_backends() : split(backends);
+  auto required = app::split_list(std::getenv("POREFLOW_REQUIRE_BACKENDS") ? std::getenv("POREFLOW_REQUIRE_BACKENDS") : "");
+  e.backends = backends.empty() ? available_backends() : app::split_list(backends);
   for (const auto& name : e.backends) {
     try {
       auto& be = test::backend(name);
