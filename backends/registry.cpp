@@ -25,7 +25,7 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
-[[noreturn]] void not_compiled(std::string_view name, const char* package) {
+[[noreturn, maybe_unused]] void not_compiled(std::string_view name, const char* package) {
   throw NotCompiled("the " + std::string(name) + " backend was not compiled into this poreflow (" + package +
                     " was not found at configure time); available backends: " + join(available_backends()));
 }
