@@ -58,7 +58,8 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
         be->sync();
         double one = now_s() - t0;
         long timed = 1;
-        if (cpu && one * steps > o.serial_budget) steps = std::max(1L, long(o.serial_budget / one));
+        const double budget = cpu ? o.serial_budget : o.device_budget;
+        if (one * steps > budget) steps = std::max(1L, long(budget / one));
         t0 = now_s();
         for (long s = 0; s < steps - 1; ++s) model.step(model.time() + cfg.dt);
         be->sync();

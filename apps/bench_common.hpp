@@ -48,6 +48,7 @@ struct BenchOptions {
   int block = 512;
   double target = 0.02;
   double serial_budget = 30;  // adi2d: seconds a serial or omp run may take before it is scaled
+  double device_budget = 30;  // adi2d: the same for cuda and opencl
   int steps = 100;            // adi2d
 };
 

@@ -227,6 +227,7 @@ void add_bench(CLI::App& app, Common& c) {
       sub->add_option("--cpu-budget", o.serial_budget,
                       "seconds a serial or omp run may take; longer ones are timed over fewer steps and scaled")
           ->capture_default_str();
+      sub->add_option("--gpu-budget", o.device_budget, "the same for a cuda or opencl run")->capture_default_str();
     }
     sub->callback([&c, sub, k] {
       apply_logging(c);

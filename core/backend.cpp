@@ -35,6 +35,9 @@ void Backend::adi2d_coefficients(const Adi2DCoeffArgs&) {
   throw BackendError("adi2d is not implemented on " + name() + " yet");
 }
 void Backend::adi2d_sweep(const Adi2DSweepArgs&) { throw BackendError("adi2d is not implemented on " + name() + " yet"); }
+void Backend::adi2d_total_velocity(const Adi2DVelocityArgs&) {
+  throw BackendError("adi2d is not implemented on " + name() + " yet");
+}
 void Backend::adi2d_transport(const Adi2DTransportArgs&) {
   throw BackendError("adi2d is not implemented on " + name() + " yet");
 }

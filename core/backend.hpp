@@ -151,8 +151,9 @@ struct Adi2DPhaseState {
   const Buffer *p = nullptr, *sw = nullptr, *so = nullptr, *sg = nullptr, *co3 = nullptr, *cg3 = nullptr;
 };
 
-// The pressure equation of one time step: a 5-point operator per node,
-// d0 p_i + sum_f a_f (p_i - p_f) = rhs (volume balance linearised in p, see docs/adi2d.md).
+// The pressure equation of one time step for the increment dp = p^{n+1} - p^n: a 5-point operator
+// per node, d0 dp_i + sum_f a_f (dp_i - dp_f) = rhs (volume balance linearised in p; rhs is the
+// residual of the current pressure, see docs/adi2d.md).
 struct Adi2DCoeffArgs {
   Precision prec = Precision::Double;
   Adi2DGeom g;
@@ -178,14 +179,26 @@ struct Adi2DSweepArgs {
   Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
 };
 
-// One explicit upwind step of every component mass (and the optional diffusion), with the
-// phase potentials of the current pressure; `acc` accumulates each node's well masses.
+// The total volumetric flux through the east face (ux) and the north face (uy) of every node, by
+// the phase potentials of the current pressure (0 on the last column's and row's outer faces).
+struct Adi2DVelocityArgs {
+  Precision prec = Precision::Double;
+  Adi2DGeom g;
+  const Buffer* prm = nullptr;
+  Adi2DPhaseState st;
+  Buffer *ux = nullptr, *uy = nullptr;
+};
+
+// One explicit upwind step of every component mass (and the optional diffusion) at the fixed
+// total face fluxes ux, uy, shared among the phases by the current state (fractional flow plus
+// capillary counter-flow); `acc` accumulates each node's well masses.
 struct Adi2DTransportArgs {
   Precision prec = Precision::Double;
   Adi2DGeom g;
   const Buffer* prm = nullptr;
   double dt = 0;
   Adi2DPhaseState st;
+  const Buffer *ux = nullptr, *uy = nullptr;
   Adi2DWells wells;
   const Buffer* mass_in[4] = {};
   Buffer* mass_out[4] = {};
@@ -199,6 +212,7 @@ struct Adi2DRateArgs {
   Adi2DGeom g;
   const Buffer* prm = nullptr;
   Adi2DPhaseState st;
+  const Buffer *ux = nullptr, *uy = nullptr;
   const Buffer* vol = nullptr;
   Adi2DWells wells;
   Buffer* rate = nullptr;
@@ -225,6 +239,9 @@ class Backend {
   virtual void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
   virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes) = 0;
   virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
+  // y[i] += alpha x[i] for i < n (adi2d adds its pressure increment; the Krylov solvers of the
+  // roadmap need it too)
+  virtual void axpy(Precision prec, std::size_t n, double alpha, const Buffer& x, Buffer& y) = 0;
   virtual void sync() = 0;  // waits for all enqueued work
 
   // reduce: enqueue keeps the result on the device; fetch waits and returns the last one.
@@ -257,6 +274,7 @@ class Backend {
   virtual void adi2d_flash(const Adi2DFlashArgs& args);
   virtual void adi2d_coefficients(const Adi2DCoeffArgs& args);
   virtual void adi2d_sweep(const Adi2DSweepArgs& args);
+  virtual void adi2d_total_velocity(const Adi2DVelocityArgs& args);
   virtual void adi2d_transport(const Adi2DTransportArgs& args);
   virtual void adi2d_rate(const Adi2DRateArgs& args);
 

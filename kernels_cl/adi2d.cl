@@ -32,24 +32,35 @@ PF_KERNEL void adi2d_sweep(long nx, long ny, int x_sweep, pf_real r, __global co
   adi_sweep_node(k % nx, k / nx, nx, ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
 }
 
+PF_KERNEL void adi2d_total_velocity(long nx, long ny, __global const pf_real* prm, __global const pf_real* p,
+                                    __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
+                                    __global const pf_real* co3, __global const pf_real* cg3, __global pf_real* ux,
+                                    __global pf_real* uy) {
+  long k = get_global_id(0);
+  if (k >= nx * ny) return;
+  adi_total_velocity_node(prm, k % nx, k / nx, nx, ny, p, sw, so, sg, co3, cg3, ux, uy);
+}
+
 PF_KERNEL void adi2d_transport(long nx, long ny, pf_real dt, __global const pf_real* prm, __global const pf_real* p,
                                __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
-                               __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* inj,
+                               __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* ux,
+                               __global const pf_real* uy, __global const pf_real* inj,
                                __global const pf_real* prod, pf_real p_bh, __global const pf_real* m1,
                                __global const pf_real* m2, __global const pf_real* m3, __global const pf_real* m4,
                                __global pf_real* o1, __global pf_real* o2, __global pf_real* o3, __global pf_real* o4,
                                __global pf_real* a1, __global pf_real* a2, __global pf_real* a3, __global pf_real* a4) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  adi_transport_node(prm, k % nx, k / nx, nx, ny, dt, p, sw, so, sg, co3, cg3, inj, prod, p_bh, m1, m2, m3, m4, o1, o2,
+  adi_transport_node(prm, k % nx, k / nx, nx, ny, dt, p, sw, so, sg, co3, cg3, ux, uy, inj, prod, p_bh, m1, m2, m3, m4, o1, o2,
                      o3, o4, a1, a2, a3, a4);
 }
 
 PF_KERNEL void adi2d_rate(long nx, long ny, pf_real h, __global const pf_real* prm, __global const pf_real* p,
                           __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
-                          __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* vol,
+                          __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* ux,
+                          __global const pf_real* uy, __global const pf_real* vol,
                           __global const pf_real* prod, pf_real p_bh, __global pf_real* rate) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  rate[k] = adi_rate_node(prm, k % nx, k / nx, nx, ny, h, p, sw, so, sg, co3, cg3, vol, prod, p_bh);
+  rate[k] = adi_rate_node(prm, k % nx, k / nx, nx, ny, h, p, sw, so, sg, co3, cg3, ux, uy, vol, prod, p_bh);
 }

@@ -139,3 +139,9 @@ PF_FAST_KERNEL(min, PF_OP_MIN, PF_LOAD_PLAIN, (pf_real)INFINITY)
 PF_FAST_KERNEL(max, PF_OP_MAX, PF_LOAD_PLAIN, -(pf_real)INFINITY)
 PF_FAST_KERNEL(max_abs, PF_OP_MAX, PF_LOAD_ABS, (pf_real)0)
 PF_FAST_KERNEL(max_abs_diff, PF_OP_MAX, PF_LOAD_ABSDIFF, (pf_real)0)
+
+/* y += alpha x, one element per work-item (twin: axpy_kernel in kernels_cu/reduce.cu) */
+PF_KERNEL void axpy(ulong n, pf_real alpha, __global const pf_real* x, __global pf_real* y) {
+  const size_t i = get_global_id(0);
+  if (i < n) y[i] += alpha * x[i];
+}

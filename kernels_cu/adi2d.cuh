@@ -24,12 +24,16 @@ void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, co
                  const T* d0, const T* rhs, const T* q, T* a, T* b, T* c, T* d);
 
 template <class T>
+void adi2d_total_velocity(cudaStream_t s, Adi2DGrid g, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
+                          const T* co3, const T* cg3, T* ux, T* uy);
+
+template <class T>
 void adi2d_transport(cudaStream_t s, Adi2DGrid g, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                     const T* sg, const T* co3, const T* cg3, const T* inj, const T* prod, T p_bh, const T* const m[4],
+                     const T* sg, const T* co3, const T* cg3, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh, const T* const m[4],
                      T* const out[4], T* const acc[4]);
 
 template <class T>
 void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                const T* co3, const T* cg3, const T* vol, const T* prod, T p_bh, T* rate);
+                const T* co3, const T* cg3, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate);
 
 }  // namespace poreflow::cu

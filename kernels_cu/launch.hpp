@@ -76,6 +76,10 @@ cudaError_t cub_reduce(ReduceOp op, const T* a, const T* b, std::size_t n, T* ou
 template <class T>
 void launch_fill(T* dst, T value, std::size_t n, cudaStream_t stream);
 
+// y[0, n) += alpha x[0, n)
+template <class T>
+void launch_axpy(std::size_t n, T alpha, const T* x, T* y, cudaStream_t stream);
+
 // ---- jacobi1d -------------------------------------------------------------------------------
 // Fast: persistent grid of kJacobiBlock threads, each updating kJacobiPoints points per sweep.
 constexpr int kJacobiBlock = 256;

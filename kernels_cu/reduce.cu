@@ -1,5 +1,5 @@
 // The reduce family (twin: kernels_cl/reduce.cl): paper 000's five block variants, poreflow's
-// Fast reduction, CUB's DeviceReduce for comparison, and the typed fill that the backend's
+// Fast reduction, CUB's DeviceReduce for comparison, and the typed fill and axpy that the backend's
 // memory operations need (CUDA's memset only repeats bytes).
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/limits>
@@ -279,6 +279,12 @@ __global__ void fill_kernel(T* __restrict__ dst, T value, std::size_t n) {
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = value;
 }
 
+template <class T>
+__global__ void axpy_kernel(std::size_t n, T alpha, const T* __restrict__ x, T* __restrict__ y) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) y[i] += alpha * x[i];
+}
+
 }  // namespace
 
 std::size_t reduce_grid(ReduceVariant v, int block, std::size_t n, int sm_count) {
@@ -320,6 +326,14 @@ void launch_fill(T* dst, T value, std::size_t n, cudaStream_t stream) {
   fill_kernel<T><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(dst, value, n);
 }
 
+template <class T>
+void launch_axpy(std::size_t n, T alpha, const T* x, T* y, cudaStream_t stream) {
+  if (n == 0) return;
+  constexpr unsigned kBlock = 256;
+  const std::size_t blocks = std::min<std::size_t>((n + kBlock - 1) / kBlock, 1u << 16);
+  axpy_kernel<T><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(n, alpha, x, y);
+}
+
 template void launch_reduce<float>(const ReduceLaunch&, cudaStream_t);
 template void launch_reduce<double>(const ReduceLaunch&, cudaStream_t);
 template cudaError_t cub_reduce<float>(ReduceOp, const float*, const float*, std::size_t, float*, void*, std::size_t&,
@@ -328,5 +342,7 @@ template cudaError_t cub_reduce<double>(ReduceOp, const double*, const double*, 
                                         std::size_t&, cudaStream_t);
 template void launch_fill<float>(float*, float, std::size_t, cudaStream_t);
 template void launch_fill<double>(double*, double, std::size_t, cudaStream_t);
+template void launch_axpy<float>(std::size_t, float, const float*, float*, cudaStream_t);
+template void launch_axpy<double>(std::size_t, double, const double*, double*, cudaStream_t);
 
 }  // namespace poreflow::cu

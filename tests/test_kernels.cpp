@@ -75,6 +75,24 @@ TEST_CASE_TEMPLATE("memory: upload, download, copy and fill round trip", T, floa
   });
 }
 
+TEST_CASE_TEMPLATE("axpy: y += alpha x against the double reference", T, float, double) {
+  for_each_backend([](Backend& be) {
+    for (std::size_t n : kSizes) {
+      const double alpha = -0.75;
+      auto x = random_vector<T>(n + 1, -1, 1);  // one past n: must stay untouched in y
+      auto y = random_vector<T>(n + 1, -1, 1);
+      auto fx = make_field(be, x);
+      auto fy = make_field(be, y);
+      be.axpy(precision_of<T>(), n, alpha, fx.buffer(), fy.buffer());
+      auto got = convert<double>(fy.download());
+      std::vector<double> want(n);
+      for (std::size_t i = 0; i < n; ++i) want[i] = double(y[i]) + alpha * double(x[i]);
+      CHECK(max_rel_diff(std::vector<double>(got.begin(), got.begin() + long(n)), want, 1.0) <= tol<T>());
+      CHECK(got[n] == double(y[n]));
+    }
+  });
+}
+
 TEST_CASE_TEMPLATE("reduce: every op, variant and combine against the double reference", T, float, double) {
   for_each_backend([](Backend& be) {
     for (std::size_t n : kSizes) {

@@ -350,6 +350,18 @@ class CudaBackend final : public Backend {
     PF_CHECK_LAUNCH("fill");
   }
 
+  void axpy(Precision prec, std::size_t n, double alpha, const Buffer& x, Buffer& y) override {
+    check_range(x, n * size_of(prec), 0, "axpy");
+    check_range(y, n * size_of(prec), 0, "axpy");
+    if (n == 0) return;
+    activate();
+    if (prec == Precision::Float)
+      cu::launch_axpy<float>(n, static_cast<float>(alpha), dptr<float>(x), dptr<float>(y), stream());
+    else
+      cu::launch_axpy<double>(n, alpha, dptr<double>(x), dptr<double>(y), stream());
+    PF_CHECK_LAUNCH("axpy");
+  }
+
   void sync() override {
     activate();
     PF_CHECK_CUDA(cudaStreamSynchronize(stream()));
@@ -508,6 +520,11 @@ class CudaBackend final : public Backend {
     a.prec == Precision::Float ? adi_sweep_t<float>(a) : adi_sweep_t<double>(a);
     PF_CHECK_LAUNCH("adi2d_sweep");
   }
+  void adi2d_total_velocity(const Adi2DVelocityArgs& a) override {
+    activate();
+    a.prec == Precision::Float ? adi_velocity_t<float>(a) : adi_velocity_t<double>(a);
+    PF_CHECK_LAUNCH("adi2d_total_velocity");
+  }
   void adi2d_transport(const Adi2DTransportArgs& a) override {
     activate();
     a.prec == Precision::Float ? adi_transport_t<float>(a) : adi_transport_t<double>(a);
@@ -600,6 +617,14 @@ class CudaBackend final : public Backend {
                        node_out<T>(a.b, g, "b"), node_out<T>(a.c, g, "c"), node_out<T>(a.d, g, "d"));
   }
   template <class T>
+  void adi_velocity_t(const Adi2DVelocityArgs& a) {
+    const auto& s = a.st;
+    const auto& g = a.g;
+    cu::adi2d_total_velocity<T>(stream(), grid2d(g), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"), node_in<T>(s.sw, g, "sw"),
+                                node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"), node_in<T>(s.co3, g, "co3"),
+                                node_in<T>(s.cg3, g, "cg3"), node_out<T>(a.ux, g, "ux"), node_out<T>(a.uy, g, "uy"));
+  }
+  template <class T>
   void adi_transport_t(const Adi2DTransportArgs& a) {
     const auto& s = a.st;
     const auto& g = a.g;
@@ -613,7 +638,8 @@ class CudaBackend final : public Backend {
     }
     cu::adi2d_transport<T>(stream(), grid2d(g), T(a.dt), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"),
                            node_in<T>(s.sw, g, "sw"), node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"),
-                           node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.wells.inj, g, "inj"),
+                           node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.ux, g, "ux"),
+                           node_in<T>(a.uy, g, "uy"), node_in<T>(a.wells.inj, g, "inj"),
                            node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh), m, out, acc);
   }
   template <class T>
@@ -622,8 +648,9 @@ class CudaBackend final : public Backend {
     const auto& g = a.g;
     cu::adi2d_rate<T>(stream(), grid2d(g), T(g.h), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"), node_in<T>(s.sw, g, "sw"),
                       node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"), node_in<T>(s.co3, g, "co3"),
-                      node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.vol, g, "vol"), node_in<T>(a.wells.prod, g, "prod"),
-                      T(a.wells.p_bh), node_out<T>(a.rate, g, "rate"));
+                      node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.ux, g, "ux"), node_in<T>(a.uy, g, "uy"),
+                      node_in<T>(a.vol, g, "vol"), node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh),
+                      node_out<T>(a.rate, g, "rate"));
   }
 
   enum class PendingKind { None, Value, Result, Partials };

@@ -211,6 +211,18 @@ class OpenClBackend final : public Backend {
     else
       fill_bytes(dst, value, n * sizeof(double));
   }
+  void axpy(Precision prec, std::size_t n, double alpha, const Buffer& x, Buffer& y) override {
+    require(prec);
+    check_range(x, n * size_of(prec), 0, "axpy");
+    check_range(y, n * size_of(prec), 0, "axpy");
+    if (n == 0) return;
+    cl::Kernel& k = kernel(prec, fast_block_, "axpy");
+    set(k, 0, cl_ulong(n));
+    set_real(k, 1, prec, alpha);
+    set(k, 2, mem(x));
+    set(k, 3, mem(y));
+    launch_points(k, n);
+  }
   void sync() override { PF_CHECK_CL(queue_.finish()); }
 
   // ---- reduce ----
@@ -452,10 +464,19 @@ class OpenClBackend final : public Backend {
     launch_points(k.k, a.g.nx * a.g.ny);
   }
 
+  void adi2d_total_velocity(const Adi2DVelocityArgs& a) override {
+    Args k = adi_kernel(a.prec, a.g, "adi2d_total_velocity");
+    k.buf(a.prm);
+    phase_state(k, a.st);
+    k.buf(a.ux).buf(a.uy);
+    launch_points(k.k, a.g.nx * a.g.ny);
+  }
+
   void adi2d_transport(const Adi2DTransportArgs& a) override {
     Args k = adi_kernel(a.prec, a.g, "adi2d_transport");
     k.real(a.dt).buf(a.prm);
     phase_state(k, a.st);
+    k.buf(a.ux).buf(a.uy);
     k.buf(a.wells.inj).buf(a.wells.prod).real(a.wells.p_bh);
     for (const Buffer* m : a.mass_in) k.buf(m);
     for (const Buffer* m : a.mass_out) k.buf(m);
@@ -467,7 +488,7 @@ class OpenClBackend final : public Backend {
     Args k = adi_kernel(a.prec, a.g, "adi2d_rate");
     k.real(a.g.h).buf(a.prm);
     phase_state(k, a.st);
-    k.buf(a.vol).buf(a.wells.prod).real(a.wells.p_bh).buf(a.rate);
+    k.buf(a.ux).buf(a.uy).buf(a.vol).buf(a.wells.prod).real(a.wells.p_bh).buf(a.rate);
     launch_points(k.k, a.g.nx * a.g.ny);
   }
 

@@ -26,6 +26,9 @@ struct Adi2DConfig {
   double p_init = 1.0, sw0 = 0.2, so0 = 0.75, sg0 = 0.05, co3_0 = 0.3;
   double dt = 0.001, end_time = 0.1, cfl = 0.5;
   long max_substeps = 100000;
+  // Pressure solves per step: each one re-linearises the volume balance about the last pressure
+  // (flash at that pressure, upwinding by its potentials), a Newton step on V(p) = 1.
+  int pressure_passes = 1;
   AdiOptions adi;
   // wells: a pattern of injectors and producers, each spread uniformly over the nodes within `radius`
   std::string pattern = "corners";
@@ -74,7 +77,7 @@ class Adi2D final : public Model {
   Adi2DConfig cfg_;
   Adi2DGeom g_;
   std::size_t nn_;
-  Field<T> prm_, p_, sw_, so_, sg_, co3_, cg3_, vol_, rate_, inj_, prod_, one_;
+  Field<T> prm_, p_, dp_, ux_, uy_, sw_, so_, sg_, co3_, cg3_, vol_, rate_, inj_, prod_, one_;
   std::array<Field<T>, 4> m_, m_next_, acc_;
   AdiSolver<T> adi_;
   double t_ = 0;

@@ -172,6 +172,26 @@ PF_TEMPLATE PF_FN void adi_capillary(PF_GLOBAL const pf_real* prm, pf_real sw, p
   *pcg = adi_parker((pf_real)1 - ge, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]);
 }
 
+/* |d p_c / d S| of Parker's law at effective saturation se (0 where the law is held constant):
+   the stiffness of the explicit capillary flux, for the substep limit. */
+PF_TEMPLATE PF_FN pf_real adi_parker_slope(pf_real se, pf_real n, pf_real inv_zeta, pf_real smin) {
+  if (inv_zeta == (pf_real)0 || se < smin || se >= (pf_real)1) return (pf_real)0;
+  pf_real m = (n - (pf_real)1) / n;
+  pf_real t = pow(se, -(pf_real)1 / m) - (pf_real)1;
+  if (t <= (pf_real)0) return (pf_real)0;
+  return inv_zeta / (n * m) * pow(t, (pf_real)1 / n - (pf_real)1) * pow(se, -(pf_real)1 / m - (pf_real)1);
+}
+
+/* |d p_cow / d S_w| and |d p_cog / d S_g| in physical saturations */
+PF_TEMPLATE PF_FN void adi_capillary_slopes(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real sg, pf_real* dw,
+                                            pf_real* dg) {
+  pf_real denom = (pf_real)1 - prm[ADI_SWR] - prm[ADI_SOR] - prm[ADI_SGR];
+  pf_real n = prm[ADI_NEXP];
+  *dw = adi_parker_slope(adi_effective(sw, prm[ADI_SWR], denom), n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]) / denom;
+  *dg = adi_parker_slope((pf_real)1 - adi_effective(sg, prm[ADI_SGR], denom), n, prm[ADI_INV_ZETA],
+                         prm[ADI_PC_SMIN]) / denom;
+}
+
 /* ---- per-node stencils: the whole computation of one node, so the backends only supply the
    parallel loop over nodes. Grid: nx x ny nodes, node (i, j) at j * nx + i, spacing h. ---------- */
 
@@ -231,6 +251,89 @@ PF_TEMPLATE PF_FN void adi_face_trans(PF_GLOBAL const pf_real* prm, const PF_T(A
   }
 }
 
+/* The total volumetric flux from node lo to node hi (lo west or south of hi) by the phase
+   potentials of the pressure just solved for, each phase upwinded by its potential, as the
+   pressure equation counts it. Transport holds it fixed over the step's substeps. */
+PF_TEMPLATE PF_FN pf_real adi_face_total(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * lo, const PF_T(AdiNode) * hi,
+                                         pf_real geo) {
+  pf_real ut = (pf_real)0;
+  for (int al = 0; al < 3; ++al) {
+    pf_real dphi = lo->phi[al] - hi->phi[al];
+    ut += geo * prm[ADI_PERM] * (dphi > (pf_real)0 ? lo->lam[al] : hi->lam[al]) * dphi;
+  }
+  return ut;
+}
+
+/* The flow through the face from node lo to node hi with the total flux ut fixed, in the
+   fractional-flow form U_a = (lam_a / lam_t) ut + sum_b (lam_a lam_b / lam_t) K (dpc_a - dpc_b)
+   (dpc = p_c(lo) - p_c(hi), p_c of oil 0), so the phases share ut and only the capillary part
+   moves them against each other. Hybrid upwinding: the viscous part takes the fractions of the
+   node ut leaves, each capillary pair the mobility of the node each phase leaves; so a phase only
+   leaves a node through its own mobility (positivity), and the phase fluxes sum to ut (volume).
+   Outputs: mass flux of each component lo -> hi, the volume of each phase leaving lo and hi. */
+PF_TEMPLATE PF_FN void adi_face_flow(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * lo, const PF_T(AdiNode) * hi,
+                                     pf_real geo, pf_real ut, pf_real mflux[4], pf_real out_lo[3], pf_real out_hi[3]) {
+  for (int c = 0; c < 4; ++c) mflux[c] = (pf_real)0;
+  for (int al = 0; al < 3; ++al) out_lo[al] = out_hi[al] = (pf_real)0;
+  /* viscous part from the upwind node of ut (the other one if no phase moves there) */
+  const PF_T(AdiNode)* up = ut >= (pf_real)0 ? lo : hi;
+  pf_real lt = up->lam[0] + up->lam[1] + up->lam[2];
+  if (!(lt > (pf_real)0)) {
+    up = ut >= (pf_real)0 ? hi : lo;
+    lt = up->lam[0] + up->lam[1] + up->lam[2];
+  }
+  if (lt > (pf_real)0 && ut != (pf_real)0) {
+    for (int al = 0; al < 3; ++al) {
+      pf_real v = up->lam[al] / lt * ut;
+      for (int c = 0; c < 4; ++c) mflux[c] += v * up->rho[al] * up->cmp[c][al];
+      if (ut > (pf_real)0) out_lo[al] += v;
+      else out_hi[al] -= v;
+    }
+  }
+  /* capillary pairs (w, o), (w, g), (o, g): a moves lo -> hi when F > 0, b the other way */
+  pf_real k = geo * prm[ADI_PERM];
+  for (int pr = 0; pr < 3; ++pr) {
+    int a = pr == 2 ? 1 : 0, b = pr == 0 ? 1 : 2, g = 3 - a - b;
+    pf_real d = ((lo->phi[a] - lo->phi[1]) - (hi->phi[a] - hi->phi[1])) -
+                ((lo->phi[b] - lo->phi[1]) - (hi->phi[b] - hi->phi[1]));
+    if (d == (pf_real)0) continue;
+    const PF_T(AdiNode)* from_a = d > (pf_real)0 ? lo : hi; /* a leaves this node, b the other */
+    const PF_T(AdiNode)* from_b = d > (pf_real)0 ? hi : lo;
+    pf_real la = from_a->lam[a], lb = from_b->lam[b];
+    pf_real lsum = la + lb + (pf_real)0.5 * (lo->lam[g] + hi->lam[g]);
+    if (!(la > (pf_real)0 && lb > (pf_real)0 && lsum > (pf_real)0)) continue;
+    pf_real f = k * la * lb / lsum * d; /* volume of a lo -> hi; of b hi -> lo */
+    for (int c = 0; c < 4; ++c)
+      mflux[c] += f * from_a->rho[a] * from_a->cmp[c][a] - f * from_b->rho[b] * from_b->cmp[c][b];
+    if (d > (pf_real)0) {
+      out_lo[a] += f;
+      out_hi[b] += f;
+    } else {
+      out_hi[a] -= f;
+      out_lo[b] -= f;
+    }
+  }
+}
+
+/* An upper bound of the explicit capillary stiffness of a face, volume per unit time per unit
+   saturation: explicit capillary transport is stable for dt sum_faces (this) / pore volume <= 1,
+   a limit the outflow rate alone does not see where the saturation field is smooth. */
+PF_TEMPLATE PF_FN pf_real adi_face_capillary_stiffness(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * a,
+                                                       const PF_T(AdiNode) * b, pf_real geo) {
+  if (prm[ADI_INV_ZETA] == (pf_real)0) return (pf_real)0;
+  pf_real dwa, dga, dwb, dgb;
+  adi_capillary_slopes(prm, a->s[0], a->s[2], &dwa, &dga);
+  adi_capillary_slopes(prm, b->s[0], b->s[2], &dwb, &dgb);
+  pf_real dw = fmax(dwa, dwb), dg = fmax(dga, dgb);
+  pf_real l[3];
+  for (int al = 0; al < 3; ++al) l[al] = fmax(a->lam[al], b->lam[al]);
+  /* x y / (x + y) bounds every pair coefficient la lb / lsum above */
+  pf_real hwo = l[0] + l[1] > (pf_real)0 ? l[0] * l[1] / (l[0] + l[1]) : (pf_real)0;
+  pf_real hwg = l[0] + l[2] > (pf_real)0 ? l[0] * l[2] / (l[0] + l[2]) : (pf_real)0;
+  pf_real hog = l[1] + l[2] > (pf_real)0 ? l[1] * l[2] / (l[1] + l[2]) : (pf_real)0;
+  return geo * prm[ADI_PERM] * (hwo * dw + hog * dg + hwg * (dw + dg));
+}
+
 /* Volume-balance weights of a node: the pore volume each unit of component mass occupies, per
    unit of control volume (its partial specific volume over m A), and the total compressibility
    c_t = -dV/dp of the normalised phase volumes. vol is the unnormalised volume sum. */
@@ -258,8 +361,13 @@ PF_TEMPLATE PF_FN pf_real adi_prod_rate(const PF_T(AdiNode) * nd, int al, pf_rea
 
 /* The pressure equation of node (i, j) for one time step dt: off-diagonals a_f >= 0 towards each
    neighbour, the own diagonal d0 (compressibility and producer) and the right-hand side, from the
-   linearised volume balance V(p^{n+1}, masses^{n+1}) = 1 with explicit mobilities and capillarity:
-     d0 p_i + sum_f a_f (p_i - p_f) = c_t p_i^n + (V_i^n - 1) + dt sum_j w_j (capillary and well terms). */
+   linearised volume balance V(p^{n+1}, masses^{n+1}) = 1 with explicit mobilities and capillarity,
+   written for the increment dp = p^{n+1} - p^n:
+     d0 dp_i + sum_f a_f (dp_i - dp_f) = (V_i^n - 1) + dt sum_j w_j (capillary and well terms at p^n)
+                                         - sum_f a_f (p_i^n - p_f^n).
+   The right-hand side is the residual of the current pressure, formed from small terms without
+   the c_t p^n that would cancel: in float the increment then keeps its relative accuracy, where
+   solving for p itself loses the digits of p that the nearly singular operator amplifies. */
 PF_TEMPLATE PF_FN void adi_coefficients_node(
     PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h, pf_real dt, PF_GLOBAL const pf_real* p,
     PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
@@ -273,7 +381,7 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
   pf_real w[4], ct;
   adi_weights(prm, &me, vol[k], h * h * fx * fy, w, &ct);
   pf_real coef[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0}; /* west, east, south, north */
-  pf_real cap = (pf_real)0;
+  pf_real cap = (pf_real)0, flow = (pf_real)0;
   for (int f = 0; f < 4; ++f) {
     long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
     if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
@@ -290,9 +398,10 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
         cap += w[c] * t[c][al] * ((nb.phi[al] - nb.phi[1]) - (me.phi[al] - me.phi[1]));
       }
     coef[f] = dt * a;
+    flow -= coef[f] * (me.phi[1] - nb.phi[1]);
   }
   /* too much volume (V > 1) raises the pressure, which compresses the fluids and drives them out */
-  pf_real diag = ct, r = ct * me.phi[1] + (vol[k] - (pf_real)1) + dt * cap;
+  pf_real diag = ct, r = (vol[k] - (pf_real)1) + dt * cap + flow;
   pf_real q_in = inj[k];
   if (q_in != (pf_real)0) r += dt * w[0] * q_in;
   pf_real jidx = prod[k];
@@ -301,7 +410,7 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
     for (int c = 0; c < 4; ++c)
       for (int al = 0; al < 3; ++al) wp += w[c] * me.cmp[c][al] * jidx * me.lam[al] * me.rho[al];
     diag += dt * wp;
-    r += dt * wp * p_bh;
+    r += dt * wp * (p_bh - me.phi[1]);
   }
   aw[k] = coef[0];
   ae[k] = coef[1];
@@ -337,16 +446,61 @@ PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sw
   }
 }
 
-/* One explicit step of dt for node (i, j): upwind advection of every component with the fixed
-   phase potentials of p (mobilities and compositions of the current state), molecular diffusion
-   m D S_alpha grad(rho_alpha C_alpha,j), and the wells; acc gathers the well masses. The flux
-   through a face is computed identically from both sides, so the masses are conserved to rounding. */
+/* The total volumetric flux through the east face (ux) and the north face (uy) of node (i, j), by
+   the potentials of the pressure just solved for; 0 on the faces of the last column and row. */
+PF_TEMPLATE PF_FN void adi_total_velocity_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny,
+                                               PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
+                                               PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
+                                               PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                               PF_GLOBAL pf_real* ux, PF_GLOBAL pf_real* uy) {
+  long k = j * nx + i;
+  PF_T(AdiNode) me, nb;
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  pf_real u = (pf_real)0;
+  if (i + 1 < nx) {
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, k + 1, &nb);
+    u = adi_face_total(prm, &me, &nb, ADI_EDGE(j, ny));
+  }
+  ux[k] = u;
+  u = (pf_real)0;
+  if (j + 1 < ny) {
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, k + nx, &nb);
+    u = adi_face_total(prm, &me, &nb, ADI_EDGE(i, nx));
+  }
+  uy[k] = u;
+}
+
+/* Face f of node (i, j) (0 west, 1 east, 2 south, 3 north): loads the neighbour into nb and
+   returns the face's fixed total flux from its west/south node to its east/north node; *me_lo says
+   whether this node is that west/south node. Returns 0 with *valid = 0 on the grid's edge. */
+PF_TEMPLATE PF_FN pf_real adi_face_of(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, int f,
+                                      PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
+                                      PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
+                                      PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                      PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy, PF_T(AdiNode) * nb,
+                                      int* me_lo, int* valid) {
+  long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
+  *valid = !(ii < 0 || ii >= nx || jj < 0 || jj >= ny);
+  *me_lo = f == 1 || f == 3;
+  if (!*valid) return (pf_real)0;
+  long kn = jj * nx + ii;
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, kn, nb);
+  long klo = *me_lo ? j * nx + i : kn;
+  return f < 2 ? ux[klo] : uy[klo];
+}
+
+/* One explicit step of dt for node (i, j): every component moves with the phases through each
+   face at the face's fixed total flux (adi_face_flow: the fractions and capillary parts of the
+   current state), plus molecular diffusion m D S_alpha grad(rho_alpha C_alpha,j) and the wells;
+   acc gathers the well masses. A face's flux is computed from its west/south node's view on both
+   sides, so the masses are conserved to rounding. */
 PF_TEMPLATE PF_FN void adi_transport_node(
     PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real dt, PF_GLOBAL const pf_real* p,
     PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
-    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod, pf_real p_bh,
-    PF_GLOBAL const pf_real* m1, PF_GLOBAL const pf_real* m2, PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4,
-    PF_GLOBAL pf_real* o1, PF_GLOBAL pf_real* o2, PF_GLOBAL pf_real* o3, PF_GLOBAL pf_real* o4, PF_GLOBAL pf_real* acc1,
+    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy,
+    PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod, pf_real p_bh, PF_GLOBAL const pf_real* m1,
+    PF_GLOBAL const pf_real* m2, PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4, PF_GLOBAL pf_real* o1,
+    PF_GLOBAL pf_real* o2, PF_GLOBAL pf_real* o3, PF_GLOBAL pf_real* o4, PF_GLOBAL pf_real* acc1,
     PF_GLOBAL pf_real* acc2, PF_GLOBAL pf_real* acc3, PF_GLOBAL pf_real* acc4) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
@@ -355,19 +509,21 @@ PF_TEMPLATE PF_FN void adi_transport_node(
   pf_real dm[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
   pf_real dif = prm[ADI_DIFF] * prm[ADI_PORO];
   for (int f = 0; f < 4; ++f) {
-    long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
-    if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
-    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    int me_lo, valid;
+    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, ux, uy, &nb, &me_lo, &valid);
+    if (!valid) continue;
     pf_real geo = f < 2 ? fy : fx;
-    pf_real t[4][3];
-    adi_face_trans(prm, &me, &nb, geo, t);
+    pf_real mf[4], olo[3], ohi[3];
+    if (me_lo)
+      adi_face_flow(prm, &me, &nb, geo, ut, mf, olo, ohi);
+    else
+      adi_face_flow(prm, &nb, &me, geo, ut, mf, olo, ohi);
+    for (int c = 0; c < 4; ++c) dm[c] += me_lo ? -mf[c] : mf[c];
     for (int al = 0; al < 3; ++al) {
-      pf_real dphi = nb.phi[al] - me.phi[al];
       /* diffusion within phase alpha needs the phase on both sides: the face saturation is the
          smaller one, which also keeps the explicit step positive */
       pf_real ds = dif * fmin(me.s[al], nb.s[al]) * geo;
-      for (int c = 0; c < 4; ++c)
-        dm[c] += t[c][al] * dphi + ds * (nb.rho[al] * nb.cmp[c][al] - me.rho[al] * me.cmp[c][al]);
+      for (int c = 0; c < 4; ++c) dm[c] += ds * (nb.rho[al] * nb.cmp[c][al] - me.rho[al] * me.cmp[c][al]);
     }
   }
   pf_real well[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
@@ -389,30 +545,35 @@ PF_TEMPLATE PF_FN void adi_transport_node(
   }
 }
 
-/* The largest fraction of any phase's volume in node (i, j) that leaves per unit time (through
-   its faces, by production and by diffusion). Every component lives in phases, so an explicit
-   step with dt <= cfl / rate cannot drive a component mass negative (upwind: what leaves a node
-   is computed from the node's own state). vol is the unnormalised phase volume sum. */
+/* The rate that limits the explicit substep of node (i, j): the largest fraction of any phase's
+   volume that leaves per unit time (through its faces, by production and by diffusion), so
+   dt <= cfl / rate cannot drive a component mass negative (a phase leaves a node only through its
+   own mobility); plus the capillary stiffness over the pore volume, so the explicit capillary
+   part stays stable where the saturation field is smooth. vol is the unnormalised volume sum. */
 PF_TEMPLATE PF_FN pf_real adi_rate_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h,
                                         PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
                                         PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
                                         PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                        PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy,
                                         PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* prod, pf_real p_bh) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
   adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
   pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
   pf_real out[3] = {(pf_real)0, (pf_real)0, (pf_real)0};
-  pf_real dif = (pf_real)0;
+  pf_real dif = (pf_real)0, stiff = (pf_real)0;
   for (int f = 0; f < 4; ++f) {
-    long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
-    if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
-    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    int me_lo, valid;
+    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, ux, uy, &nb, &me_lo, &valid);
+    if (!valid) continue;
     pf_real geo = f < 2 ? fy : fx;
-    for (int al = 0; al < 3; ++al) {
-      pf_real dphi = me.phi[al] - nb.phi[al];
-      if (dphi > (pf_real)0) out[al] += geo * prm[ADI_PERM] * me.lam[al] * dphi;
-    }
+    pf_real mf[4], olo[3], ohi[3];
+    if (me_lo)
+      adi_face_flow(prm, &me, &nb, geo, ut, mf, olo, ohi);
+    else
+      adi_face_flow(prm, &nb, &me, geo, ut, mf, olo, ohi);
+    for (int al = 0; al < 3; ++al) out[al] += me_lo ? olo[al] : ohi[al];
+    stiff += adi_face_capillary_stiffness(prm, &me, &nb, geo);
     dif += prm[ADI_DIFF] * geo;
   }
   pf_real pv = prm[ADI_PORO] * h * h * fx * fy, v = vol[k];
@@ -424,7 +585,7 @@ PF_TEMPLATE PF_FN pf_real adi_rate_node(PF_GLOBAL const pf_real* prm, long i, lo
     if (q > (pf_real)0 && phase_volume > (pf_real)0) rate = fmax(rate, q / phase_volume);
   }
   /* diffusion: at most 2 D / (m A) of the node's content per face (face saturation <= own) */
-  return rate + (pf_real)2 * dif / (h * h * fx * fy);
+  return rate + stiff / pv + (pf_real)2 * dif / (h * h * fx * fy);
 }
 
 /* The flash of node k from its component masses (mass in the control volume). */

@@ -64,13 +64,25 @@ void sweep_t(const Adi2DSweepArgs& a, bool par, int threads) {
 }
 
 template <class T>
+void velocity_t(const Adi2DVelocityArgs& a, bool par, int threads) {
+  const long nx = static_cast<long>(a.g.nx), ny = static_cast<long>(a.g.ny);
+  const T* prm = in<T>(a.prm);
+  const auto& s = a.st;
+  for_nodes(a.g, par, threads, [&](long i, long j) {
+    phys::adi_total_velocity_node<T>(prm, i, j, nx, ny, in<T>(s.p), in<T>(s.sw), in<T>(s.so), in<T>(s.sg),
+                                     in<T>(s.co3), in<T>(s.cg3), out<T>(a.ux), out<T>(a.uy));
+  });
+}
+
+template <class T>
 void transport_t(const Adi2DTransportArgs& a, bool par, int threads) {
   const long nx = static_cast<long>(a.g.nx), ny = static_cast<long>(a.g.ny);
   const T* prm = in<T>(a.prm);
   const auto& s = a.st;
   for_nodes(a.g, par, threads, [&](long i, long j) {
     phys::adi_transport_node<T>(prm, i, j, nx, ny, T(a.dt), in<T>(s.p), in<T>(s.sw), in<T>(s.so), in<T>(s.sg),
-                                in<T>(s.co3), in<T>(s.cg3), in<T>(a.wells.inj), in<T>(a.wells.prod), T(a.wells.p_bh),
+                                in<T>(s.co3), in<T>(s.cg3), in<T>(a.ux), in<T>(a.uy), in<T>(a.wells.inj),
+                                in<T>(a.wells.prod), T(a.wells.p_bh),
                                 in<T>(a.mass_in[0]), in<T>(a.mass_in[1]), in<T>(a.mass_in[2]), in<T>(a.mass_in[3]),
                                 out<T>(a.mass_out[0]), out<T>(a.mass_out[1]), out<T>(a.mass_out[2]),
                                 out<T>(a.mass_out[3]), out<T>(a.acc[0]), out<T>(a.acc[1]), out<T>(a.acc[2]),
@@ -86,8 +98,8 @@ void rate_t(const Adi2DRateArgs& a, bool par, int threads) {
   T* rate = out<T>(a.rate);
   for_nodes(a.g, par, threads, [&](long i, long j) {
     rate[j * nx + i] = phys::adi_rate_node<T>(prm, i, j, nx, ny, T(a.g.h), in<T>(s.p), in<T>(s.sw), in<T>(s.so),
-                                              in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(a.vol),
-                                              in<T>(a.wells.prod), T(a.wells.p_bh));
+                                              in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(a.ux), in<T>(a.uy),
+                                              in<T>(a.vol), in<T>(a.wells.prod), T(a.wells.p_bh));
   });
 }
 
@@ -99,6 +111,7 @@ void rate_t(const Adi2DRateArgs& a, bool par, int threads) {
 void HostBackend::adi2d_flash(const Adi2DFlashArgs& a) { PF_DISPATCH(flash_t, a); }
 void HostBackend::adi2d_coefficients(const Adi2DCoeffArgs& a) { PF_DISPATCH(coefficients_t, a); }
 void HostBackend::adi2d_sweep(const Adi2DSweepArgs& a) { PF_DISPATCH(sweep_t, a); }
+void HostBackend::adi2d_total_velocity(const Adi2DVelocityArgs& a) { PF_DISPATCH(velocity_t, a); }
 void HostBackend::adi2d_transport(const Adi2DTransportArgs& a) { PF_DISPATCH(transport_t, a); }
 void HostBackend::adi2d_rate(const Adi2DRateArgs& a) { PF_DISPATCH(rate_t, a); }
 

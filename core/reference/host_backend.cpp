@@ -91,6 +91,24 @@ void HostBackend::fill(Buffer& dst, Precision prec, double value, std::size_t n)
     fill_t<double>(dst, value, n, parallel_, threads_);
 }
 
+template <class T>
+static void axpy_t(std::size_t n, double alpha, const Buffer& x, Buffer& y, bool parallel, int threads) {
+  const T* xs = host_ptr<T>(x);
+  T* ys = host_ptr<T>(y);
+  const T a = static_cast<T>(alpha);
+#pragma omp parallel for schedule(static) num_threads(threads) if (parallel && n >= kMinParallelPoints)
+  for (std::size_t i = 0; i < n; ++i) ys[i] += a * xs[i];
+}
+
+void HostBackend::axpy(Precision prec, std::size_t n, double alpha, const Buffer& x, Buffer& y) {
+  check_range(x, n * size_of(prec), 0, "axpy");
+  check_range(y, n * size_of(prec), 0, "axpy");
+  if (prec == Precision::Float)
+    axpy_t<float>(n, alpha, x, y, parallel_, threads_);
+  else
+    axpy_t<double>(n, alpha, x, y, parallel_, threads_);
+}
+
 // ---- reduce (serial reference) ----------------------------------------------------------------
 
 template <class T>

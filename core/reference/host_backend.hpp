@@ -36,6 +36,7 @@ class HostBackend : public Backend {
   void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override;
   void copy(const Buffer& src, Buffer& dst, std::size_t bytes) override;
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override;
+  void axpy(Precision prec, std::size_t n, double alpha, const Buffer& x, Buffer& y) override;
   void sync() override {}
 
   void reduce_enqueue(const ReduceArgs& args) override;
@@ -48,6 +49,7 @@ class HostBackend : public Backend {
   void adi2d_flash(const Adi2DFlashArgs& args) override;
   void adi2d_coefficients(const Adi2DCoeffArgs& args) override;
   void adi2d_sweep(const Adi2DSweepArgs& args) override;
+  void adi2d_total_velocity(const Adi2DVelocityArgs& args) override;
   void adi2d_transport(const Adi2DTransportArgs& args) override;
   void adi2d_rate(const Adi2DRateArgs& args) override;
 

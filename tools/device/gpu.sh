@@ -38,8 +38,12 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIME
 
 bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and scaled
   local extra=()
-  [ "$1" = adi2d ] && extra=(--cpu-budget 5)
+  [ "$1" = adi2d ] && extra=(--cpu-budget 5 --gpu-budget 4)
   run bench_$1 "$PF" bench "$1" --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$1.json" "${extra[@]}"
+}
+
+pack() {  # after every stage, so a call cut off by its time limit still brings back what it did
+  tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls *.json 2>/dev/null) 2>/dev/null
 }
 
 for s in "${stages[@]}"; do
@@ -68,7 +72,8 @@ for s in "${stages[@]}"; do
       ;;
     *) echo "unknown stage $s"; status=1 ;;
   esac
+  pack
 done
-tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls *.json 2>/dev/null) 2>/dev/null
+pack
 rm -rf "$LOGS"
 exit $status
