@@ -249,7 +249,9 @@ Tridiag::Tridiag(cl::Context ctx, cl::CommandQueue queue, Programs& progs, std::
     : ctx_(std::move(ctx)),
       queue_(std::move(queue)),
       progs_(progs),
-      smem_cap_(local_mem),
+      // a group asking for every byte of CL_DEVICE_LOCAL_MEM_SIZE is refused by NVIDIA's OpenCL,
+      // which keeps some for itself; solve() shrinks further where 1 KB is not enough
+      smem_cap_(local_mem > 16 * 1024 ? local_mem - 1024 : local_mem),
       max_group_(max_group),
       units_(std::max<std::size_t>(units, 1)),
       gpu_(gpu) {}
@@ -270,35 +272,38 @@ void Tridiag::enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
   PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
 }
 
-// NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and
-// reports no reliable per-kernel limit beforehand; so a refused shape is planned again with half
-// the group size, down to a warp, and the size that worked is kept for that shape. Passes
+// NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and a
+// group that asks for all of CL_DEVICE_LOCAL_MEM_SIZE; it reports no reliable per-kernel limit
+// beforehand. So a refused shape is planned again with half the group size (down to a warp) and
+// three quarters of the local memory, and the limits that worked are kept for that shape. Passes
 // enqueued before the refusal only wrote scratch from the inputs, so running them again is safe.
 void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer& b0, const cl::Buffer& c0,
                     const cl::Buffer& d0, const cl::Buffer& x) {
   const auto key = std::make_tuple(int(l.prec), int(l.algo), int(l.layout), l.n, l.batch);
-  auto it = group_cap_.find(key);
-  std::size_t cap = it == group_cap_.end() ? max_group_ : it->second;
+  auto it = limits_.find(key);
+  Limits lim = it == limits_.end() ? Limits{max_group_, smem_cap_} : it->second;
   for (;;) {
     try {
-      solve_with(l, cap, a0, b0, c0, d0, x);
-      if (cap != max_group_) group_cap_[key] = cap;
+      solve_with(l, lim, a0, b0, c0, d0, x);
+      if (lim.group != max_group_ || lim.local != smem_cap_) limits_[key] = lim;
       return;
     } catch (const OutOfResources&) {
-      if (cap <= 32)
+      if (lim.group <= 32 && lim.local < 8 * 1024)
         throw BackendError("clEnqueueNDRangeKernel(tridiag) failed: CL_OUT_OF_RESOURCES (-5) even with work-groups of " +
-                           std::to_string(cap) + " (n = " + std::to_string(l.n) + ", batch = " +
-                           std::to_string(l.batch) + ", " + to_string(l.algo) + ")");
-      spdlog::debug("tridiag: the device refused work-groups of {} for {} n={} batch={}; planning with {}", cap,
-                    to_string(l.algo), l.n, l.batch, cap / 2);
-      cap /= 2;
+                           std::to_string(lim.group) + " and " + std::to_string(lim.local) + " bytes of local memory (n = " +
+                           std::to_string(l.n) + ", batch = " + std::to_string(l.batch) + ", " + to_string(l.algo) + ")");
+      Limits next{std::max<std::size_t>(lim.group / 2, 32), lim.local * 3 / 4};
+      spdlog::debug("tridiag: the device refused {} n={} batch={} with work-groups of {} and {} B of local memory; "
+                    "planning with {} and {} B",
+                    to_string(l.algo), l.n, l.batch, lim.group, lim.local, next.group, next.local);
+      lim = next;
     }
   }
 }
 
-void Tridiag::solve_with(const TridiagArgs& l, std::size_t max_group, const cl::Buffer& a0, const cl::Buffer& b0,
+void Tridiag::solve_with(const TridiagArgs& l, const Limits& lim, const cl::Buffer& a0, const cl::Buffer& b0,
                          const cl::Buffer& c0, const cl::Buffer& d0, const cl::Buffer& x) {
-  const Plan p = make_plan(l, smem_cap_, max_group, gpu_, units_);
+  const Plan p = make_plan(l, lim.local, lim.group, gpu_, units_);
   const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
   const bool inter = l.layout == TridiagLayout::Interleaved;
   const std::string file = "kernels_cl/tridiag.cl";

@@ -27,9 +27,13 @@ class Tridiag {
              const cl::Buffer& d, const cl::Buffer& x);
 
  private:
-  // a launch the driver refused for lack of resources (registers for the group size)
+  // a launch the driver refused for lack of resources (registers for the group size, or local
+  // memory the implementation keeps some of for itself)
   struct OutOfResources {};
-  void solve_with(const TridiagArgs& args, std::size_t max_group, const cl::Buffer& a, const cl::Buffer& b,
+  struct Limits {
+    std::size_t group, local;
+  };
+  void solve_with(const TridiagArgs& args, const Limits& lim, const cl::Buffer& a, const cl::Buffer& b,
                   const cl::Buffer& c, const cl::Buffer& d, const cl::Buffer& x);
   cl::Buffer& scratch(int i, std::size_t bytes);
   void enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local);
@@ -41,9 +45,9 @@ class Tridiag {
   bool gpu_;
   cl::Buffer scratch_[9];  // c' of Thomas; two sets of four arrays for the global PCR levels
   std::size_t scratch_bytes_[9] = {};
-  // the largest work-group a shape (precision, algorithm, layout, n, batch) launched with, after
-  // a refusal: the device limit may be below the device maximum for kernels with many registers
-  std::map<std::tuple<int, int, int, std::size_t, std::size_t>, std::size_t> group_cap_;
+  // the limits a shape (precision, algorithm, layout, n, batch) launched with after a refusal:
+  // the real ones may be below the device's reported maxima
+  std::map<std::tuple<int, int, int, std::size_t, std::size_t>, Limits> limits_;
 };
 
 }  // namespace poreflow::ocl
