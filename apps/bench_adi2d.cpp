@@ -33,7 +33,22 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
   for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);
     bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));
+    double last_step = 0;  // seconds per step at the previous size (Thomas, this backend)
+    std::size_t last_n = 0;
     for (std::size_t n : sizes) {
+      const bool cpu_backend = name == "serial" || name == "omp";
+      const double budget = cpu_backend ? o.serial_budget : o.device_budget;
+      // a step costs at least the grid's area times more than at the last size (more substeps
+      // and ADI iterations on top): skip sizes whose two untimed-plus-timed steps alone would take
+      // several budgets (serial at 1025 points: over a minute a step)
+      if (last_n > 0) {
+        const double guess = last_step * double(n * n) / double(last_n * last_n);
+        if (2 * guess > 4 * budget) {
+          spdlog::info("bench adi2d: {} N={} skipped: about {:.1f} s a step (from N={}), over the budget of {} s", name,
+                       n, guess, last_n, budget);
+          continue;
+        }
+      }
       auto algos = tridiag_algos();
       algos.push_back(TridiagAlgo::Auto);
       for (auto algo : algos) {
@@ -58,7 +73,6 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
         be->sync();
         double one = now_s() - t0;
         long timed = 1;
-        const double budget = cpu ? o.serial_budget : o.device_budget;
         if (one * steps > budget) steps = std::max(1L, long(budget / one));
         t0 = now_s();
         for (long s = 0; s < steps - 1; ++s) model.step(model.time() + cfg.dt);
@@ -66,6 +80,10 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
         double rest = now_s() - t0;
         timed += steps - 1;
         double per_step = (one + rest) / double(timed);
+        if (algo == TridiagAlgo::Thomas || last_n != n) {
+          last_step = per_step;
+          last_n = n;
+        }
         Timing t{per_step * o.steps, per_step * o.steps, 1};
         BenchRow r = make_row("adi2d", name, be->device_name(), to_string(algo), "-", to_string(precision_of<T>()), n, t,
                               0);
