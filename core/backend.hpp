@@ -166,9 +166,9 @@ struct Adi2DCoeffArgs {
   Buffer *aw = nullptr, *ae = nullptr, *as = nullptr, *an = nullptr, *d0 = nullptr, *rhs = nullptr;
 };
 
-// The tridiagonal systems of one Peaceman-Rachford half step with parameter r: the x sweep
-// (rows, contiguous) solves (H + r) p' = rhs - (V - r) p, the y sweep (columns, interleaved)
-// (V + r) p' = rhs - (H - r) p, with H, V the x and y parts of the operator, d0 split evenly.
+// The tridiagonal systems of one Peaceman-Rachford half step with parameter r in correction form:
+// the x sweep (rows, contiguous) solves (H + r) e = rhs - A p, the y sweep (columns, interleaved)
+// (V + r) e = rhs - A p, and p' = p + e; H, V are the x and y parts of A, d0 split evenly.
 struct Adi2DSweepArgs {
   Precision prec = Precision::Double;
   Adi2DGeom g;

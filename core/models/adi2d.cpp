@@ -282,7 +282,11 @@ void Adi2D<T>::step(double t_stop) {
   // the total flux of every face, held over the substeps: what the pressure equation balanced
   Adi2DVelocityArgs va{precision_of<T>(), g_, &prm_.buffer(), phase_state(), &ux_.buffer(), &uy_.buffer()};
   be_.adi2d_total_velocity(va);
-  if (last_adi_.stagnated)
+  if (last_adi_.stagnated && last_adi_.change > 1e-3)
+    spdlog::warn("step {}: ADI stagnated at relative change {:.3g}: the pressure is that inaccurate (try another "
+                 "pressure.algorithm or --precision double)",
+                 steps_ + 1, last_adi_.change);
+  else if (last_adi_.stagnated)
     spdlog::debug("step {}: ADI stagnated at relative change {:.3g} (the limit of {} here)", steps_ + 1,
                   last_adi_.change, to_string(precision_of<T>()));
   else if (!last_adi_.converged)

@@ -420,8 +420,11 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
   rhs[k] = r;
 }
 
-/* The tridiagonal row of node k for a Peaceman-Rachford half step with parameter r: x sweep when
-   x_sweep, else y sweep; q is the current iterate, read across the other direction. */
+/* The tridiagonal row of node k for a Peaceman-Rachford half step with parameter r, in correction
+   form: x sweep (H + r) e = rhs - A q, y sweep (V + r) e = rhs - A q, then q' = q + e (A = H + V,
+   d0 split evenly). The same iteration as (H + r) q' = rhs - (V - r) q, but the solve's rounding
+   is relative to the correction e, which vanishes as ADI converges, not to q: in float, on the
+   nearly singular systems of small r, PCR otherwise stalls at relative changes of 1e-2. */
 PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sweep, pf_real r, PF_GLOBAL const pf_real* aw,
                                       PF_GLOBAL const pf_real* ae, PF_GLOBAL const pf_real* as,
                                       PF_GLOBAL const pf_real* an, PF_GLOBAL const pf_real* d0,
@@ -429,20 +432,22 @@ PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sw
                                       PF_GLOBAL pf_real* b, PF_GLOBAL pf_real* c, PF_GLOBAL pf_real* d) {
   long k = j * nx + i;
   pf_real dh = (pf_real)0.5 * d0[k]; /* d0 split evenly between the two directions */
+  pf_real qk = q[k];
+  /* the residual rhs - A q, each neighbour term as a difference so no large products cancel */
+  pf_real res = rhs[k] - d0[k] * qk;
+  if (i > 0) res -= aw[k] * (qk - q[k - 1]);
+  if (i < nx - 1) res -= ae[k] * (qk - q[k + 1]);
+  if (j > 0) res -= as[k] * (qk - q[k - nx]);
+  if (j < ny - 1) res -= an[k] * (qk - q[k + nx]);
+  d[k] = res;
   if (x_sweep) {
-    pf_real s = as[k], n = an[k];
-    pf_real other = (s + n + dh - r) * q[k] - (j > 0 ? s * q[k - nx] : (pf_real)0) - (j < ny - 1 ? n * q[k + nx] : (pf_real)0);
     a[k] = -aw[k];
     c[k] = -ae[k];
     b[k] = aw[k] + ae[k] + dh + r;
-    d[k] = rhs[k] - other;
   } else {
-    pf_real w = aw[k], e = ae[k];
-    pf_real other = (w + e + dh - r) * q[k] - (i > 0 ? w * q[k - 1] : (pf_real)0) - (i < nx - 1 ? e * q[k + 1] : (pf_real)0);
     a[k] = -as[k];
     c[k] = -an[k];
     b[k] = as[k] + an[k] + dh + r;
-    d[k] = rhs[k] - other;
   }
 }
 

@@ -86,7 +86,8 @@ void AdiSolver<T>::half_step(bool x_sweep, double r, const Field<T>& from, Field
   t.c = &c_.buffer();
   t.d = &d_.buffer();
   t.x = &to.buffer();
-  be_.tridiag_solve(t);
+  be_.tridiag_solve(t);  // the correction e
+  be_.axpy(precision_of<T>(), from.size(), 1.0, from.buffer(), to.buffer());  // to = from + e
 }
 
 template <class T>
