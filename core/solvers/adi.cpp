@@ -101,6 +101,10 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   double lo = 0.5 * d_min;
   double hi = 4 * a_max + 0.5 * d_max;
   if (!(lo > 0)) lo = std::max(hi * 1e-12, 1e-300);
+  // A parameter the precision cannot see next to the off-diagonals leaves the half-step systems
+  // singular in T (float at 513 points: d0 / 2 is 1e-10 of the diagonal), and PCR then divides by
+  // rounding noise; below 64 eps(T) of the largest bound, r is raised to it.
+  lo = std::max(lo, 64 * std::numeric_limits<T>::epsilon() * hi);
   if (!(hi >= lo)) hi = lo;
   const int k = opt_.tolerance > 0 ? std::max(opt_.cycle, 1) : 1;
   r_.assign(k, lo);
