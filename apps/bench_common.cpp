@@ -76,7 +76,7 @@ void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline) {
   for (auto& r : rows)
     for (const auto& s : rows)
       if (s.backend == "serial" && s.variant == baseline && s.size == r.size && s.batch == r.batch &&
-          s.layout == r.layout)
+          s.layout == r.layout && s.t.median > 0 && r.t.median > 0)  // 0: a failed run, no time
         r.speedup = s.t.median / r.t.median;
 }
 

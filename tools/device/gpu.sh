@@ -38,7 +38,7 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIME
 
 bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and scaled
   local extra=()
-  [ "$1" = adi2d ] && extra=(--cpu-budget 5 --gpu-budget 3 --sizes 65,129,257,513,1025,2049)
+  [ "$1" = adi2d ] && extra=(--cpu-budget 5 --gpu-budget 3 --sizes 65,129,257,513,1025,2049 --precision ${ADI_PRECISION:-double})
   run bench_$1 "$PF" bench "$1" --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$1.json" "${extra[@]}"
 }
 
