@@ -128,6 +128,7 @@ struct Adi2DGeom {
   std::size_t nx = 0, ny = 0;
   double h = 1;
 };
+constexpr int kAdi2DProps = 7;  // ADI_NPROPS of core/physics/adi2d.h (checked there by the host backend)
 
 // phase equilibrium and saturations of every node from its masses and pressure
 struct Adi2DFlashArgs {
@@ -137,6 +138,7 @@ struct Adi2DFlashArgs {
   const Buffer* mass[4] = {};
   const Buffer* p = nullptr;
   Buffer *sw = nullptr, *so = nullptr, *sg = nullptr, *co3 = nullptr, *cg3 = nullptr, *vol = nullptr;
+  Buffer* props = nullptr;  // kAdi2DProps * nx * ny: each node's mobilities and capillary terms
 };
 
 // Wells: per node, `inj` is the water mass rate injected, `prod` the productivity J of a producer
@@ -146,9 +148,10 @@ struct Adi2DWells {
   double p_bh = 0;
 };
 
-// The state read by the coefficient, transport and rate kernels.
+// The state read by the coefficient, transport and rate kernels; props as the flash wrote them.
 struct Adi2DPhaseState {
   const Buffer *p = nullptr, *sw = nullptr, *so = nullptr, *sg = nullptr, *co3 = nullptr, *cg3 = nullptr;
+  const Buffer* props = nullptr;
 };
 
 // The pressure equation of one time step for the increment dp = p^{n+1} - p^n: a 5-point operator

@@ -5,21 +5,22 @@
 PF_KERNEL void adi2d_flash(long nx, long ny, pf_real h, __global const pf_real* prm, __global const pf_real* m1,
                            __global const pf_real* m2, __global const pf_real* m3, __global const pf_real* m4,
                            __global const pf_real* p, __global pf_real* sw, __global pf_real* so, __global pf_real* sg,
-                           __global pf_real* co3, __global pf_real* cg3, __global pf_real* vol) {
+                           __global pf_real* co3, __global pf_real* cg3, __global pf_real* vol,
+                           __global pf_real* props) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  adi_flash_node(prm, k % nx, k / nx, nx, ny, h, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol);
+  adi_flash_node(prm, k % nx, k / nx, nx, ny, h, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol, props);
 }
 
 PF_KERNEL void adi2d_coefficients(long nx, long ny, pf_real h, pf_real dt, __global const pf_real* prm,
                                   __global const pf_real* p, __global const pf_real* sw, __global const pf_real* so,
-                                  __global const pf_real* sg, __global const pf_real* co3, __global const pf_real* cg3,
+                                  __global const pf_real* sg, __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* props,
                                   __global const pf_real* vol, __global const pf_real* inj, __global const pf_real* prod,
                                   pf_real p_bh, __global pf_real* aw, __global pf_real* ae, __global pf_real* as,
                                   __global pf_real* an, __global pf_real* d0, __global pf_real* rhs) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  adi_coefficients_node(prm, k % nx, k / nx, nx, ny, h, dt, p, sw, so, sg, co3, cg3, vol, inj, prod, p_bh, aw, ae, as,
+  adi_coefficients_node(prm, k % nx, k / nx, nx, ny, h, dt, p, sw, so, sg, co3, cg3, props, vol, inj, prod, p_bh, aw, ae, as,
                         an, d0, rhs);
 }
 
@@ -34,16 +35,16 @@ PF_KERNEL void adi2d_sweep(long nx, long ny, int x_sweep, pf_real r, __global co
 
 PF_KERNEL void adi2d_total_velocity(long nx, long ny, __global const pf_real* prm, __global const pf_real* p,
                                     __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
-                                    __global const pf_real* co3, __global const pf_real* cg3, __global pf_real* ux,
+                                    __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* props, __global pf_real* ux,
                                     __global pf_real* uy) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  adi_total_velocity_node(prm, k % nx, k / nx, nx, ny, p, sw, so, sg, co3, cg3, ux, uy);
+  adi_total_velocity_node(prm, k % nx, k / nx, nx, ny, p, sw, so, sg, co3, cg3, props, ux, uy);
 }
 
 PF_KERNEL void adi2d_transport(long nx, long ny, pf_real dt, __global const pf_real* prm, __global const pf_real* p,
                                __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
-                               __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* ux,
+                               __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* props, __global const pf_real* ux,
                                __global const pf_real* uy, __global const pf_real* inj,
                                __global const pf_real* prod, pf_real p_bh, __global const pf_real* m1,
                                __global const pf_real* m2, __global const pf_real* m3, __global const pf_real* m4,
@@ -51,16 +52,16 @@ PF_KERNEL void adi2d_transport(long nx, long ny, pf_real dt, __global const pf_r
                                __global pf_real* a1, __global pf_real* a2, __global pf_real* a3, __global pf_real* a4) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  adi_transport_node(prm, k % nx, k / nx, nx, ny, dt, p, sw, so, sg, co3, cg3, ux, uy, inj, prod, p_bh, m1, m2, m3, m4, o1, o2,
+  adi_transport_node(prm, k % nx, k / nx, nx, ny, dt, p, sw, so, sg, co3, cg3, props, ux, uy, inj, prod, p_bh, m1, m2, m3, m4, o1, o2,
                      o3, o4, a1, a2, a3, a4);
 }
 
 PF_KERNEL void adi2d_rate(long nx, long ny, pf_real h, __global const pf_real* prm, __global const pf_real* p,
                           __global const pf_real* sw, __global const pf_real* so, __global const pf_real* sg,
-                          __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* ux,
+                          __global const pf_real* co3, __global const pf_real* cg3, __global const pf_real* props, __global const pf_real* ux,
                           __global const pf_real* uy, __global const pf_real* vol,
                           __global const pf_real* prod, pf_real p_bh, __global pf_real* rate) {
   long k = get_global_id(0);
   if (k >= nx * ny) return;
-  rate[k] = adi_rate_node(prm, k % nx, k / nx, nx, ny, h, p, sw, so, sg, co3, cg3, ux, uy, vol, prod, p_bh);
+  rate[k] = adi_rate_node(prm, k % nx, k / nx, nx, ny, h, p, sw, so, sg, co3, cg3, props, ux, uy, vol, prod, p_bh);
 }

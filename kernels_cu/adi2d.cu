@@ -21,19 +21,19 @@ __device__ __forceinline__ long node(const Adi2DGrid& g, long* i, long* j) {
 
 template <class T>
 __global__ void flash_kernel(Adi2DGrid g, T h, const T* __restrict__ prm, const T* m1, const T* m2, const T* m3,
-                             const T* m4, const T* p, T* sw, T* so, T* sg, T* co3, T* cg3, T* vol) {
+                             const T* m4, const T* p, T* sw, T* so, T* sg, T* co3, T* cg3, T* vol, T* props) {
   long i, j;
   if (node(g, &i, &j) < 0) return;
-  phys::adi_flash_node<T>(prm, i, j, g.nx, g.ny, h, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol);
+  phys::adi_flash_node<T>(prm, i, j, g.nx, g.ny, h, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol, props);
 }
 
 template <class T>
 __global__ void coefficients_kernel(Adi2DGrid g, T h, T dt, const T* __restrict__ prm, const T* p, const T* sw,
-                                    const T* so, const T* sg, const T* co3, const T* cg3, const T* vol, const T* inj,
+                                    const T* so, const T* sg, const T* co3, const T* cg3, const T* props, const T* vol, const T* inj,
                                     const T* prod, T p_bh, T* aw, T* ae, T* as, T* an, T* d0, T* rhs) {
   long i, j;
   if (node(g, &i, &j) < 0) return;
-  phys::adi_coefficients_node<T>(prm, i, j, g.nx, g.ny, h, dt, p, sw, so, sg, co3, cg3, vol, inj, prod, p_bh, aw, ae,
+  phys::adi_coefficients_node<T>(prm, i, j, g.nx, g.ny, h, dt, p, sw, so, sg, co3, cg3, props, vol, inj, prod, p_bh, aw, ae,
                                  as, an, d0, rhs);
 }
 
@@ -48,45 +48,45 @@ __global__ void sweep_kernel(Adi2DGrid g, int x_sweep, T r, const T* __restrict_
 
 template <class T>
 __global__ void velocity_kernel(Adi2DGrid g, const T* __restrict__ prm, const T* p, const T* sw, const T* so,
-                                const T* sg, const T* co3, const T* cg3, T* ux, T* uy) {
+                                const T* sg, const T* co3, const T* cg3, const T* props, T* ux, T* uy) {
   long i, j;
   if (node(g, &i, &j) < 0) return;
-  phys::adi_total_velocity_node<T>(prm, i, j, g.nx, g.ny, p, sw, so, sg, co3, cg3, ux, uy);
+  phys::adi_total_velocity_node<T>(prm, i, j, g.nx, g.ny, p, sw, so, sg, co3, cg3, props, ux, uy);
 }
 
 template <class T>
 __global__ void transport_kernel(Adi2DGrid g, T dt, const T* __restrict__ prm, const T* p, const T* sw, const T* so,
-                                 const T* sg, const T* co3, const T* cg3, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh,
+                                 const T* sg, const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh,
                                  const T* m1, const T* m2, const T* m3, const T* m4, T* o1, T* o2, T* o3, T* o4,
                                  T* a1, T* a2, T* a3, T* a4) {
   long i, j;
   if (node(g, &i, &j) < 0) return;
-  phys::adi_transport_node<T>(prm, i, j, g.nx, g.ny, dt, p, sw, so, sg, co3, cg3, ux, uy, inj, prod, p_bh, m1, m2, m3, m4, o1,
+  phys::adi_transport_node<T>(prm, i, j, g.nx, g.ny, dt, p, sw, so, sg, co3, cg3, props, ux, uy, inj, prod, p_bh, m1, m2, m3, m4, o1,
                               o2, o3, o4, a1, a2, a3, a4);
 }
 
 template <class T>
 __global__ void rate_kernel(Adi2DGrid g, T h, const T* __restrict__ prm, const T* p, const T* sw, const T* so,
-                            const T* sg, const T* co3, const T* cg3, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate) {
+                            const T* sg, const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate) {
   long i, j;
   long k = node(g, &i, &j);
   if (k < 0) return;
-  rate[k] = phys::adi_rate_node<T>(prm, i, j, g.nx, g.ny, h, p, sw, so, sg, co3, cg3, ux, uy, vol, prod, p_bh);
+  rate[k] = phys::adi_rate_node<T>(prm, i, j, g.nx, g.ny, h, p, sw, so, sg, co3, cg3, props, ux, uy, vol, prod, p_bh);
 }
 
 }  // namespace
 
 template <class T>
 void adi2d_flash(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* const m[4], const T* p, T* sw, T* so, T* sg,
-                 T* co3, T* cg3, T* vol) {
-  flash_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, m[0], m[1], m[2], m[3], p, sw, so, sg, co3, cg3, vol);
+                 T* co3, T* cg3, T* vol, T* props) {
+  flash_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, m[0], m[1], m[2], m[3], p, sw, so, sg, co3, cg3, vol, props);
 }
 
 template <class T>
 void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                        const T* sg, const T* co3, const T* cg3, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
+                        const T* sg, const T* co3, const T* cg3, const T* props, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
                         T* ae, T* as, T* an, T* d0, T* rhs) {
-  coefficients_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, dt, prm, p, sw, so, sg, co3, cg3, vol, inj, prod, p_bh,
+  coefficients_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, dt, prm, p, sw, so, sg, co3, cg3, props, vol, inj, prod, p_bh,
                                                        aw, ae, as, an, d0, rhs);
 }
 
@@ -98,40 +98,40 @@ void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, co
 
 template <class T>
 void adi2d_total_velocity(cudaStream_t s, Adi2DGrid g, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                          const T* co3, const T* cg3, T* ux, T* uy) {
-  velocity_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, prm, p, sw, so, sg, co3, cg3, ux, uy);
+                          const T* co3, const T* cg3, const T* props, T* ux, T* uy) {
+  velocity_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, prm, p, sw, so, sg, co3, cg3, props, ux, uy);
 }
 
 template <class T>
 void adi2d_transport(cudaStream_t s, Adi2DGrid g, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                     const T* sg, const T* co3, const T* cg3, const T* ux, const T* uy, const T* inj, const T* prod,
+                     const T* sg, const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* inj, const T* prod,
                      T p_bh, const T* const m[4], T* const out[4], T* const acc[4]) {
-  transport_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, dt, prm, p, sw, so, sg, co3, cg3, ux, uy, inj, prod, p_bh, m[0], m[1],
+  transport_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, dt, prm, p, sw, so, sg, co3, cg3, props, ux, uy, inj, prod, p_bh, m[0], m[1],
                                                     m[2], m[3], out[0], out[1], out[2], out[3], acc[0], acc[1], acc[2],
                                                     acc[3]);
 }
 
 template <class T>
 void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                const T* co3, const T* cg3, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate) {
-  rate_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, p, sw, so, sg, co3, cg3, ux, uy, vol, prod, p_bh, rate);
+                const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate) {
+  rate_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, p, sw, so, sg, co3, cg3, props, ux, uy, vol, prod, p_bh, rate);
 }
 
 #define PF_INSTANTIATE(T)                                                                                              \
   template void adi2d_flash<T>(cudaStream_t, Adi2DGrid, T, const T*, const T* const[4], const T*, T*, T*, T*, T*, T*, \
-                               T*);                                                                                    \
+                               T*, T*);                                                                                \
   template void adi2d_coefficients<T>(cudaStream_t, Adi2DGrid, T, T, const T*, const T*, const T*, const T*,          \
-                                      const T*, const T*, const T*, const T*, const T*, const T*, T, T*, T*, T*, T*, \
-                                      T*, T*);                                                                         \
+                                      const T*, const T*, const T*, const T*, const T*, const T*, const T*, T, T*, T*, \
+                                      T*, T*, T*, T*);                                                                 \
   template void adi2d_sweep<T>(cudaStream_t, Adi2DGrid, bool, T, const T*, const T*, const T*, const T*, const T*,    \
                                const T*, const T*, T*, T*, T*, T*);                                                    \
   template void adi2d_total_velocity<T>(cudaStream_t, Adi2DGrid, const T*, const T*, const T*, const T*, const T*,   \
-                                        const T*, const T*, T*, T*);                                                  \
+                                        const T*, const T*, const T*, T*, T*);                                        \
   template void adi2d_transport<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*,      \
-                                   const T*, const T*, const T*, const T*, const T*, const T*, T, const T* const[4],   \
-                                   T* const[4], T* const[4]);                                                          \
+                                   const T*, const T*, const T*, const T*, const T*, const T*, const T*, T,           \
+                                   const T* const[4], T* const[4], T* const[4]);                                       \
   template void adi2d_rate<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*, const T*, \
-                              const T*, const T*, const T*, const T*, const T*, T, T*);
+                              const T*, const T*, const T*, const T*, const T*, const T*, T, T*);
 PF_INSTANTIATE(float)
 PF_INSTANTIATE(double)
 

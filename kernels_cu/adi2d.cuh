@@ -12,11 +12,11 @@ struct Adi2DGrid {
 
 template <class T>
 void adi2d_flash(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* const m[4], const T* p, T* sw, T* so, T* sg,
-                 T* co3, T* cg3, T* vol);
+                 T* co3, T* cg3, T* vol, T* props);
 
 template <class T>
 void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                        const T* sg, const T* co3, const T* cg3, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
+                        const T* sg, const T* co3, const T* cg3, const T* props, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
                         T* ae, T* as, T* an, T* d0, T* rhs);
 
 template <class T>
@@ -25,15 +25,15 @@ void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, co
 
 template <class T>
 void adi2d_total_velocity(cudaStream_t s, Adi2DGrid g, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                          const T* co3, const T* cg3, T* ux, T* uy);
+                          const T* co3, const T* cg3, const T* props, T* ux, T* uy);
 
 template <class T>
 void adi2d_transport(cudaStream_t s, Adi2DGrid g, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                     const T* sg, const T* co3, const T* cg3, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh, const T* const m[4],
+                     const T* sg, const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh, const T* const m[4],
                      T* const out[4], T* const acc[4]);
 
 template <class T>
 void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                const T* co3, const T* cg3, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate);
+                const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate);
 
 }  // namespace poreflow::cu

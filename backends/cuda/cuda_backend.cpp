@@ -587,6 +587,16 @@ class CudaBackend final : public Backend {
     check_range(*b, g.nx * g.ny * sizeof(T), 0, what);
     return dptr<T>(*b);
   }
+  template <class T>
+  const T* props_in(const Buffer* b, const Adi2DGeom& g) const {
+    check_range(*b, kAdi2DProps * g.nx * g.ny * sizeof(T), 0, "adi2d props");
+    return dptr<T>(*b);
+  }
+  template <class T>
+  T* props_out(Buffer* b, const Adi2DGeom& g) const {
+    check_range(*b, kAdi2DProps * g.nx * g.ny * sizeof(T), 0, "adi2d props");
+    return dptr<T>(*b);
+  }
   static cu::Adi2DGrid grid2d(const Adi2DGeom& g) { return {static_cast<long>(g.nx), static_cast<long>(g.ny)}; }
 
   template <class T>
@@ -595,7 +605,7 @@ class CudaBackend final : public Backend {
     for (int c = 0; c < 4; ++c) m[c] = node_in<T>(a.mass[c], a.g, "adi2d_flash mass");
     cu::adi2d_flash<T>(stream(), grid2d(a.g), T(a.g.h), dptr<T>(*a.prm), m, node_in<T>(a.p, a.g, "adi2d_flash p"),
                        node_out<T>(a.sw, a.g, "sw"), node_out<T>(a.so, a.g, "so"), node_out<T>(a.sg, a.g, "sg"),
-                       node_out<T>(a.co3, a.g, "co3"), node_out<T>(a.cg3, a.g, "cg3"), node_out<T>(a.vol, a.g, "vol"));
+                       node_out<T>(a.co3, a.g, "co3"), node_out<T>(a.cg3, a.g, "cg3"), node_out<T>(a.vol, a.g, "vol"), props_out<T>(a.props, a.g));
   }
   template <class T>
   void adi_coefficients_t(const Adi2DCoeffArgs& a) {
@@ -603,7 +613,7 @@ class CudaBackend final : public Backend {
     const auto& g = a.g;
     cu::adi2d_coefficients<T>(stream(), grid2d(g), T(g.h), T(a.dt), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"),
                               node_in<T>(s.sw, g, "sw"), node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"),
-                              node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.vol, g, "vol"),
+                              node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), props_in<T>(s.props, g), node_in<T>(a.vol, g, "vol"),
                               node_in<T>(a.wells.inj, g, "inj"), node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh),
                               node_out<T>(a.aw, g, "aw"), node_out<T>(a.ae, g, "ae"), node_out<T>(a.as, g, "as"),
                               node_out<T>(a.an, g, "an"), node_out<T>(a.d0, g, "d0"), node_out<T>(a.rhs, g, "rhs"));
@@ -622,7 +632,7 @@ class CudaBackend final : public Backend {
     const auto& g = a.g;
     cu::adi2d_total_velocity<T>(stream(), grid2d(g), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"), node_in<T>(s.sw, g, "sw"),
                                 node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"), node_in<T>(s.co3, g, "co3"),
-                                node_in<T>(s.cg3, g, "cg3"), node_out<T>(a.ux, g, "ux"), node_out<T>(a.uy, g, "uy"));
+                                node_in<T>(s.cg3, g, "cg3"), props_in<T>(s.props, g), node_out<T>(a.ux, g, "ux"), node_out<T>(a.uy, g, "uy"));
   }
   template <class T>
   void adi_transport_t(const Adi2DTransportArgs& a) {
@@ -638,7 +648,7 @@ class CudaBackend final : public Backend {
     }
     cu::adi2d_transport<T>(stream(), grid2d(g), T(a.dt), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"),
                            node_in<T>(s.sw, g, "sw"), node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"),
-                           node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.ux, g, "ux"),
+                           node_in<T>(s.co3, g, "co3"), node_in<T>(s.cg3, g, "cg3"), props_in<T>(s.props, g), node_in<T>(a.ux, g, "ux"),
                            node_in<T>(a.uy, g, "uy"), node_in<T>(a.wells.inj, g, "inj"),
                            node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh), m, out, acc);
   }
@@ -648,7 +658,7 @@ class CudaBackend final : public Backend {
     const auto& g = a.g;
     cu::adi2d_rate<T>(stream(), grid2d(g), T(g.h), dptr<T>(*a.prm), node_in<T>(s.p, g, "p"), node_in<T>(s.sw, g, "sw"),
                       node_in<T>(s.so, g, "so"), node_in<T>(s.sg, g, "sg"), node_in<T>(s.co3, g, "co3"),
-                      node_in<T>(s.cg3, g, "cg3"), node_in<T>(a.ux, g, "ux"), node_in<T>(a.uy, g, "uy"),
+                      node_in<T>(s.cg3, g, "cg3"), props_in<T>(s.props, g), node_in<T>(a.ux, g, "ux"), node_in<T>(a.uy, g, "uy"),
                       node_in<T>(a.vol, g, "vol"), node_in<T>(a.wells.prod, g, "prod"), T(a.wells.p_bh),
                       node_out<T>(a.rate, g, "rate"));
   }

@@ -443,7 +443,7 @@ class OpenClBackend final : public Backend {
     Args k = adi_kernel(a.prec, a.g, "adi2d_flash");
     k.real(a.g.h).buf(a.prm);
     for (const Buffer* m : a.mass) k.buf(m);
-    k.buf(a.p).buf(a.sw).buf(a.so).buf(a.sg).buf(a.co3).buf(a.cg3).buf(a.vol);
+    k.buf(a.p).buf(a.sw).buf(a.so).buf(a.sg).buf(a.co3).buf(a.cg3).buf(a.vol).buf(a.props);
     launch_points(k.k, a.g.nx * a.g.ny);
   }
 
@@ -519,7 +519,7 @@ class OpenClBackend final : public Backend {
     return k;
   }
   static void phase_state(Args& k, const Adi2DPhaseState& s) {
-    k.buf(s.p).buf(s.sw).buf(s.so).buf(s.sg).buf(s.co3).buf(s.cg3);
+    k.buf(s.p).buf(s.sw).buf(s.so).buf(s.sg).buf(s.co3).buf(s.cg3).buf(s.props);
   }
 
   struct Pending {

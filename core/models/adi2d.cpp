@@ -106,6 +106,7 @@ Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg)
       dp_(be, nn_),
       ux_(be, nn_),
       uy_(be, nn_),
+      props_(be, kAdi2DProps * nn_),
       sw_(be, nn_),
       so_(be, nn_),
       sg_(be, nn_),
@@ -205,7 +206,7 @@ double Adi2D<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) const
 
 template <class T>
 Adi2DPhaseState Adi2D<T>::phase_state() const {
-  return {&p_.buffer(), &sw_.buffer(), &so_.buffer(), &sg_.buffer(), &co3_.buffer(), &cg3_.buffer()};
+  return {&p_.buffer(), &sw_.buffer(), &so_.buffer(), &sg_.buffer(), &co3_.buffer(), &cg3_.buffer(), &props_.buffer()};
 }
 
 template <class T>
@@ -227,6 +228,7 @@ void Adi2D<T>::flash() {
   f.co3 = &co3_.buffer();
   f.cg3 = &cg3_.buffer();
   f.vol = &vol_.buffer();
+  f.props = &props_.buffer();
   be_.adi2d_flash(f);
 }
 

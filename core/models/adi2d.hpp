@@ -77,7 +77,7 @@ class Adi2D final : public Model {
   Adi2DConfig cfg_;
   Adi2DGeom g_;
   std::size_t nn_;
-  Field<T> prm_, p_, dp_, ux_, uy_, sw_, so_, sg_, co3_, cg3_, vol_, rate_, inj_, prod_, one_;
+  Field<T> prm_, p_, dp_, ux_, uy_, props_, sw_, so_, sg_, co3_, cg3_, vol_, rate_, inj_, prod_, one_;
   std::array<Field<T>, 4> m_, m_next_, acc_;
   AdiSolver<T> adi_;
   double t_ = 0;

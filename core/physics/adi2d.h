@@ -199,22 +199,36 @@ PF_TEMPLATE PF_FN void adi_capillary_slopes(PF_GLOBAL const pf_real* prm, pf_rea
    is used inside the templates, where pf_real is the template parameter) */
 #define ADI_EDGE(i, n) (((i) == 0 || (i) == (n) - 1) ? (pf_real)0.5 : (pf_real)1)
 
-/* What faces need of one node: phase potentials (the phase pressures), mobilities, densities and
-   the mass fraction of each component (1..4) in each phase (w, o, g). */
+/* What faces need of one node: phase potentials (the phase pressures), mobilities, densities,
+   the capillary slopes |dp_cow/dS_w|, |dp_cog/dS_g| and the mass fraction of each component (1..4)
+   in each phase (w, o, g). */
 PF_STRUCT(AdiNode) {
-  pf_real phi[3], lam[3], rho[3], s[3];
+  pf_real phi[3], lam[3], rho[3], s[3], dpc[2];
   pf_real cmp[4][3];
 };
 
+/* The saturation-dependent properties of a node, the costly part (a dozen pow()): the flash
+   stores them per node (ADI_NPROPS arrays of nx ny values) so that the face kernels, which see
+   every node five times, read them instead of recomputing. */
+#define ADI_NPROPS 7 /* lambda_w, lambda_o, lambda_g, p_cow offset, p_cog offset, two slopes */
+PF_TEMPLATE PF_FN void adi_node_props(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real so, pf_real sg,
+                                      pf_real q[ADI_NPROPS]) {
+  adi_mobilities(prm, sw, so, sg, &q[0], &q[1], &q[2]);
+  adi_capillary(prm, sw, sg, &q[3], &q[4]);
+  adi_capillary_slopes(prm, sw, sg, &q[5], &q[6]);
+}
+
 PF_TEMPLATE PF_FN void adi_node(PF_GLOBAL const pf_real* prm, pf_real p, pf_real sw, pf_real so, pf_real sg, pf_real co3,
-                                pf_real cg3, PF_T(AdiNode) * nd) {
+                                pf_real cg3, const pf_real q[ADI_NPROPS], PF_T(AdiNode) * nd) {
   pf_real pr = prm[ADI_P_REF];
-  pf_real pcw, pcg;
-  adi_capillary(prm, sw, sg, &pcw, &pcg);
-  nd->phi[0] = p + pcw;
+  nd->phi[0] = p + q[3];
   nd->phi[1] = p;
-  nd->phi[2] = p + pcg;
-  adi_mobilities(prm, sw, so, sg, &nd->lam[0], &nd->lam[1], &nd->lam[2]);
+  nd->phi[2] = p + q[4];
+  nd->lam[0] = q[0];
+  nd->lam[1] = q[1];
+  nd->lam[2] = q[2];
+  nd->dpc[0] = q[5];
+  nd->dpc[1] = q[6];
   nd->rho[0] = adi_density(prm[ADI_RHO_W], prm[ADI_C_W], p, pr);
   nd->rho[1] = adi_density(prm[ADI_RHO_O], prm[ADI_C_O], p, pr);
   nd->rho[2] = adi_density(prm[ADI_RHO_G], prm[ADI_C_G], p, pr);
@@ -230,11 +244,14 @@ PF_TEMPLATE PF_FN void adi_node(PF_GLOBAL const pf_real* prm, pf_real p, pf_real
   nd->cmp[3][1] = (pf_real)1 - co3;         /* component 4: oil only */
 }
 
+/* node k from the state arrays and the stored properties (props: ADI_NPROPS arrays of nn) */
 PF_TEMPLATE PF_FN void adi_load_node(PF_GLOBAL const pf_real* prm, PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
                                      PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
-                                     PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, long k,
-                                     PF_T(AdiNode) * nd) {
-  adi_node(prm, p[k], sw[k], so[k], sg[k], co3[k], cg3[k], nd);
+                                     PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                     PF_GLOBAL const pf_real* props, long nn, long k, PF_T(AdiNode) * nd) {
+  pf_real q[ADI_NPROPS];
+  for (int i = 0; i < ADI_NPROPS; ++i) q[i] = props[i * nn + k];
+  adi_node(prm, p[k], sw[k], so[k], sg[k], co3[k], cg3[k], q, nd);
 }
 
 /* Upwind transmissibilities of a face from node `a` towards node `b`: t[j][alpha] such that the
@@ -321,10 +338,7 @@ PF_TEMPLATE PF_FN void adi_face_flow(PF_GLOBAL const pf_real* prm, const PF_T(Ad
 PF_TEMPLATE PF_FN pf_real adi_face_capillary_stiffness(PF_GLOBAL const pf_real* prm, const PF_T(AdiNode) * a,
                                                        const PF_T(AdiNode) * b, pf_real geo) {
   if (prm[ADI_INV_ZETA] == (pf_real)0) return (pf_real)0;
-  pf_real dwa, dga, dwb, dgb;
-  adi_capillary_slopes(prm, a->s[0], a->s[2], &dwa, &dga);
-  adi_capillary_slopes(prm, b->s[0], b->s[2], &dwb, &dgb);
-  pf_real dw = fmax(dwa, dwb), dg = fmax(dga, dgb);
+  pf_real dw = fmax(a->dpc[0], b->dpc[0]), dg = fmax(a->dpc[1], b->dpc[1]);
   pf_real l[3];
   for (int al = 0; al < 3; ++al) l[al] = fmax(a->lam[al], b->lam[al]);
   /* x y / (x + y) bounds every pair coefficient la lb / lsum above */
@@ -371,12 +385,12 @@ PF_TEMPLATE PF_FN pf_real adi_prod_rate(const PF_T(AdiNode) * nd, int al, pf_rea
 PF_TEMPLATE PF_FN void adi_coefficients_node(
     PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h, pf_real dt, PF_GLOBAL const pf_real* p,
     PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
-    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod,
+    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props, PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod,
     pf_real p_bh, PF_GLOBAL pf_real* aw, PF_GLOBAL pf_real* ae, PF_GLOBAL pf_real* as, PF_GLOBAL pf_real* an,
     PF_GLOBAL pf_real* d0, PF_GLOBAL pf_real* rhs) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
-  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k, &me);
   pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
   pf_real w[4], ct;
   adi_weights(prm, &me, vol[k], h * h * fx * fy, w, &ct);
@@ -385,7 +399,7 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
   for (int f = 0; f < 4; ++f) {
     long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
     if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;
-    adi_load_node(prm, p, sw, so, sg, co3, cg3, jj * nx + ii, &nb);
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, jj * nx + ii, &nb);
     /* face length / h: a face along an edge of the grid is half as long */
     pf_real geo = f < 2 ? fy : fx;
     pf_real t[4][3];
@@ -456,20 +470,20 @@ PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sw
 PF_TEMPLATE PF_FN void adi_total_velocity_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny,
                                                PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
                                                PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
-                                               PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                               PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props,
                                                PF_GLOBAL pf_real* ux, PF_GLOBAL pf_real* uy) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
-  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k, &me);
   pf_real u = (pf_real)0;
   if (i + 1 < nx) {
-    adi_load_node(prm, p, sw, so, sg, co3, cg3, k + 1, &nb);
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k + 1, &nb);
     u = adi_face_total(prm, &me, &nb, ADI_EDGE(j, ny));
   }
   ux[k] = u;
   u = (pf_real)0;
   if (j + 1 < ny) {
-    adi_load_node(prm, p, sw, so, sg, co3, cg3, k + nx, &nb);
+    adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k + nx, &nb);
     u = adi_face_total(prm, &me, &nb, ADI_EDGE(i, nx));
   }
   uy[k] = u;
@@ -481,7 +495,7 @@ PF_TEMPLATE PF_FN void adi_total_velocity_node(PF_GLOBAL const pf_real* prm, lon
 PF_TEMPLATE PF_FN pf_real adi_face_of(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, int f,
                                       PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
                                       PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
-                                      PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                      PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props,
                                       PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy, PF_T(AdiNode) * nb,
                                       int* me_lo, int* valid) {
   long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
@@ -489,7 +503,7 @@ PF_TEMPLATE PF_FN pf_real adi_face_of(PF_GLOBAL const pf_real* prm, long i, long
   *me_lo = f == 1 || f == 3;
   if (!*valid) return (pf_real)0;
   long kn = jj * nx + ii;
-  adi_load_node(prm, p, sw, so, sg, co3, cg3, kn, nb);
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, kn, nb);
   long klo = *me_lo ? j * nx + i : kn;
   return f < 2 ? ux[klo] : uy[klo];
 }
@@ -502,20 +516,20 @@ PF_TEMPLATE PF_FN pf_real adi_face_of(PF_GLOBAL const pf_real* prm, long i, long
 PF_TEMPLATE PF_FN void adi_transport_node(
     PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real dt, PF_GLOBAL const pf_real* p,
     PF_GLOBAL const pf_real* sw, PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg, PF_GLOBAL const pf_real* co3,
-    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy,
+    PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props, PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy,
     PF_GLOBAL const pf_real* inj, PF_GLOBAL const pf_real* prod, pf_real p_bh, PF_GLOBAL const pf_real* m1,
     PF_GLOBAL const pf_real* m2, PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4, PF_GLOBAL pf_real* o1,
     PF_GLOBAL pf_real* o2, PF_GLOBAL pf_real* o3, PF_GLOBAL pf_real* o4, PF_GLOBAL pf_real* acc1,
     PF_GLOBAL pf_real* acc2, PF_GLOBAL pf_real* acc3, PF_GLOBAL pf_real* acc4) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
-  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k, &me);
   pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
   pf_real dm[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
   pf_real dif = prm[ADI_DIFF] * prm[ADI_PORO];
   for (int f = 0; f < 4; ++f) {
     int me_lo, valid;
-    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, ux, uy, &nb, &me_lo, &valid);
+    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &nb, &me_lo, &valid);
     if (!valid) continue;
     pf_real geo = f < 2 ? fy : fx;
     pf_real mf[4], olo[3], ohi[3];
@@ -558,18 +572,18 @@ PF_TEMPLATE PF_FN void adi_transport_node(
 PF_TEMPLATE PF_FN pf_real adi_rate_node(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, pf_real h,
                                         PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
                                         PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
-                                        PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                        PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props,
                                         PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy,
                                         PF_GLOBAL const pf_real* vol, PF_GLOBAL const pf_real* prod, pf_real p_bh) {
   long k = j * nx + i;
   PF_T(AdiNode) me, nb;
-  adi_load_node(prm, p, sw, so, sg, co3, cg3, k, &me);
+  adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, k, &me);
   pf_real fx = ADI_EDGE(i, nx), fy = ADI_EDGE(j, ny);
   pf_real out[3] = {(pf_real)0, (pf_real)0, (pf_real)0};
   pf_real dif = (pf_real)0, stiff = (pf_real)0;
   for (int f = 0; f < 4; ++f) {
     int me_lo, valid;
-    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, ux, uy, &nb, &me_lo, &valid);
+    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &nb, &me_lo, &valid);
     if (!valid) continue;
     pf_real geo = f < 2 ? fy : fx;
     pf_real mf[4], olo[3], ohi[3];
@@ -599,8 +613,8 @@ PF_TEMPLATE PF_FN void adi_flash_node(PF_GLOBAL const pf_real* prm, long i, long
                                       PF_GLOBAL const pf_real* m3, PF_GLOBAL const pf_real* m4,
                                       PF_GLOBAL const pf_real* p, PF_GLOBAL pf_real* sw, PF_GLOBAL pf_real* so,
                                       PF_GLOBAL pf_real* sg, PF_GLOBAL pf_real* co3, PF_GLOBAL pf_real* cg3,
-                                      PF_GLOBAL pf_real* vol) {
-  long k = j * nx + i;
+                                      PF_GLOBAL pf_real* vol, PF_GLOBAL pf_real* props) {
+  long k = j * nx + i, nn = nx * ny;
   pf_real inv_pv = (pf_real)1 / (prm[ADI_PORO] * h * h * ADI_EDGE(i, nx) * ADI_EDGE(j, ny));
   pf_real a, b, c, d, e, v;
   adi_flash(prm, m1[k] * inv_pv, m2[k] * inv_pv, m3[k] * inv_pv, m4[k] * inv_pv, p[k], &a, &b, &c, &d, &e, &v);
@@ -610,6 +624,9 @@ PF_TEMPLATE PF_FN void adi_flash_node(PF_GLOBAL const pf_real* prm, long i, long
   co3[k] = d;
   cg3[k] = e;
   vol[k] = v;
+  pf_real q[ADI_NPROPS];
+  adi_node_props(prm, a, b, c, q);
+  for (int n = 0; n < ADI_NPROPS; ++n) props[n * nn + k] = q[n];
 }
 
 PF_NAMESPACE_END

@@ -6,6 +6,8 @@
 
 namespace poreflow {
 
+static_assert(kAdi2DProps == ADI_NPROPS, "core/backend.hpp and core/physics/adi2d.h disagree on the node properties");
+
 namespace {
 
 constexpr std::size_t kMinParallelNodes = 8192;
@@ -36,7 +38,7 @@ void flash_t(const Adi2DFlashArgs& a, bool par, int threads) {
   for_nodes(a.g, par, threads, [&](long i, long j) {
     phys::adi_flash_node<T>(prm, i, j, nx, ny, T(a.g.h), in<T>(a.mass[0]), in<T>(a.mass[1]), in<T>(a.mass[2]),
                             in<T>(a.mass[3]), in<T>(a.p), out<T>(a.sw), out<T>(a.so), out<T>(a.sg), out<T>(a.co3),
-                            out<T>(a.cg3), out<T>(a.vol));
+                            out<T>(a.cg3), out<T>(a.vol), out<T>(a.props));
   });
 }
 
@@ -47,7 +49,7 @@ void coefficients_t(const Adi2DCoeffArgs& a, bool par, int threads) {
   const auto& s = a.st;
   for_nodes(a.g, par, threads, [&](long i, long j) {
     phys::adi_coefficients_node<T>(prm, i, j, nx, ny, T(a.g.h), T(a.dt), in<T>(s.p), in<T>(s.sw), in<T>(s.so),
-                                   in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(a.vol), in<T>(a.wells.inj),
+                                   in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(s.props), in<T>(a.vol), in<T>(a.wells.inj),
                                    in<T>(a.wells.prod), T(a.wells.p_bh), out<T>(a.aw), out<T>(a.ae), out<T>(a.as),
                                    out<T>(a.an), out<T>(a.d0), out<T>(a.rhs));
   });
@@ -70,7 +72,7 @@ void velocity_t(const Adi2DVelocityArgs& a, bool par, int threads) {
   const auto& s = a.st;
   for_nodes(a.g, par, threads, [&](long i, long j) {
     phys::adi_total_velocity_node<T>(prm, i, j, nx, ny, in<T>(s.p), in<T>(s.sw), in<T>(s.so), in<T>(s.sg),
-                                     in<T>(s.co3), in<T>(s.cg3), out<T>(a.ux), out<T>(a.uy));
+                                     in<T>(s.co3), in<T>(s.cg3), in<T>(s.props), out<T>(a.ux), out<T>(a.uy));
   });
 }
 
@@ -81,7 +83,7 @@ void transport_t(const Adi2DTransportArgs& a, bool par, int threads) {
   const auto& s = a.st;
   for_nodes(a.g, par, threads, [&](long i, long j) {
     phys::adi_transport_node<T>(prm, i, j, nx, ny, T(a.dt), in<T>(s.p), in<T>(s.sw), in<T>(s.so), in<T>(s.sg),
-                                in<T>(s.co3), in<T>(s.cg3), in<T>(a.ux), in<T>(a.uy), in<T>(a.wells.inj),
+                                in<T>(s.co3), in<T>(s.cg3), in<T>(s.props), in<T>(a.ux), in<T>(a.uy), in<T>(a.wells.inj),
                                 in<T>(a.wells.prod), T(a.wells.p_bh),
                                 in<T>(a.mass_in[0]), in<T>(a.mass_in[1]), in<T>(a.mass_in[2]), in<T>(a.mass_in[3]),
                                 out<T>(a.mass_out[0]), out<T>(a.mass_out[1]), out<T>(a.mass_out[2]),
@@ -98,7 +100,7 @@ void rate_t(const Adi2DRateArgs& a, bool par, int threads) {
   T* rate = out<T>(a.rate);
   for_nodes(a.g, par, threads, [&](long i, long j) {
     rate[j * nx + i] = phys::adi_rate_node<T>(prm, i, j, nx, ny, T(a.g.h), in<T>(s.p), in<T>(s.sw), in<T>(s.so),
-                                              in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(a.ux), in<T>(a.uy),
+                                              in<T>(s.sg), in<T>(s.co3), in<T>(s.cg3), in<T>(s.props), in<T>(a.ux), in<T>(a.uy),
                                               in<T>(a.vol), in<T>(a.wells.prod), T(a.wells.p_bh));
   });
 }
