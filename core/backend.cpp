@@ -3,12 +3,30 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "core/error.hpp"
 #include "core/kernels/jacobi_ctrl.h"
 
 namespace poreflow {
+
+void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
+  if (offset > b.bytes() || bytes > b.bytes() - offset)
+    throw BackendError(std::string(what) + ": range outside the buffer");
+}
+
+void check_tridiag_args(const TridiagArgs& args, const char* what) {
+  if (!args.a || !args.b || !args.c || !args.d || !args.x) throw BackendError(std::string(what) + ": missing buffer");
+  if (args.n != 0 && args.batch > std::numeric_limits<std::size_t>::max() / 8 / args.n)
+    throw BackendError(std::string(what) + ": n * batch is too large");
+  const std::size_t bytes = args.n * args.batch * size_of(args.prec);
+  for (const Buffer* b : {args.a, args.b, args.c, args.d}) {
+    check_range(*b, bytes, 0, what);
+    if (b == args.x) throw BackendError(std::string(what) + ": x must not be one of the inputs");
+  }
+  check_range(*args.x, bytes, 0, what);
+}
 
 void Backend::check_reduce_config(const ReduceConfig& cfg) const {
   auto vs = reduce_variants();

@@ -221,6 +221,14 @@ struct Adi2DRateArgs {
   Buffer* rate = nullptr;
 };
 
+// ---- argument checks every backend makes ------------------------------------------------------
+
+// Throws BackendError naming `what` unless [offset, offset + bytes) lies inside b.
+void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what);
+// Throws BackendError naming `what` for a missing buffer, an n * batch that overflows, a buffer
+// smaller than n * batch values, or an x that is one of the inputs.
+void check_tridiag_args(const TridiagArgs& args, const char* what);
+
 // ---- the backend ----------------------------------------------------------------------------
 
 class Backend {

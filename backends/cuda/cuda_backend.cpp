@@ -147,11 +147,6 @@ const T* dptr(const Buffer& b) {
   return static_cast<const T*>(dptr(b));
 }
 
-void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
-  if (offset > b.bytes() || bytes > b.bytes() - offset)
-    throw BackendError(std::string(what) + ": range outside the buffer");
-}
-
 // the identity each op returns for n == 0 (as the serial reference does)
 double reduce_identity(ReduceOp op) {
   switch (op) {
@@ -692,18 +687,6 @@ class CudaBackend final : public Backend {
     PF_CHECK_CUDA(cudaStreamSynchronize(stream()));
     m = PinnedMem();
     m = PinnedMem(bytes);
-  }
-
-  void check_tridiag_args(const TridiagArgs& args, const char* what) const {
-    if (!args.a || !args.b || !args.c || !args.d || !args.x) throw BackendError(std::string(what) + ": missing buffer");
-    if (args.n != 0 && args.batch > std::numeric_limits<std::size_t>::max() / 8 / args.n)
-      throw BackendError(std::string(what) + ": n * batch is too large");
-    const std::size_t bytes = args.n * args.batch * size_of(args.prec);
-    for (const Buffer* b : {args.a, args.b, args.c, args.d}) {
-      check_range(*b, bytes, 0, what);
-      if (b == args.x) throw BackendError(std::string(what) + ": x must not be one of the inputs");
-    }
-    check_range(*args.x, bytes, 0, what);
   }
 
   cu::TridiagLaunch tridiag_launch(const TridiagArgs& args) const {

@@ -359,17 +359,7 @@ class OpenClBackend final : public Backend {
   // ---- tridiag (backends/opencl/tridiag.cpp, kernels_cl/tridiag.cl) ----
 
   void tridiag_solve(const TridiagArgs& args) override {
-    // the CUDA backend's checks
-    const char* what = "tridiag_solve";
-    if (!args.a || !args.b || !args.c || !args.d || !args.x) throw BackendError(std::string(what) + ": missing buffer");
-    if (args.n != 0 && args.batch > std::numeric_limits<std::size_t>::max() / 8 / args.n)
-      throw BackendError(std::string(what) + ": n * batch is too large");
-    const std::size_t bytes = args.n * args.batch * size_of(args.prec);
-    for (const Buffer* b : {args.a, args.b, args.c, args.d}) {
-      check_range(*b, bytes, 0, what);
-      if (b == args.x) throw BackendError(std::string(what) + ": x must not be one of the inputs");
-    }
-    check_range(*args.x, bytes, 0, what);
+    check_tridiag_args(args, "tridiag_solve");
     require(args.prec);
     if (args.n == 0 || args.batch == 0) return;
     TridiagArgs t = args;
@@ -571,10 +561,6 @@ class OpenClBackend final : public Backend {
       throw BackendError("the OpenCL device " + device_name_ +
                          " lacks cl_khr_int64_base_atomics/cl_khr_int64_extended_atomics, which double reductions "
                          "combined with atomics need; use --combine host or float");
-  }
-
-  static void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
-    if (offset + bytes > b.bytes()) throw BackendError(std::string(what) + ": range outside the buffer");
   }
 
   template <class T>

@@ -46,10 +46,6 @@ std::vector<ReduceVariant> HostBackend::reduce_variants() const { return {Reduce
 
 std::unique_ptr<Buffer> HostBackend::alloc(std::size_t bytes) { return std::make_unique<HostBuffer>(bytes); }
 
-static void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
-  if (offset + bytes > b.bytes()) throw BackendError(std::string(what) + ": range outside the buffer");
-}
-
 void HostBackend::upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) {
   check_range(dst, bytes, offset, "upload");
   std::memcpy(static_cast<char*>(static_cast<HostBuffer&>(dst).data()) + offset, src, bytes);
@@ -348,9 +344,7 @@ void HostBackend::tridiag_t(const TridiagArgs& args) const {
 }
 
 void HostBackend::tridiag_solve(const TridiagArgs& args) {
-  const std::size_t bytes = args.n * args.batch * size_of(args.prec);
-  for (const Buffer* buf : {args.a, args.b, args.c, args.d, static_cast<const Buffer*>(args.x)})
-    if (!buf || buf->bytes() < bytes) throw BackendError("tridiag_solve: a buffer is missing or smaller than n * batch");
+  check_tridiag_args(args, "tridiag_solve");
   if (args.n == 0 || args.batch == 0) return;
   args.prec == Precision::Float ? tridiag_t<float>(args) : tridiag_t<double>(args);
 }
