@@ -489,23 +489,34 @@ PF_TEMPLATE PF_FN void adi_total_velocity_node(PF_GLOBAL const pf_real* prm, lon
   uy[k] = u;
 }
 
-/* Face f of node (i, j) (0 west, 1 east, 2 south, 3 north): loads the neighbour into nb and
-   returns the face's fixed total flux from its west/south node to its east/north node; *me_lo says
-   whether this node is that west/south node. Returns 0 with *valid = 0 on the grid's edge. */
-PF_TEMPLATE PF_FN pf_real adi_face_of(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, int f,
-                                      PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
-                                      PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
-                                      PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3, PF_GLOBAL const pf_real* props,
-                                      PF_GLOBAL const pf_real* ux, PF_GLOBAL const pf_real* uy, PF_T(AdiNode) * nb,
-                                      int* me_lo, int* valid) {
+/* Face f of node (i, j) (0 west, 1 east, 2 south, 3 north) as that node sees it: loads the
+   neighbour into nb, and gives the mass of each component entering the node (m_in) and the
+   volume of each phase leaving it (pout) through the face (adi_face_flow, computed from the
+   face's west/south node on both sides, so both see the same flux).
+   Returns 0 on the grid's edge, where there is no face. */
+PF_TEMPLATE PF_FN int adi_node_face(PF_GLOBAL const pf_real* prm, long i, long j, long nx, long ny, int f,
+                                    PF_GLOBAL const pf_real* p, PF_GLOBAL const pf_real* sw,
+                                    PF_GLOBAL const pf_real* so, PF_GLOBAL const pf_real* sg,
+                                    PF_GLOBAL const pf_real* co3, PF_GLOBAL const pf_real* cg3,
+                                    PF_GLOBAL const pf_real* props, PF_GLOBAL const pf_real* ux,
+                                    PF_GLOBAL const pf_real* uy, const PF_T(AdiNode) * me, PF_T(AdiNode) * nb,
+                                    pf_real m_in[4], pf_real pout[3]) {
   long ii = i + (f == 0 ? -1 : f == 1 ? 1 : 0), jj = j + (f == 2 ? -1 : f == 3 ? 1 : 0);
-  *valid = !(ii < 0 || ii >= nx || jj < 0 || jj >= ny);
-  *me_lo = f == 1 || f == 3;
-  if (!*valid) return (pf_real)0;
+  if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) return 0;
   long kn = jj * nx + ii;
   adi_load_node(prm, p, sw, so, sg, co3, cg3, props, nx * ny, kn, nb);
-  long klo = *me_lo ? j * nx + i : kn;
-  return f < 2 ? ux[klo] : uy[klo];
+  int me_lo = f == 1 || f == 3; /* this node is the face's west/south node */
+  long klo = me_lo ? j * nx + i : kn;
+  pf_real ut = f < 2 ? ux[klo] : uy[klo]; /* fixed total flux, west/south -> east/north */
+  pf_real geo = f < 2 ? ADI_EDGE(j, ny) : ADI_EDGE(i, nx);
+  pf_real mf[4], olo[3], ohi[3];
+  if (me_lo)
+    adi_face_flow(prm, me, nb, geo, ut, mf, olo, ohi);
+  else
+    adi_face_flow(prm, nb, me, geo, ut, mf, olo, ohi);
+  for (int c = 0; c < 4; ++c) m_in[c] = me_lo ? -mf[c] : mf[c];
+  for (int al = 0; al < 3; ++al) pout[al] = me_lo ? olo[al] : ohi[al];
+  return 1;
 }
 
 /* One explicit step of dt for node (i, j): every component moves with the phases through each
@@ -528,16 +539,10 @@ PF_TEMPLATE PF_FN void adi_transport_node(
   pf_real dm[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
   pf_real dif = prm[ADI_DIFF] * prm[ADI_PORO];
   for (int f = 0; f < 4; ++f) {
-    int me_lo, valid;
-    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &nb, &me_lo, &valid);
-    if (!valid) continue;
+    pf_real m_in[4], pout[3];
+    if (!adi_node_face(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &me, &nb, m_in, pout)) continue;
     pf_real geo = f < 2 ? fy : fx;
-    pf_real mf[4], olo[3], ohi[3];
-    if (me_lo)
-      adi_face_flow(prm, &me, &nb, geo, ut, mf, olo, ohi);
-    else
-      adi_face_flow(prm, &nb, &me, geo, ut, mf, olo, ohi);
-    for (int c = 0; c < 4; ++c) dm[c] += me_lo ? -mf[c] : mf[c];
+    for (int c = 0; c < 4; ++c) dm[c] += m_in[c];
     for (int al = 0; al < 3; ++al) {
       /* diffusion within phase alpha needs the phase on both sides: the face saturation is the
          smaller one, which also keeps the explicit step positive */
@@ -582,16 +587,10 @@ PF_TEMPLATE PF_FN pf_real adi_rate_node(PF_GLOBAL const pf_real* prm, long i, lo
   pf_real out[3] = {(pf_real)0, (pf_real)0, (pf_real)0};
   pf_real dif = (pf_real)0, stiff = (pf_real)0;
   for (int f = 0; f < 4; ++f) {
-    int me_lo, valid;
-    pf_real ut = adi_face_of(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &nb, &me_lo, &valid);
-    if (!valid) continue;
+    pf_real m_in[4], pout[3];
+    if (!adi_node_face(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &me, &nb, m_in, pout)) continue;
     pf_real geo = f < 2 ? fy : fx;
-    pf_real mf[4], olo[3], ohi[3];
-    if (me_lo)
-      adi_face_flow(prm, &me, &nb, geo, ut, mf, olo, ohi);
-    else
-      adi_face_flow(prm, &nb, &me, geo, ut, mf, olo, ohi);
-    for (int al = 0; al < 3; ++al) out[al] += me_lo ? olo[al] : ohi[al];
+    for (int al = 0; al < 3; ++al) out[al] += pout[al];
     stiff += adi_face_capillary_stiffness(prm, &me, &nb, geo);
     dif += prm[ADI_DIFF] * geo;
   }
