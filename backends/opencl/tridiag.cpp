@@ -10,40 +10,21 @@
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "core/kernels/tridiag_view.hpp"
 
 namespace poreflow::ocl {
 namespace {
 
 enum class Kern { ThomasDirect, ThomasTiled, Cr, Pcr };
 
-// tridiag.cuh's View: row j of system s at off(s) + j * sj (see tri_off/tri_rows in tridiag.cl)
-struct View {
-  std::uint64_t s1 = 0, s2 = 0, sj = 1, n = 0, r1 = 1, count = 0, q = 1, k = 1;
-};
+using poreflow::tri::View;  // core/kernels/tridiag_view.hpp, shared with the CUDA plan
+using poreflow::tri::make_view;
 
 cl_ulong8 pack(const View& v) {
   cl_ulong8 o;
   const std::uint64_t f[8] = {v.s1, v.s2, v.sj, v.n, v.r1, v.count, v.q, v.k};
   for (int i = 0; i < 8; ++i) o.s[i] = f[i];
   return o;
-}
-
-View make_view(bool inter, std::size_t n, std::size_t batch, unsigned k) {
-  View v;
-  v.n = n;
-  v.k = k;
-  v.count = batch * k;
-  if (inter) {
-    v.s1 = 1;
-    v.sj = k * batch;
-    v.r1 = batch;
-  } else {
-    v.q = k;
-    v.s1 = n;
-    v.s2 = 1;
-    v.sj = k;
-  }
-  return v;
 }
 
 // A pass of global PCR levels: spans s0 .. s0 * 2^(k-1); tile rows R (0: one level, one equation
