@@ -48,23 +48,34 @@ PF_TEMPLATE PF_FN pf_real adi_kr_wetting(pf_real se, pf_real n) {
   return sqrt(se) * t * t;
 }
 
-/* k_ow(S_w): oil in the oil-water system, (1 - S)^1/2 [1 - S^(n/(n-1))]^(2(n-1)/n) */
-PF_TEMPLATE PF_FN pf_real adi_kr_ow(pf_real sw_e, pf_real n) {
-  if (sw_e <= (pf_real)0) return (pf_real)1;
-  if (sw_e >= (pf_real)1) return (pf_real)0;
+/* k_rw(S_w) (the wetting law) and k_ow(S_w), oil in the oil-water system,
+   (1 - S)^1/2 [1 - S^(n/(n-1))]^(2(n-1)/n), together: they share S^(n/(n-1)) */
+PF_TEMPLATE PF_FN void adi_kr_water_ow(pf_real sw_e, pf_real n, pf_real* krw, pf_real* kow) {
+  if (sw_e <= (pf_real)0) {
+    *krw = (pf_real)0;
+    *kow = (pf_real)1;
+    return;
+  }
+  if (sw_e >= (pf_real)1) {
+    *krw = (pf_real)1;
+    *kow = (pf_real)0;
+    return;
+  }
   pf_real m = (n - (pf_real)1) / n;
-  return sqrt((pf_real)1 - sw_e) * pow((pf_real)1 - pow(sw_e, (pf_real)1 / m), (pf_real)2 * m);
+  pf_real q = (pf_real)1 - pow(sw_e, (pf_real)1 / m);
+  pf_real t = (pf_real)1 - pow(q, m);
+  *krw = sqrt(sw_e) * t * t;
+  *kow = sqrt((pf_real)1 - sw_e) * pow(q, (pf_real)2 * m);
 }
 
-/* Three-phase oil: k_ro = S_o k_ow(S_w) k_og(S_L) / ((1 - S_w)(S_w + S_o)), effective saturations.
+/* Three-phase oil (kow = k_ow(S_w) from adi_kr_water_ow): k_ro = S_o k_ow(S_w) k_og(S_L) / ((1 - S_w)(S_w + S_o)), effective saturations.
    Two corrections to paper 002's printed form, so that with no gas k_ro = k_ow: k_og is taken at
    the liquid saturation S_L = S_w + S_o = 1 - S_g (the oil saturation of the gas-oil system, with
    connate water), and the law holds whenever S_w < 1 and S_o > 0 (the printed condition
    S_w + S_o < 1 would switch it off exactly when there is no gas). */
-PF_TEMPLATE PF_FN pf_real adi_kr_oil(pf_real sw_e, pf_real so_e, pf_real n) {
+PF_TEMPLATE PF_FN pf_real adi_kr_oil(pf_real sw_e, pf_real so_e, pf_real kow, pf_real n) {
   if (sw_e >= (pf_real)1 || so_e <= (pf_real)0) return (pf_real)0;
   pf_real sl = sw_e + so_e;
-  pf_real kow = adi_kr_ow(sw_e, n);
   pf_real kog = adi_kr_wetting(sl, n);
   pf_real k = so_e * kow * kog / (((pf_real)1 - sw_e) * sl);
   return fmin(fmax(k, (pf_real)0), (pf_real)1);
@@ -73,13 +84,22 @@ PF_TEMPLATE PF_FN pf_real adi_kr_oil(pf_real sw_e, pf_real so_e, pf_real n) {
 /* ---- capillary pressure: Parker's model, paper 002 ------------------------------------------
    p_cow = p_o - p_w = (1/zeta) (S_w^(-n/(n-1)) - 1)^(1/n), p_cog = p_g - p_o likewise in 1 - S_g.
    The printed exponent n/(n-1) lacks its minus sign (the bracket would be negative); the law is
-   van Genuchten's with m = 1 - 1/n. Below ADI_PC_SMIN it is held constant so it stays finite. */
-PF_TEMPLATE PF_FN pf_real adi_parker(pf_real se, pf_real n, pf_real inv_zeta, pf_real smin) {
-  if (inv_zeta == (pf_real)0) return (pf_real)0;
+   van Genuchten's with m = 1 - 1/n. Below ADI_PC_SMIN it is held constant so it stays finite.
+   Gives p_c and its slope together (they share the powers: the flash evaluates both per node). */
+PF_TEMPLATE PF_FN void adi_parker(pf_real se, pf_real n, pf_real inv_zeta, pf_real smin, pf_real* pc, pf_real* slope) {
+  *pc = (pf_real)0;
+  *slope = (pf_real)0;
+  if (inv_zeta == (pf_real)0) return;
   pf_real s = fmin(fmax(se, smin), (pf_real)1);
   pf_real m = (n - (pf_real)1) / n;
-  pf_real t = pow(s, -(pf_real)1 / m) - (pf_real)1;
-  return inv_zeta * pow(fmax(t, (pf_real)0), (pf_real)1 / n);
+  pf_real sp = pow(s, -(pf_real)1 / m);
+  pf_real t = sp - (pf_real)1;
+  if (!(t > (pf_real)0)) return;
+  pf_real tn = pow(t, (pf_real)1 / n);
+  *pc = inv_zeta * tn;
+  /* |dp_c/dS_e| = (1/zeta) / (n m) t^(1/n - 1) s^(-1/m - 1), from the same powers; 0 where the law
+     is held constant. The stiffness of the explicit capillary flux, for the substep limit. */
+  if (se >= smin && se < (pf_real)1) *slope = inv_zeta / (n * m) * (tn / t) * (sp / s);
 }
 
 /* ---- phase behaviour -------------------------------------------------------------------------- */
@@ -157,39 +177,28 @@ PF_TEMPLATE PF_FN void adi_mobilities(PF_GLOBAL const pf_real* prm, pf_real sw, 
   pf_real we = adi_effective(sw, prm[ADI_SWR], denom);
   pf_real oe = adi_effective(so, prm[ADI_SOR], denom);
   pf_real ge = adi_effective(sg, prm[ADI_SGR], denom);
-  *lw = adi_kr_wetting(we, n) / prm[ADI_MU_W];
-  *lo = adi_kr_oil(we, oe, n) / prm[ADI_MU_O];
+  pf_real krw, kow;
+  adi_kr_water_ow(we, n, &krw, &kow);
+  *lw = krw / prm[ADI_MU_W];
+  *lo = adi_kr_oil(we, oe, kow, n) / prm[ADI_MU_O];
   *lg = adi_kr_wetting(ge, n) / prm[ADI_MU_G];
 }
 
-/* Capillary offsets of the phase pressures from the oil pressure: p_w = p - p_cow, p_g = p + p_cog. */
-PF_TEMPLATE PF_FN void adi_capillary(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real sg, pf_real* pcw, pf_real* pcg) {
+/* Capillary offsets of the phase pressures from the oil pressure, p_w = p - p_cow and
+   p_g = p + p_cog, and the slopes |dp_cow/dS_w|, |dp_cog/dS_g| in physical saturations. */
+PF_TEMPLATE PF_FN void adi_capillary(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real sg, pf_real* pcw, pf_real* pcg,
+                                     pf_real* dw, pf_real* dg) {
   pf_real denom = (pf_real)1 - prm[ADI_SWR] - prm[ADI_SOR] - prm[ADI_SGR];
   pf_real n = prm[ADI_NEXP];
   pf_real we = adi_effective(sw, prm[ADI_SWR], denom);
   pf_real ge = adi_effective(sg, prm[ADI_SGR], denom);
-  *pcw = -adi_parker(we, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]);
-  *pcg = adi_parker((pf_real)1 - ge, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]);
-}
-
-/* |d p_c / d S| of Parker's law at effective saturation se (0 where the law is held constant):
-   the stiffness of the explicit capillary flux, for the substep limit. */
-PF_TEMPLATE PF_FN pf_real adi_parker_slope(pf_real se, pf_real n, pf_real inv_zeta, pf_real smin) {
-  if (inv_zeta == (pf_real)0 || se < smin || se >= (pf_real)1) return (pf_real)0;
-  pf_real m = (n - (pf_real)1) / n;
-  pf_real t = pow(se, -(pf_real)1 / m) - (pf_real)1;
-  if (t <= (pf_real)0) return (pf_real)0;
-  return inv_zeta / (n * m) * pow(t, (pf_real)1 / n - (pf_real)1) * pow(se, -(pf_real)1 / m - (pf_real)1);
-}
-
-/* |d p_cow / d S_w| and |d p_cog / d S_g| in physical saturations */
-PF_TEMPLATE PF_FN void adi_capillary_slopes(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real sg, pf_real* dw,
-                                            pf_real* dg) {
-  pf_real denom = (pf_real)1 - prm[ADI_SWR] - prm[ADI_SOR] - prm[ADI_SGR];
-  pf_real n = prm[ADI_NEXP];
-  *dw = adi_parker_slope(adi_effective(sw, prm[ADI_SWR], denom), n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN]) / denom;
-  *dg = adi_parker_slope((pf_real)1 - adi_effective(sg, prm[ADI_SGR], denom), n, prm[ADI_INV_ZETA],
-                         prm[ADI_PC_SMIN]) / denom;
+  pf_real cw, cg, sl_w, sl_g;
+  adi_parker(we, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN], &cw, &sl_w);
+  adi_parker((pf_real)1 - ge, n, prm[ADI_INV_ZETA], prm[ADI_PC_SMIN], &cg, &sl_g);
+  *pcw = -cw;
+  *pcg = cg;
+  *dw = sl_w / denom;
+  *dg = sl_g / denom;
 }
 
 /* ---- per-node stencils: the whole computation of one node, so the backends only supply the
@@ -214,8 +223,7 @@ PF_STRUCT(AdiNode) {
 PF_TEMPLATE PF_FN void adi_node_props(PF_GLOBAL const pf_real* prm, pf_real sw, pf_real so, pf_real sg,
                                       pf_real q[ADI_NPROPS]) {
   adi_mobilities(prm, sw, so, sg, &q[0], &q[1], &q[2]);
-  adi_capillary(prm, sw, sg, &q[3], &q[4]);
-  adi_capillary_slopes(prm, sw, sg, &q[5], &q[6]);
+  adi_capillary(prm, sw, sg, &q[3], &q[4], &q[5], &q[6]);
 }
 
 PF_TEMPLATE PF_FN void adi_node(PF_GLOBAL const pf_real* prm, pf_real p, pf_real sw, pf_real so, pf_real sg, pf_real co3,
@@ -281,6 +289,36 @@ PF_TEMPLATE PF_FN pf_real adi_face_total(PF_GLOBAL const pf_real* prm, const PF_
   return ut;
 }
 
+/* One capillary pair (a, b) of a face, p_c of oil 0: with d = (p_a - p_b)(lo) - (p_a - p_b)(hi),
+   phase a moves lo -> hi and b hi -> lo when d > 0 (the other way when d < 0), each with the
+   mobility of the node it leaves. a and b are literals at every call: with the node values picked
+   by value (not by pointer), the nodes stay in registers on GPUs (a pointer chosen at run time
+   put both nodes in local memory and made the face kernels three times slower). */
+PF_TEMPLATE PF_FN void adi_capillary_pair(const PF_T(AdiNode) * lo, const PF_T(AdiNode) * hi, pf_real k, int a, int b,
+                                          pf_real mflux[4], pf_real out_lo[3], pf_real out_hi[3]) {
+  const int g = 3 - a - b;
+  pf_real d = ((lo->phi[a] - lo->phi[1]) - (hi->phi[a] - hi->phi[1])) -
+              ((lo->phi[b] - lo->phi[1]) - (hi->phi[b] - hi->phi[1]));
+  if (d == (pf_real)0) return;
+  const int fwd = d > (pf_real)0; /* a leaves lo, b leaves hi */
+  pf_real la = fwd ? lo->lam[a] : hi->lam[a], lb = fwd ? hi->lam[b] : lo->lam[b];
+  pf_real lsum = la + lb + (pf_real)0.5 * (lo->lam[g] + hi->lam[g]);
+  if (!(la > (pf_real)0 && lb > (pf_real)0 && lsum > (pf_real)0)) return;
+  pf_real f = k * la * lb / lsum * d; /* volume of a lo -> hi; of b hi -> lo */
+  pf_real ra = fwd ? lo->rho[a] : hi->rho[a], rb = fwd ? hi->rho[b] : lo->rho[b];
+  for (int c = 0; c < 4; ++c) {
+    pf_real ca = fwd ? lo->cmp[c][a] : hi->cmp[c][a], cb = fwd ? hi->cmp[c][b] : lo->cmp[c][b];
+    mflux[c] += f * (ra * ca - rb * cb);
+  }
+  if (fwd) {
+    out_lo[a] += f;
+    out_hi[b] += f;
+  } else {
+    out_hi[a] -= f;
+    out_lo[b] -= f;
+  }
+}
+
 /* The flow through the face from node lo to node hi with the total flux ut fixed, in the
    fractional-flow form U_a = (lam_a / lam_t) ut + sum_b (lam_a lam_b / lam_t) K (dpc_a - dpc_b)
    (dpc = p_c(lo) - p_c(hi), p_c of oil 0), so the phases share ut and only the capillary part
@@ -293,43 +331,23 @@ PF_TEMPLATE PF_FN void adi_face_flow(PF_GLOBAL const pf_real* prm, const PF_T(Ad
   for (int c = 0; c < 4; ++c) mflux[c] = (pf_real)0;
   for (int al = 0; al < 3; ++al) out_lo[al] = out_hi[al] = (pf_real)0;
   /* viscous part from the upwind node of ut (the other one if no phase moves there) */
-  const PF_T(AdiNode)* up = ut >= (pf_real)0 ? lo : hi;
-  pf_real lt = up->lam[0] + up->lam[1] + up->lam[2];
-  if (!(lt > (pf_real)0)) {
-    up = ut >= (pf_real)0 ? hi : lo;
-    lt = up->lam[0] + up->lam[1] + up->lam[2];
-  }
+  pf_real lt_lo = lo->lam[0] + lo->lam[1] + lo->lam[2], lt_hi = hi->lam[0] + hi->lam[1] + hi->lam[2];
+  const int use_lo = ut >= (pf_real)0 ? lt_lo > (pf_real)0 : !(lt_hi > (pf_real)0);
+  pf_real lt = use_lo ? lt_lo : lt_hi;
   if (lt > (pf_real)0 && ut != (pf_real)0) {
     for (int al = 0; al < 3; ++al) {
-      pf_real v = up->lam[al] / lt * ut;
-      for (int c = 0; c < 4; ++c) mflux[c] += v * up->rho[al] * up->cmp[c][al];
+      pf_real v = (use_lo ? lo->lam[al] : hi->lam[al]) / lt * ut;
+      pf_real rho = use_lo ? lo->rho[al] : hi->rho[al];
+      for (int c = 0; c < 4; ++c) mflux[c] += v * rho * (use_lo ? lo->cmp[c][al] : hi->cmp[c][al]);
       if (ut > (pf_real)0) out_lo[al] += v;
       else out_hi[al] -= v;
     }
   }
-  /* capillary pairs (w, o), (w, g), (o, g): a moves lo -> hi when F > 0, b the other way */
+  /* capillary pairs (w, o), (w, g), (o, g) */
   pf_real k = geo * prm[ADI_PERM];
-  for (int pr = 0; pr < 3; ++pr) {
-    int a = pr == 2 ? 1 : 0, b = pr == 0 ? 1 : 2, g = 3 - a - b;
-    pf_real d = ((lo->phi[a] - lo->phi[1]) - (hi->phi[a] - hi->phi[1])) -
-                ((lo->phi[b] - lo->phi[1]) - (hi->phi[b] - hi->phi[1]));
-    if (d == (pf_real)0) continue;
-    const PF_T(AdiNode)* from_a = d > (pf_real)0 ? lo : hi; /* a leaves this node, b the other */
-    const PF_T(AdiNode)* from_b = d > (pf_real)0 ? hi : lo;
-    pf_real la = from_a->lam[a], lb = from_b->lam[b];
-    pf_real lsum = la + lb + (pf_real)0.5 * (lo->lam[g] + hi->lam[g]);
-    if (!(la > (pf_real)0 && lb > (pf_real)0 && lsum > (pf_real)0)) continue;
-    pf_real f = k * la * lb / lsum * d; /* volume of a lo -> hi; of b hi -> lo */
-    for (int c = 0; c < 4; ++c)
-      mflux[c] += f * from_a->rho[a] * from_a->cmp[c][a] - f * from_b->rho[b] * from_b->cmp[c][b];
-    if (d > (pf_real)0) {
-      out_lo[a] += f;
-      out_hi[b] += f;
-    } else {
-      out_hi[a] -= f;
-      out_lo[b] -= f;
-    }
-  }
+  adi_capillary_pair(lo, hi, k, 0, 1, mflux, out_lo, out_hi);
+  adi_capillary_pair(lo, hi, k, 0, 2, mflux, out_lo, out_hi);
+  adi_capillary_pair(lo, hi, k, 1, 2, mflux, out_lo, out_hi);
 }
 
 /* An upper bound of the explicit capillary stiffness of a face, volume per unit time per unit
@@ -543,12 +561,13 @@ PF_TEMPLATE PF_FN void adi_transport_node(
     if (!adi_node_face(prm, i, j, nx, ny, f, p, sw, so, sg, co3, cg3, props, ux, uy, &me, &nb, m_in, pout)) continue;
     pf_real geo = f < 2 ? fy : fx;
     for (int c = 0; c < 4; ++c) dm[c] += m_in[c];
-    for (int al = 0; al < 3; ++al) {
-      /* diffusion within phase alpha needs the phase on both sides: the face saturation is the
-         smaller one, which also keeps the explicit step positive */
-      pf_real ds = dif * fmin(me.s[al], nb.s[al]) * geo;
-      for (int c = 0; c < 4; ++c) dm[c] += ds * (nb.rho[al] * nb.cmp[c][al] - me.rho[al] * me.cmp[c][al]);
-    }
+    if (dif != (pf_real)0)
+      for (int al = 0; al < 3; ++al) {
+        /* diffusion within phase alpha needs the phase on both sides: the face saturation is the
+           smaller one, which also keeps the explicit step positive */
+        pf_real ds = dif * fmin(me.s[al], nb.s[al]) * geo;
+        for (int c = 0; c < 4; ++c) dm[c] += ds * (nb.rho[al] * nb.cmp[c][al] - me.rho[al] * me.cmp[c][al]);
+      }
   }
   pf_real well[4] = {(pf_real)0, (pf_real)0, (pf_real)0, (pf_real)0};
   if (inj[k] != (pf_real)0) well[0] += inj[k];

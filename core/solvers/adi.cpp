@@ -11,8 +11,8 @@
 
 namespace poreflow {
 
-// The smallest relative change an iteration in T can resolve: a tolerance below it would never
-// be met, so it is raised to this (and said once).
+// The smallest residual reduction an iteration in T can resolve: a relative tolerance below it
+// would never be met, so it is raised to this (and said once).
 template <class T>
 static double tolerance_floor() {
   return 50.0 * std::numeric_limits<T>::epsilon();
@@ -56,7 +56,7 @@ double AdiSolver<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) {
 }
 
 template <class T>
-void AdiSolver<T>::half_step(bool x_sweep, double r, const Field<T>& from, Field<T>& to) {
+void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q) {
   Adi2DSweepArgs s;
   s.prec = precision_of<T>();
   s.g = g_;
@@ -68,12 +68,16 @@ void AdiSolver<T>::half_step(bool x_sweep, double r, const Field<T>& from, Field
   s.an = &an.buffer();
   s.d0 = &d0.buffer();
   s.rhs = &rhs.buffer();
-  s.p = &from.buffer();
+  s.p = &q.buffer();
   s.a = &a_.buffer();
   s.b = &b_.buffer();
   s.c = &c_.buffer();
   s.d = &d_.buffer();
   be_.adi2d_sweep(s);
+}
+
+template <class T>
+void AdiSolver<T>::solve_half(bool x_sweep, const Field<T>& q, Field<T>& to) {
   TridiagArgs t;
   t.prec = precision_of<T>();
   t.algo = opt_.algo;
@@ -87,7 +91,12 @@ void AdiSolver<T>::half_step(bool x_sweep, double r, const Field<T>& from, Field
   t.d = &d_.buffer();
   t.x = &to.buffer();
   be_.tridiag_solve(t);  // the correction e
-  be_.axpy(precision_of<T>(), from.size(), 1.0, from.buffer(), to.buffer());  // to = from + e
+  be_.axpy(precision_of<T>(), q.size(), 1.0, q.buffer(), to.buffer());  // to = q + e
+}
+
+template <class T>
+double AdiSolver<T>::residual_of_assembled() {
+  return reduce(ReduceOp::MaxAbs, d_);  // the sweep kernel left rhs - A q in d
 }
 
 template <class T>
@@ -106,48 +115,56 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   // rounding noise; below 64 eps(T) of the largest bound, r is raised to it.
   lo = std::max(lo, 64 * std::numeric_limits<T>::epsilon() * hi);
   if (!(hi >= lo)) hi = lo;
-  const int k = opt_.tolerance > 0 ? std::max(opt_.cycle, 1) : 1;
+  const bool iterate = opt_.tolerance > 0 || opt_.abs_tolerance > 0;
+  const int k = iterate ? std::max(opt_.cycle, 1) : 1;
   r_.assign(k, lo);
   for (int i = 0; i < k; ++i) r_[i] = k == 1 ? std::sqrt(lo * hi) : lo * std::pow(hi / lo, double(i) / (k - 1));
-  if (opt_.tolerance <= 0) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
+  if (!iterate) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
 
   AdiResult res;
-  const int max_it = opt_.tolerance > 0 ? opt_.max_iterations : 1;
+  const int max_it = iterate ? opt_.max_iterations : 1;
+  double target = opt_.abs_tolerance;
   double best_this_cycle = INFINITY, best_last_cycle = INFINITY;
-  for (int it = 0; it < max_it; ++it) {
+  int cycle_start = 0, cycles = 0;
+  for (int it = 0;; ++it) {
     // largest parameters first within a cycle: the grid-scale error goes first
-    double r = r_[k - 1 - it % k];
-    half_step(true, r, p, half_);
-    half_step(false, r, half_, next_);
-    res.iterations = it + 1;
-    bool check = opt_.tolerance > 0 && ((it + 1) % opt_.check_every == 0 || it + 1 == max_it);
-    if (check) {
-      double change = reduce(ReduceOp::MaxAbsDiff, next_, &p);
-      double scale = reduce(ReduceOp::MaxAbs, next_);
-      res.change = change / (scale > 0 ? scale : 1);
-      if (!std::isfinite(res.change)) {
-        p.swap(next_);
-        throw NumericalError("ADI produced a non-finite pressure at iteration " + std::to_string(it + 1));
+    const double r = r_[k - 1 - it % k];
+    assemble(true, r, p);  // also the residual of the iterate p
+    const bool last = it == max_it;
+    if (it == 0 || last || (iterate && it % opt_.check_every == 0)) {
+      double rn = residual_of_assembled();
+      if (!std::isfinite(rn)) throw NumericalError("ADI produced a non-finite residual at iteration " + std::to_string(it));
+      res.residual = rn;
+      if (it == 0) {
+        res.initial_residual = rn;
+        target = std::max(target, opt_.tolerance * rn);
       }
-      p.swap(next_);
-      if (res.change <= opt_.tolerance) {
+      if (iterate && rn <= target) {
         res.converged = true;
         break;
       }
-      best_this_cycle = std::min(best_this_cycle, res.change);
-      if ((it + 1) % k == 0) {  // end of a cycle: give up once a whole cycle gains nothing
-        if (best_this_cycle > 0.9 * best_last_cycle) {
+      if (last) break;
+      if (it > 0) best_this_cycle = std::min(best_this_cycle, rn);
+      if (it - cycle_start >= k) {
+        // a whole cycle of parameters that gains nothing: the precision's rounding noise. The
+        // residual is not monotone under Peaceman-Rachford (the small parameters of the first
+        // cycle raise it tenfold on the way), so the first cycle is no baseline.
+        if (++cycles > 2 && best_this_cycle > 0.9 * best_last_cycle) {
           res.stagnated = true;
           break;
         }
         best_last_cycle = best_this_cycle;
         best_this_cycle = INFINITY;
+        cycle_start = it;
       }
-    } else {
-      p.swap(next_);
     }
+    solve_half(true, p, half_);
+    assemble(false, r, half_);
+    solve_half(false, half_, next_);
+    p.swap(next_);
+    res.iterations = it + 1;
   }
-  if (opt_.tolerance <= 0) res.converged = true;
+  if (!iterate) res.converged = true;
   return res;
 }
 

@@ -4,8 +4,10 @@
 // as alternating x sweeps (rows: contiguous tridiagonal systems) and y sweeps (columns:
 // interleaved systems), both solved by the backend's batched tridiagonal solver, no transpose.
 // Iterated with a cycle of parameters r (geometric between the operator's spectral bounds,
-// after Wachspress) until the largest change of an iteration, relative to max|p|, is below the
-// tolerance; tolerance 0 means a single Peaceman-Rachford step.
+// after Wachspress) until the residual max|rhs - A p| is below abs_tolerance or tolerance times the
+// initial residual. The residual, not the change of an iteration, is the stopping test: ADI
+// converges slowly on nearly singular operators, and a small change then hides a large error.
+// Both tolerances 0 mean a single Peaceman-Rachford step.
 #include <vector>
 
 #include "core/backend.hpp"
@@ -14,7 +16,8 @@
 namespace poreflow {
 
 struct AdiOptions {
-  double tolerance = 1e-6;
+  double tolerance = 1e-6;      // relative to the residual of the initial guess
+  double abs_tolerance = 0;     // absolute residual, in the units of rhs
   int max_iterations = 200;
   int check_every = 1;
   int cycle = 8;  // parameters per cycle
@@ -24,7 +27,8 @@ struct AdiOptions {
 
 struct AdiResult {
   int iterations = 0;
-  double change = 0;  // relative change of the last checked iteration
+  double residual = 0;          // max|rhs - A p| of the last checked iterate
+  double initial_residual = 0;  // max|rhs - A p| of the initial guess
   bool converged = false;
   // the change stopped falling over a whole cycle of parameters: rounding noise of the precision
   // (float near a nearly singular operator) is larger than the tolerance
@@ -47,7 +51,11 @@ class AdiSolver {
 
  private:
   double reduce(ReduceOp op, const Field<T>& a, const Field<T>* b = nullptr);
-  void half_step(bool x_sweep, double r, const Field<T>& from, Field<T>& to);
+  // the tridiagonal rows of a half step from q; d receives the residual rhs - A q
+  void assemble(bool x_sweep, double r, const Field<T>& q);
+  // solves the assembled rows for the correction and writes q + correction to to
+  void solve_half(bool x_sweep, const Field<T>& q, Field<T>& to);
+  double residual_of_assembled();
 
   Backend& be_;
   Adi2DGeom g_;
