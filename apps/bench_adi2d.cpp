@@ -144,8 +144,10 @@ void print_adi2d_tables(const std::vector<BenchRow>& rows) {
           fmt::print(" {:>10}", "-");
         else if (table == 0)
           fmt::print(" {:>9.4f}{}", it->second->t.median, it->second->verified ? " " : "!");
-        else
+        else if (it->second->speedup > 0)
           fmt::print(" {:>10.1f}", it->second->speedup);
+        else
+          fmt::print(" {:>10}", "-");  // no serial run at this size to compare with
       }
       fmt::print("\n");
     }
