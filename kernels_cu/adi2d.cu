@@ -54,7 +54,8 @@ __global__ void velocity_kernel(Adi2DGrid g, const T* __restrict__ prm, const T*
   phys::adi_total_velocity_node<T>(prm, i, j, g.nx, g.ny, p, sw, so, sg, co3, cg3, props, ux, uy);
 }
 
-// two blocks per SM: 128 registers in double without spills (156 unbounded left one block, 12% occupancy)
+// two blocks per SM: 128 registers in double (4 bytes spilled; 156 unbounded left one block per SM,
+// 12% occupancy, and took 311 instead of 171 us at 1025^2)
 template <class T>
 __global__ void __launch_bounds__(kBlock, 2) transport_kernel(Adi2DGrid g, T dt, const T* __restrict__ prm, const T* __restrict__ p, const T* __restrict__ sw, const T* __restrict__ so,
                                  const T* __restrict__ sg, const T* __restrict__ co3, const T* __restrict__ cg3, const T* __restrict__ props, const T* __restrict__ ux, const T* __restrict__ uy, const T* __restrict__ inj, const T* __restrict__ prod, T p_bh,

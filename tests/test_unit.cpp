@@ -81,6 +81,22 @@ TEST_CASE("adi2d physics: Stone and Parker laws against their printed formulas")
   phys::adi_parker(0.005, n, 0.01, 0.01, &pc, &slope);
   CHECK(slope == 0.0);
   CHECK(pc > 0);
+  // at full saturation p_c is 0 and so is the slope; no capillarity at all when 1/zeta = 0
+  phys::adi_parker(1.0, n, 0.01, 0.01, &pc, &slope);
+  CHECK(pc == 0.0);
+  CHECK(slope == 0.0);
+  phys::adi_parker(0.3, n, 0.0, 0.01, &pc, &slope);
+  CHECK(pc == 0.0);
+  CHECK(slope == 0.0);
+  // the end points of the water and oil-water laws
+  double krw = -1, kow = -1;
+  phys::adi_kr_water_ow(0.0, n, &krw, &kow);
+  CHECK(krw == 0.0);
+  CHECK(kow == 1.0);
+  phys::adi_kr_water_ow(1.0, n, &krw, &kow);
+  CHECK(krw == 1.0);
+  CHECK(kow == 0.0);
+  CHECK(phys::adi_kr_oil(0.3, 0.0, 0.5, n) == 0.0);
 }
 
 TEST_CASE("case files: unknown keys, types, ranges and overrides") {

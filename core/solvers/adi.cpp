@@ -34,7 +34,8 @@ AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
       c_(be, g.nx * g.ny),
       d_(be, g.nx * g.ny),
       half_(be, g.nx * g.ny),
-      next_(be, g.nx * g.ny) {
+      next_(be, g.nx * g.ny),
+      best_(be, g.nx * g.ny) {
   be.check_reduce_config(opt.reduce);
   if (opt_.tolerance > 0 && opt_.tolerance < tolerance_floor<T>()) {
     spdlog::warn("ADI tolerance {:.2g} is below what {} resolves; using {:.2g}", opt_.tolerance,
@@ -115,6 +116,8 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   // rounding noise; below 64 eps(T) of the largest bound, r is raised to it.
   lo = std::max(lo, 64 * std::numeric_limits<T>::epsilon() * hi);
   if (!(hi >= lo)) hi = lo;
+  spdlog::trace("ADI bounds: min d0 / 2 = {:.3g}, 4 max a = {:.3g}, max d0 / 2 = {:.3g}: parameters in [{:.3g}, {:.3g}]",
+                0.5 * d_min, 4 * a_max, 0.5 * d_max, lo, hi);
   const bool iterate = opt_.tolerance > 0 || opt_.abs_tolerance > 0;
   const int k = iterate ? std::max(opt_.cycle, 1) : 1;
   r_.assign(k, lo);
@@ -122,18 +125,20 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   if (!iterate) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
 
   AdiResult res;
-  const int max_it = iterate ? opt_.max_iterations : 1;
+  const int max_it = iterate ? std::max(opt_.max_iterations, 1) : 1;
   double target = opt_.abs_tolerance;
   double best_this_cycle = INFINITY, best_last_cycle = INFINITY;
+  double best = INFINITY;  // smallest residual so far; its iterate is kept in best_
   int cycle_start = 0, cycles = 0;
   for (int it = 0;; ++it) {
     // largest parameters first within a cycle: the grid-scale error goes first
     const double r = r_[k - 1 - it % k];
     assemble(true, r, p);  // also the residual of the iterate p
-    const bool last = it == max_it;
+    const bool last = it >= max_it;
     if (it == 0 || last || (iterate && it % opt_.check_every == 0)) {
       double rn = residual_of_assembled();
       if (!std::isfinite(rn)) throw NumericalError("ADI produced a non-finite residual at iteration " + std::to_string(it));
+      spdlog::trace("ADI iteration {}: residual {:.3g}", it, rn);
       res.residual = rn;
       if (it == 0) {
         res.initial_residual = rn;
@@ -143,12 +148,18 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
         res.converged = true;
         break;
       }
+      // The residual is not monotone under Peaceman-Rachford: within a cycle the small parameters
+      // raise it tenfold before the large ones bring it down. An unconverged solve returns the
+      // best iterate, not the one it stopped at (at a cycle's end, near the cycle's worst).
+      if (iterate && rn < best) {
+        best = rn;
+        be_.copy(p.buffer(), best_.buffer(), p.size() * sizeof(T));
+      }
       if (last) break;
       if (it > 0) best_this_cycle = std::min(best_this_cycle, rn);
       if (it - cycle_start >= k) {
-        // a whole cycle of parameters that gains nothing: the precision's rounding noise. The
-        // residual is not monotone under Peaceman-Rachford (the small parameters of the first
-        // cycle raise it tenfold on the way), so the first cycle is no baseline.
+        // a whole cycle of parameters that gains nothing: the precision's rounding noise (the
+        // first cycle, which raises the residual on the way, is no baseline)
         if (++cycles > 2 && best_this_cycle > 0.9 * best_last_cycle) {
           res.stagnated = true;
           break;
@@ -163,6 +174,10 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
     solve_half(false, half_, next_);
     p.swap(next_);
     res.iterations = it + 1;
+  }
+  if (iterate && !res.converged && best < res.residual) {
+    be_.copy(best_.buffer(), p.buffer(), p.size() * sizeof(T));
+    res.residual = best;
   }
   if (!iterate) res.converged = true;
   return res;

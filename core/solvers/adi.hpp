@@ -27,10 +27,10 @@ struct AdiOptions {
 
 struct AdiResult {
   int iterations = 0;
-  double residual = 0;          // max|rhs - A p| of the last checked iterate
+  double residual = 0;          // max|rhs - A p| of the returned p (the best checked iterate if not converged)
   double initial_residual = 0;  // max|rhs - A p| of the initial guess
   bool converged = false;
-  // the change stopped falling over a whole cycle of parameters: rounding noise of the precision
+  // the residual stopped falling over a whole cycle of parameters: rounding noise of the precision
   // (float near a nearly singular operator) is larger than the tolerance
   bool stagnated = false;
 };
@@ -61,6 +61,7 @@ class AdiSolver {
   Adi2DGeom g_;
   AdiOptions opt_;
   Field<T> a_, b_, c_, d_, half_, next_;
+  Field<T> best_;  // the iterate of the smallest residual so far, returned if ADI does not converge
   std::vector<double> r_;
 };
 
