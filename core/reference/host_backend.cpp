@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "core/kernels/jacobi_ctrl.h"
 #include "core/physics/bl1d.h"
+#include "core/reference/thomas_lockstep.hpp"
 #include "core/reference/tridiag_host.hpp"
 
 namespace poreflow {
@@ -286,36 +287,28 @@ void HostBackend::tridiag_t(const TridiagArgs& args) const {
     return;
   }
   if (algo == TridiagAlgo::Thomas && n > 1) {
-    // contiguous: W systems eliminated in lockstep, row by row, so W independent division chains
-    // overlap (one system alone waits on each division's latency: 0.25x of copy bandwidth on
-    // 16 cores); the arithmetic of every system is Thomas's, in Thomas's order
+    // contiguous: W systems in lockstep (thomas_lockstep.hpp); the blocked loop once the group's
+    // five arrays outgrow a core's L2 (measured: direct 10-35% faster to 2049^2 floats, blocked
+    // 3x faster from 4097^2)
     constexpr std::size_t W = 8;
+    const bool blocked = 5 * W * n * sizeof(T) > (std::size_t(512) << 10);
     const long chunks = static_cast<long>((batch + W - 1) / W);
 #pragma omp parallel num_threads(threads_) if (par)
     {
-      std::vector<T> cp(n * W);
+      std::vector<T> cp(n * W), dp(blocked ? n * W : 0);
+      tridiag_host::Lockstep<T, W> g;
 #pragma omp for schedule(static)
       for (long ch = 0; ch < chunks; ++ch) {
-        const std::size_t s0 = static_cast<std::size_t>(ch) * W, w = std::min(W, batch - s0);
-        const T *ak[W], *bk[W], *ck[W], *dk[W];
-        T* xk[W];
-        for (std::size_t k = 0; k < w; ++k) {
+        const std::size_t s0 = static_cast<std::size_t>(ch) * W;
+        g.w = std::min(W, batch - s0);
+        for (std::size_t k = 0; k < g.w; ++k) {
           const std::size_t o = (s0 + k) * n;
-          ak[k] = a + o, bk[k] = b + o, ck[k] = c + o, dk[k] = d + o, xk[k] = x + o;
-          cp[k] = ck[k][0] / bk[k][0];
-          xk[k][0] = dk[k][0] / bk[k][0];
+          g.a[k] = a + o, g.b[k] = b + o, g.c[k] = c + o, g.d[k] = d + o, g.x[k] = x + o;
         }
-        for (std::size_t i = 1; i < n; ++i) {
-          const bool last = i + 1 == n;
-          for (std::size_t k = 0; k < w; ++k) {
-            const T ai = ak[k][i];
-            const T bt = bk[k][i] - ai * cp[(i - 1) * W + k];
-            cp[i * W + k] = last ? T(0) : ck[k][i] / bt;
-            xk[k][i] = (dk[k][i] - ai * xk[k][i - 1]) / bt;
-          }
-        }
-        for (std::size_t i = n - 1; i-- > 0;)
-          for (std::size_t k = 0; k < w; ++k) xk[k][i] -= cp[i * W + k] * xk[k][i + 1];
+        if (blocked)
+          tridiag_host::thomas_lockstep_blocked<T, W>(n, g, cp.data(), dp.data());
+        else
+          tridiag_host::thomas_lockstep_direct<T, W>(n, g, cp.data());
       }
     }
     return;
