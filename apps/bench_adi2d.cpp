@@ -108,7 +108,7 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
                              stats.at("adi_iterations_total"), stats.at("transport_substeps_total"), worst);
         if (algo == TridiagAlgo::Auto) {
           TridiagArgs probe{precision_of<T>(), TridiagAlgo::Auto, TridiagLayout::Contiguous, n, n};
-          r.note += std::string(", auto = ") + to_string(be->resolve_tridiag_algo(probe));
+          r.note += std::string(", auto = ") + to_string(be->tridiag().resolve(probe));
         }
         if (!r.verified) spdlog::error("bench adi2d: {} {} N={}: {}", name, r.variant, n, r.note);
         spdlog::info("bench adi2d: {} {} N={}: {:.4f} s for {} steps ({})", name, r.variant, n, t.median, o.steps,

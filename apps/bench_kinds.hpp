@@ -6,6 +6,7 @@
 
 #include "apps/bench_common.hpp"
 #include "backends/registry.hpp"
+#include "core/kernels/reduce.hpp"
 
 namespace poreflow::app {
 
@@ -21,6 +22,10 @@ template <class T>
 void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 template <class T>
 void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+
+// every reduction configuration of a backend (each variant; both combines for the paper
+// variants), restricted to --variants
+std::vector<ReduceConfig> bench_reduce_configs(Backend& be, const BenchOptions& o);
 
 // paper 002's Tables 2 and 3: seconds per backend and algorithm over the grid sizes, then speedups
 void print_adi2d_tables(const std::vector<BenchRow>& rows);

@@ -12,6 +12,7 @@
 #include "apps/common.hpp"
 #include "core/error.hpp"
 #include "core/field.hpp"
+#include "core/kernels/tridiag.hpp"
 
 namespace poreflow::app {
 
@@ -66,7 +67,7 @@ void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<
         b.upload(bd);
         c.upload(cd);
         d.upload(dd);
-        reference->tridiag_solve({Precision::Double, TridiagAlgo::Thomas, layout, n, batch, &a.buffer(), &b.buffer(),
+        reference->tridiag().solve({Precision::Double, TridiagAlgo::Thomas, layout, n, batch, &a.buffer(), &b.buffer(),
                                   &c.buffer(), &d.buffer(), &x.buffer()});
         xref = x.download();
       }
@@ -99,7 +100,7 @@ void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<
           r.ratio_copy = r.gbps / cbw;
           r.verified = err <= (sizeof(T) == 4 ? 5e-5 : 1e-11) * std::max(scale, 1e-300);
           r.note = fmt::format("max abs diff {:.2e} vs serial double Thomas", err);
-          if (variant == "auto") r.note += std::string(", auto = ") + to_string(be.resolve_tridiag_algo(args));
+          if (variant == "auto") r.note += std::string(", auto = ") + to_string(be.tridiag().resolve(args));
           if (!r.verified) spdlog::error("bench tridiag: {} {} {} {}x{}: error {}", be.name(), variant, r.layout, n, batch, err);
           rows.push_back(r);
         };
@@ -113,11 +114,11 @@ void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<
           add(to_string(algo), [&, algo] {
             auto t = args;
             t.algo = algo;
-            be.tridiag_solve(t);
+            be.tridiag().solve(t);
           });
         }
-        if (!be.vendor_tridiag_name(layout).empty())
-          add(be.vendor_tridiag_name(layout), [&] { be.vendor_tridiag_solve(args); });
+        if (!be.tridiag().vendor_name(layout).empty())
+          add(be.tridiag().vendor_name(layout), [&] { be.tridiag().vendor_solve(args); });
       }
     }
   }

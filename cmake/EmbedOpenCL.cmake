@@ -1,6 +1,7 @@
 # Embeds OpenCL C sources into the binary as one string each, so nothing is looked up at run time.
-# Shared headers (core/kernels, core/physics) are embedded too and prepended by the program builder;
-# their #include lines are dropped because the builder concatenates the texts in a fixed order.
+# Each source is named by its path in the repository (kernels_cl/reduce.cl, core/physics/bl1d.h)
+# and keeps the list of what it #includes; the program builder (backends/opencl/program.cpp)
+# puts a family's file after everything it includes, each once, and drops the #include lines.
 #
 # Called in script mode: cmake -DOUT=file.cpp -DINPUTS="name=path|..." -P EmbedOpenCL.cmake
 if(CMAKE_SCRIPT_MODE_FILE)
@@ -11,9 +12,17 @@ if(CMAKE_SCRIPT_MODE_FILE)
     list(GET kv 0 name)
     list(GET kv 1 path)
     file(READ "${path}" text)
-    # drop #include lines: the builder concatenates headers itself
+    # what it includes, in order
+    string(REGEX MATCHALL "\n#include \"[^\"]+\"" incs "\n${text}")
+    set(deps "")
+    foreach(inc IN LISTS incs)
+      string(REGEX REPLACE "\n#include \"([^\"]+)\"" "\\1" dep "${inc}")
+      string(APPEND deps "\"${dep}\", ")
+    endforeach()
+    # drop #include lines (also the C++ headers in branches OpenCL C does not take); keep the line
+    # count so the builder's #line directives stay right
     string(REGEX REPLACE "\n#include[^\n]*" "\n" text "\n${text}")
-    string(SUBSTRING "${text}" 1 -1 text)  # the newline added above: keep line numbers for #line
+    string(SUBSTRING "${text}" 1 -1 text)
     # split into chunks below 16 KB (a portable raw-string limit)
     string(LENGTH "${text}" len)
     set(chunks "")
@@ -23,7 +32,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
       string(APPEND chunks "R\"PFCL(${piece})PFCL\"\n")
       math(EXPR pos "${pos} + 12000")
     endwhile()
-    string(APPEND body "    {\"${name}\", std::string(\n${chunks})},\n")
+    string(APPEND body "    {\"${name}\", std::string(\n${chunks}), {${deps}}},\n")
   endforeach()
   string(APPEND body "  };\n  return sources;\n}\n}  // namespace poreflow::cl_src\n")
   file(WRITE "${OUT}.tmp" "${body}")

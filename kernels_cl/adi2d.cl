@@ -1,6 +1,8 @@
 /* adi2d: one work-item per node around the shared stencils of core/physics/adi2d.h (twin:
    kernels_cu/adi2d.cu); the global size is rounded up to the work-group size, so every kernel
-   checks its range. PF_KERNEL: see block_reduce.cl. */
+   checks its range. PF_KERNEL: work-groups of PF_BLOCK (backends/opencl/program.cpp). */
+#include "core/physics/adi2d.h"
+#include "kernels_cl/control_device.cl"
 
 PF_KERNEL void adi2d_flash(long nx, long ny, pf_real h, __global const pf_real* prm, __global const pf_real* m1,
                            __global const pf_real* m2, __global const pf_real* m3, __global const pf_real* m4,
@@ -24,13 +26,31 @@ PF_KERNEL void adi2d_coefficients(long nx, long ny, pf_real h, pf_real dt, __glo
                         an, d0, rhs);
 }
 
-PF_KERNEL void adi2d_sweep(long nx, long ny, int x_sweep, pf_real r, __global const pf_real* aw,
-                           __global const pf_real* ae, __global const pf_real* as, __global const pf_real* an,
-                           __global const pf_real* d0, __global const pf_real* rhs, __global const pf_real* q,
-                           __global pf_real* a, __global pf_real* b, __global pf_real* c, __global pf_real* d) {
+#define PF_ADI_SWEEP_ARGS                                                                                      \
+  long nx, long ny, int x_sweep, pf_real r, __global const pf_real *aw, __global const pf_real *ae,            \
+      __global const pf_real *as, __global const pf_real *an, __global const pf_real *d0,                        \
+      __global const pf_real *rhs, __global const pf_real *q, __global pf_real *a, __global pf_real *b,          \
+      __global pf_real *c, __global pf_real *d, __global ulong *ctrl, int check_slot, int clear_slot
+
+/* under a control block (ctrl may be null) nothing is done once it says stop */
+PF_KERNEL void adi2d_sweep(PF_ADI_SWEEP_ARGS) {
+  if (ctrl && !pf_cv_running(ctrl)) return;
   long k = get_global_id(0);
   if (k >= nx * ny) return;
   adi_sweep_node(k % nx, k / nx, nx, ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
+}
+
+/* the same with ADI's check: max |rhs - A q| into check_slot (barriers on the top level, no early
+   return: PoCL 3.1, see jacobi1d.cl) */
+PF_KERNEL void adi2d_sweep_check(PF_ADI_SWEEP_ARGS) {
+  __local pf_key s[PF_BLOCK];
+  const int active = pf_cv_running(ctrl);
+  const long k = get_global_id(0);
+  pf_key key = 0;
+  if (active && k < nx * ny)
+    key = pf_bits(fabs(adi_sweep_node(k % nx, k / nx, nx, ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d)));
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_cv_publish(key, ctrl, check_slot, clear_slot, ctrl, 0);
 }
 
 PF_KERNEL void adi2d_total_velocity(long nx, long ny, __global const pf_real* prm, __global const pf_real* p,

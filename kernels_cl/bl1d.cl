@@ -1,6 +1,8 @@
 /* bl1d: Buckley-Leverett point-wise kernels, one work-item per face or point. The physics is
    core/physics/bl1d.h, shared with the host and CUDA code; the global size is rounded up to the
-   work-group size, so every kernel checks its range. PF_KERNEL: see block_reduce.cl. */
+   work-group size, so every kernel checks its range. PF_KERNEL: work-groups of PF_BLOCK
+   (backends/opencl/program.cpp). */
+#include "core/physics/bl1d.h"
 
 PF_KERNEL void bl1d_face_mobility(__global const pf_real* s, __global pf_real* mface, ulong nfaces, pf_real k,
                           pf_real mu_w, pf_real mu_o) {

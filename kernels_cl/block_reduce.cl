@@ -1,4 +1,5 @@
-/* Work-group reductions shared by the kernel families (reduce, jacobi1d).
+/* Work-group reductions shared by the kernel families (reduce, jacobi1d, and every family whose
+   kernels check a convergence metric).
 
    The program builder's prelude defines: PF_BLOCK (the work-group size of the paper variants'
    kernels, a compile-time constant), pf_real (float or double) with PF_DOUBLE, and where the device
@@ -10,10 +11,6 @@
 
    Calls must be made by every work-item of the group (they contain barriers), and two calls in a
    row need a barrier between them: the tails leave the local array in use. */
-
-/* Every kernel runs with work-groups of exactly PF_BLOCK: the compiler may rely on it (NVIDIA caps
-   kernels without it at 256 work-items, and sizes registers for it). */
-#define PF_KERNEL __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1)))
 
 #define PF_OP_SUM 0
 #define PF_OP_MIN 1

@@ -1,7 +1,8 @@
 /* jacobi1d: one fused Jacobi iteration of the 1D pressure equation with its convergence test,
-   following HostBackend::jacobi_t (core/reference) and the control block of jacobi_ctrl.h.
+   following core/reference/jacobi1d.cpp and the control of core/kernels/converge.h.
 
-   The host turns the iteration number into `plan`, so no work-item divides 64-bit integers:
+   The host turns the iteration number into `plan` (core/kernels/jacobi1d.hpp, jacobi_plan), so no
+   work-item divides 64-bit integers:
      plan.s0  slot to decide from (the previous iteration was a check), or -1
      plan.s1  slot this check folds max(metric) into, or -1 when it is no check
      plan.s2  slot to clear for the next check
@@ -15,24 +16,13 @@
    kernel's top level and never return early, which PoCL 3.1 needs: it builds work-group functions
    that never end for kernels with a barrier under a branch followed by more code, or with an early
    return from a branch that stores. */
+#include "core/physics/bl1d.h"
+#include "kernels_cl/block_reduce.cl"
+#include "kernels_cl/control_device.cl"
 
-pf_real pf_slot_value(ulong word) {
-#if PF_DOUBLE
-  return as_double(word);
-#else
-  return as_float((uint)word); /* the low 32 bits */
-#endif
-}
-
-/* 1 when the launch must do nothing: converged before, or it decides so now */
+/* 1 when the launch must do nothing: stopped before, or converged now */
 int pf_jacobi_stop(__global ulong* ctrl, long it, int4 plan, pf_real threshold) {
-  const int converged = ctrl[PF_JCTRL_CONVERGED] != 0;
-  const int decided = !converged && plan.s0 >= 0 && pf_slot_value(ctrl[PF_JCTRL_SLOT0 + plan.s0]) < threshold;
-  if (decided && get_global_id(0) == 0) {
-    ctrl[PF_JCTRL_CONVERGED] = 1;
-    ctrl[PF_JCTRL_ITERATIONS] = (ulong)it;
-  }
-  return converged || decided;
+  return pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
 }
 
 /* updates interior point i and returns the bits of its metric (non-negative, so they order like it) */
@@ -44,14 +34,9 @@ pf_key pf_jacobi_point(__global const pf_real* p, __global pf_real* q, __global 
   return pf_bits(bl_jacobi_metric(v, po, mm, mp, residual));
 }
 
-/* the group's max key: an atomic max on the check slot's bits, or partials[group] for the host */
+/* the group's max key into the check slot, or partials[group] for the host */
 void pf_jacobi_publish(pf_key key, __global ulong* ctrl, __global ulong* partials, int4 plan) {
-  if (plan.s3) {
-    partials[get_group_id(0)] = key;
-  } else {
-    pf_atomic_max_key(ctrl + PF_JCTRL_SLOT0 + plan.s1, key);
-    if (get_group_id(0) == 0) ctrl[PF_JCTRL_SLOT0 + plan.s2] = 0;
-  }
+  pf_cv_publish(key, ctrl, plan.s1, plan.s2, partials, plan.s3);
 }
 
 #define PF_JACOBI_ARGS                                                                                        \

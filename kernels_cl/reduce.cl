@@ -7,6 +7,7 @@
    Fast (reduce_fast_<op>): a fixed number of groups (the host picks about 4 per compute unit, as
    the CUDA twin does per SM), each work-item strides over the input with 16-byte vector loads, four
    in flight, and the last group to finish reduces the group partials: one launch. */
+#include "kernels_cl/block_reduce.cl"
 
 #define PF_LOAD_PLAIN 0
 #define PF_LOAD_ABS 1
@@ -139,9 +140,3 @@ PF_FAST_KERNEL(min, PF_OP_MIN, PF_LOAD_PLAIN, (pf_real)INFINITY)
 PF_FAST_KERNEL(max, PF_OP_MAX, PF_LOAD_PLAIN, -(pf_real)INFINITY)
 PF_FAST_KERNEL(max_abs, PF_OP_MAX, PF_LOAD_ABS, (pf_real)0)
 PF_FAST_KERNEL(max_abs_diff, PF_OP_MAX, PF_LOAD_ABSDIFF, (pf_real)0)
-
-/* y += alpha x, one element per work-item (twin: axpy_kernel in kernels_cu/reduce.cu) */
-PF_KERNEL void axpy(ulong n, pf_real alpha, __global const pf_real* x, __global pf_real* y) {
-  const size_t i = get_global_id(0);
-  if (i < n) y[i] += alpha * x[i];
-}

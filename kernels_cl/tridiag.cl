@@ -1,5 +1,5 @@
 /* tridiag: batched solves of a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i (a_0, c_{m-1} ignored), the
-   twin of kernels_cu/tridiag.cuh: the same kernels, index maps and arithmetic
+   twin of kernels_cu/tridiag_device.cuh: the same kernels, index maps and arithmetic
    (core/reference/tridiag_host.hpp's reduce_eq; a neighbour outside a system is the identity
    equation x = 0, so systems are padded with identities freely). See that file for the design.
 
@@ -15,11 +15,17 @@
    Unlike CUDA, a cr or pcr group may have more work-items than its G * P (the host rounds the group
    size up, tridiag.cpp): the extra ones (t >= P) hold identities and never touch a row.
    PoCL 3.1: barriers only on the kernel's top level or in uniform loops there, no early return in
-   a kernel with barriers (see jacobi1d.cl). */
+   a kernel with barriers (see jacobi1d.cl).
+   Every kernel takes a guard (a control block of core/kernels/converge.h, or null): once it says
+   stop, the solve does nothing. Kernels without barriers return at once; the others run their
+   barriers on empty work, without a load or a store. */
+#include "core/kernels/converge.h"
 
 typedef struct {
   pf_real a, b, c, d;
 } tri_eq;
+
+int tri_stopped(__global const ulong* guard) { return guard != 0 && guard[PF_CV_STOP] != 0; }
 
 tri_eq tri_ident(void) {
   tri_eq e = {(pf_real)0, (pf_real)1, (pf_real)0, (pf_real)0};
@@ -91,9 +97,9 @@ tri_eq tri_get(__local const pf_real* s, int stride, int i) {
 /* ---- Thomas, one work-item per system, rows where they lie; c' in cp, d' in x ----------------- */
 #if defined(TRI_THOMAS_DIRECT)
 #define TRI_U 8 /* rows loaded together, to keep loads in flight while the chain runs */
-PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v) {
+PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v, __global const ulong* guard) {
   const ulong s = get_global_id(0);
-  if (s >= v.s5) return;
+  if (s >= v.s5 || tri_stopped(guard)) return;
   const ulong o = tri_off(v, s), m = tri_rows(v, s), sj = v.s2;
   pf_real cprev = (pf_real)0, dprev = (pf_real)0;
   for (ulong j0 = 0; j0 < m; j0 += TRI_U) {
@@ -137,13 +143,13 @@ PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ul
 #if defined(TRI_THOMAS_TILED)
 #define TRI_TILE 32
 #define TRI_RP (TRI_TILE + 1) /* rows padded against bank conflicts */
-PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch) {
+PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch, __global const ulong* guard) {
   __local pf_real sa[TRI_TILE * TRI_RP], sb[TRI_TILE * TRI_RP], sc[TRI_TILE * TRI_RP], sd[TRI_TILE * TRI_RP];
   const int W = TRI_TILE, R = TRI_TILE;
   const int tid = get_local_id(0);
   const ulong s0 = get_group_id(0) * (ulong)W;
   const int ns = (int)(batch - s0 < (ulong)W ? batch - s0 : (ulong)W);
-  const ulong base = s0 * n, tiles = (n + R - 1) / R;
+  const ulong base = s0 * n, tiles = tri_stopped(guard) ? 0 : (n + R - 1) / R;
   pf_real cprev = (pf_real)0, dprev = (pf_real)0;
   for (ulong tile = 0; tile < tiles; ++tile) {
     const ulong r0 = tile * R;
@@ -221,18 +227,19 @@ PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulo
 #define TRI_PAD(f) ((f) + ((f) >> 5))
 #endif
 
-PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm) {
+PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm, __global const ulong* guard) {
   const int tid = get_local_id(0), bd = PF_BLOCK; /* bd >= G * P */
   const int g = tid % G, t = tid / G;
+  const int halt = tri_stopped(guard);
   const ulong sys0 = get_group_id(0) * (ulong)G, sys = sys0 + g;
-  const ulong m = sys < v.s5 ? tri_rows(v, sys) : 0;
+  const ulong m = !halt && sys < v.s5 ? tri_rows(v, sys) : 0;
   const ulong off = sys < v.s5 ? tri_off(v, sys) : 0;
   const int row0 = t * TRI_M;
   tri_eq e[TRI_M];
 
   /* ---- load */
 #if TRI_STAGED
-  const ulong gs = v.s5 - sys0 < (ulong)G ? v.s5 - sys0 : (ulong)G;
+  const ulong gs = halt ? 0 : v.s5 - sys0 < (ulong)G ? v.s5 - sys0 : (ulong)G;
   const int flat = (int)(gs * v.s3);
   const ulong base = sys0 * v.s3;
   /* the arrays in global order into planes (f = tid + u * bd covers flat <= bd * M), then each
@@ -380,11 +387,11 @@ PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf
 /* ---- PCR and PCR+Thomas, cyclic rows: G systems x P work-items (P a power of two), work-item t
    holds rows t + jP; local memory holds every row of the group's systems, [4][mcap][G] --------- */
 #if defined(TRI_PCR)
-PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm) {
+PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm, __global const ulong* guard) {
   const int tid = get_local_id(0);
   const int g = tid % G, t = tid / G;
   const ulong sys = get_group_id(0) * (ulong)G + g;
-  const int m = sys < v.s5 && t < P ? (int)tri_rows(v, sys) : 0; /* rows t + jP, t >= P, are others' */
+  const int m = !tri_stopped(guard) && sys < v.s5 && t < P ? (int)tri_rows(v, sys) : 0; /* rows t + jP, t >= P, are others' */
   const ulong off = sys < v.s5 ? tri_off(v, sys) : 0;
   const int plane = mcap * G;
   tri_eq e[TRI_M];
@@ -447,7 +454,8 @@ PF_KERNEL void tridiag_pcr_global(__global const pf_real* restrict a, __global c
                                   __global const pf_real* restrict c, __global const pf_real* restrict d,
                                   __global pf_real* restrict a2, __global pf_real* restrict b2,
                                   __global pf_real* restrict c2, __global pf_real* restrict d2, ulong n, ulong batch,
-                                  ulong s) {
+                                  ulong s, __global const ulong* guard) {
+  if (tri_stopped(guard)) return;
   const ulong nu = TRI_INTER ? batch : n, nv = TRI_INTER ? n : batch;
   const ulong step = TRI_INTER ? batch : 1;
   for (ulong vv = get_group_id(1); vv < nv; vv += get_num_groups(1)) {
@@ -477,14 +485,14 @@ PF_KERNEL void tridiag_pcr_split(__global const pf_real* restrict a, __global co
                                  __global const pf_real* restrict c, __global const pf_real* restrict d,
                                  __global pf_real* restrict a2, __global pf_real* restrict b2,
                                  __global pf_real* restrict c2, __global pf_real* restrict d2, ulong n, ulong batch,
-                                 int s0, int k, int R, __local pf_real* sm) {
+                                 int s0, int k, int R, __local pf_real* sm, __global const ulong* guard) {
   const int G = TRI_SG;
   const int H = s0 * ((1 << k) - 1);
   const int len = R + 2 * H, span = len * G;
   const int tid = get_local_id(0), bd = PF_BLOCK;
   const ulong tiles = (n + R - 1) / R;
   const ulong groups = TRI_INTER ? (batch + G - 1) / G : batch;
-  const ulong ny = TRI_INTER ? tiles : groups;
+  const ulong ny = tri_stopped(guard) ? 0 : TRI_INTER ? tiles : groups;
   for (ulong y = get_group_id(1); y < ny; y += get_num_groups(1)) {
     __local pf_real* cur = sm;
     __local pf_real* nxt = sm + 4 * span;

@@ -1,9 +1,9 @@
 // The bl1d family (twin: kernels_cl/bl1d.cl): Buckley-Leverett point-wise kernels. The formulas
-// are core/physics/bl1d.h; the edges are handled as in core/reference/host_backend.cpp.
+// are core/physics/bl1d.h; the edges are handled as in core/reference/bl1d.cpp.
 #include <algorithm>
 
 #include "core/physics/bl1d.h"
-#include "kernels_cu/launch.hpp"
+#include "kernels_cu/bl1d.cuh"
 
 namespace poreflow::cu {
 namespace {

@@ -6,7 +6,7 @@
 // (they contain __syncthreads), and the block size must be a power of two >= 32.
 #include <cuda_runtime.h>
 
-#include "core/types.hpp"
+#include "core/kernels/reduce.hpp"
 
 namespace poreflow::cu {
 

@@ -1,33 +1,16 @@
 // The jacobi1d family (twin: kernels_cl/jacobi1d.cl): one fused launch per Jacobi iteration of the
 // 1D pressure equation, with the convergence decision and the check's max-reduction on the device.
-// Semantics: core/reference/host_backend.cpp (HostBackend::jacobi_t); control block layout:
-// core/kernels/jacobi_ctrl.h. The metric is reduced as the unsigned bit pattern of a non-negative
-// number, so NaN (above +inf) wins every max and a NaN run never passes the threshold test.
+// Semantics: core/reference/jacobi1d.cpp; the control: core/kernels/converge.h. The metric is
+// reduced as the unsigned bit pattern of a non-negative number, so NaN (above +inf) wins every max
+// and a NaN run stops instead of passing the threshold test.
 
 #include "core/error.hpp"
-#include "core/kernels/jacobi_ctrl.h"
 #include "core/physics/bl1d.h"
-#include "kernels_cu/block_reduce.cuh"
-#include "kernels_cu/launch.hpp"
+#include "kernels_cu/control_device.cuh"
+#include "kernels_cu/jacobi1d.cuh"
 
 namespace poreflow::cu {
 namespace {
-
-__device__ __forceinline__ unsigned int to_bits(float v) { return __float_as_uint(v); }
-__device__ __forceinline__ unsigned long long to_bits(double v) {
-  return static_cast<unsigned long long>(__double_as_longlong(v));
-}
-// a ring slot as the value of a check: float in the low 32 bits, double in all 64
-template <class T>
-__device__ __forceinline__ T slot_value(unsigned long long w);
-template <>
-__device__ __forceinline__ float slot_value<float>(unsigned long long w) {
-  return __uint_as_float(static_cast<unsigned int>(w));
-}
-template <>
-__device__ __forceinline__ double slot_value<double>(unsigned long long w) {
-  return __longlong_as_double(static_cast<long long>(w));
-}
 
 template <class T>
 struct JacobiParams {
@@ -44,46 +27,14 @@ struct JacobiParams {
   bits_t<T>* partials;  // Combine::Host; nullptr: atomic
 };
 
-// True when this launch must do nothing: converged before, or converged now by the check that
-// the previous launch completed. Thread 0 reads the control block once for its block (every
-// warp reading the one hot line costs more than the iteration at large grids) and shares the
-// answer, so the decision is uniform within a block by construction. Across blocks it is the
-// same too: the slot read here is written by no block of this launch, and a block that already
-// sees block 0's flag would have decided to stop anyway. Block 0 alone records the decision.
 template <class T>
 __device__ __forceinline__ bool jacobi_stopped(const JacobiParams<T>& prm) {
-  __shared__ int stop;
-  if (threadIdx.x == 0) {
-    int s = __ldcg(prm.ctrl + PF_JCTRL_CONVERGED) != 0;
-    if (!s && prm.decide_slot >= 0) {
-      const T last = slot_value<T>(__ldcg(prm.ctrl + PF_JCTRL_SLOT0 + prm.decide_slot));
-      if (last < prm.thr) {  // NaN compares false: never converged
-        s = 1;
-        if (blockIdx.x == 0) {
-          prm.ctrl[PF_JCTRL_ITERATIONS] = static_cast<unsigned long long>(prm.it);
-          prm.ctrl[PF_JCTRL_CONVERGED] = 1;
-        }
-      }
-    }
-    stop = s;
-  }
-  __syncthreads();
-  return stop != 0;
+  return cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr);
 }
 
-// Thread 0 of each block hands in the block's max: atomically into the check's slot (a float in
-// the slot word's low half, little-endian) with block 0 zeroing the next check's slot, or as
-// one partial per block for the host to combine.
 template <class T>
 __device__ __forceinline__ void commit_check(const JacobiParams<T>& prm, bits_t<T> m) {
-  if (prm.partials) {
-    prm.partials[blockIdx.x] = m;
-    return;
-  }
-  unsigned long long* slot = prm.ctrl + PF_JCTRL_SLOT0 + prm.check_slot;
-  if constexpr (sizeof(T) == 4) atomicMax(reinterpret_cast<unsigned int*>(slot), m);
-  else atomicMax(slot, m);
-  if (blockIdx.x == 0) prm.ctrl[PF_JCTRL_SLOT0 + prm.clear_slot] = 0;
+  cv_commit_max<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, prm.partials, blockIdx.x);
 }
 
 // Paper variants: one point per thread, the block's max by the chosen shared-memory tree.
@@ -106,7 +57,7 @@ __global__ void jacobi_paper_kernel(JacobiParams<T> prm) {
     const T ml = mf[i - 1], mr = mf[i];
     const T v = phys::bl_jacobi_point<T>(p[i - 1], p[i + 1], ml, mr);
     q[i] = v;
-    if constexpr (CHECK) m = to_bits(phys::bl_jacobi_metric<T>(v, p[i], ml, mr, prm.residual));
+    if constexpr (CHECK) m = metric_bits(phys::bl_jacobi_metric<T>(v, p[i], ml, mr, prm.residual));
   }
   if constexpr (CHECK) {
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -149,7 +100,7 @@ __global__ void __launch_bounds__(kJacobiBlock) jacobi_fast_kernel(JacobiParams<
         const T v = phys::bl_jacobi_point<T>(pw[u], pe[u], ml[u], mr[u]);
         q[i] = v;
         if constexpr (CHECK) {
-          const K d = to_bits(phys::bl_jacobi_metric<T>(v, pc[u], ml[u], mr[u], prm.residual));
+          const K d = metric_bits(phys::bl_jacobi_metric<T>(v, pc[u], ml[u], mr[u], prm.residual));
           m = d > m ? d : m;
         }
       } else if (i == 0) {

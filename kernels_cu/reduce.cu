@@ -1,6 +1,5 @@
 // The reduce family (twin: kernels_cl/reduce.cl): paper 000's five block variants, poreflow's
-// Fast reduction, CUB's DeviceReduce for comparison, and the typed fill and axpy that the backend's
-// memory operations need (CUDA's memset only repeats bytes).
+// Fast reduction, and CUB's DeviceReduce for comparison.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/limits>
 #include <thrust/iterator/counting_iterator.h>
@@ -8,7 +7,8 @@
 
 #include "core/error.hpp"
 #include "kernels_cu/block_reduce.cuh"
-#include "kernels_cu/launch.hpp"
+#include "kernels_cu/order_key.hpp"
+#include "kernels_cu/reduce.cuh"
 
 namespace poreflow::cu {
 namespace {
@@ -18,8 +18,9 @@ __device__ __forceinline__ unsigned long long to_bits(double v) {
   return static_cast<unsigned long long>(__double_as_longlong(v));
 }
 
-// What an op reduces: the accumulator A (T for Sum, an order key otherwise), how one element
-// becomes an A, the identity, the combine and the device-wide atomic combine.
+// What an op reduces: the accumulator A (T for Sum; for Min and Max an order key; for MaxAbs and
+// MaxAbsDiff the bits of the non-negative value, which order like it without a key), how one
+// element becomes an A, the identity, the combine and the device-wide atomic combine.
 template <class T, ReduceOp OP>
 struct Red {
   static constexpr bool kBinary = OP == ReduceOp::MaxAbsDiff;
@@ -30,13 +31,13 @@ struct Red {
     if constexpr (OP == ReduceOp::Sum) return T(0);
     else if constexpr (OP == ReduceOp::Min) return order_key(to_bits(cuda::std::numeric_limits<T>::infinity()));
     else if constexpr (OP == ReduceOp::Max) return order_key(to_bits(-cuda::std::numeric_limits<T>::infinity()));
-    else return order_key(to_bits(T(0)));  // |x| >= 0
+    else return A(0);  // the bits of +0
   }
   __device__ static A element(T x, T y) {
     if constexpr (OP == ReduceOp::Sum) return x;
     else if constexpr (OP == ReduceOp::Min || OP == ReduceOp::Max) return order_key(to_bits(x));
-    else if constexpr (OP == ReduceOp::MaxAbs) return order_key(to_bits(fabs(x)));
-    else return order_key(to_bits(fabs(x - y)));
+    else if constexpr (OP == ReduceOp::MaxAbs) return to_bits(fabs(x));
+    else return to_bits(fabs(x - y));
   }
   __device__ static void atomic(A* slot, A v) {
     if constexpr (OP == ReduceOp::Sum) atomicAdd(slot, v);
@@ -271,20 +272,6 @@ cudaError_t cub_reduce_n(ReduceOp op, const T* a, const T* b, N n, T* out, void*
   return cudaErrorInvalidValue;
 }
 
-// ---- fill ------------------------------------------------------------------------------------
-
-template <class T>
-__global__ void fill_kernel(T* __restrict__ dst, T value, std::size_t n) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = value;
-}
-
-template <class T>
-__global__ void axpy_kernel(std::size_t n, T alpha, const T* __restrict__ x, T* __restrict__ y) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) y[i] += alpha * x[i];
-}
-
 }  // namespace
 
 std::size_t reduce_grid(ReduceVariant v, int block, std::size_t n, int sm_count) {
@@ -318,31 +305,11 @@ cudaError_t cub_reduce(ReduceOp op, const T* a, const T* b, std::size_t n, T* ou
   return cub_reduce_n<T>(op, a, b, static_cast<long long>(n), out, temp, temp_bytes, stream);
 }
 
-template <class T>
-void launch_fill(T* dst, T value, std::size_t n, cudaStream_t stream) {
-  if (n == 0) return;
-  constexpr unsigned kBlock = 256;
-  const std::size_t blocks = std::min<std::size_t>((n + kBlock - 1) / kBlock, 1u << 16);
-  fill_kernel<T><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(dst, value, n);
-}
-
-template <class T>
-void launch_axpy(std::size_t n, T alpha, const T* x, T* y, cudaStream_t stream) {
-  if (n == 0) return;
-  constexpr unsigned kBlock = 256;
-  const std::size_t blocks = std::min<std::size_t>((n + kBlock - 1) / kBlock, 1u << 16);
-  axpy_kernel<T><<<static_cast<unsigned>(blocks), kBlock, 0, stream>>>(n, alpha, x, y);
-}
-
 template void launch_reduce<float>(const ReduceLaunch&, cudaStream_t);
 template void launch_reduce<double>(const ReduceLaunch&, cudaStream_t);
 template cudaError_t cub_reduce<float>(ReduceOp, const float*, const float*, std::size_t, float*, void*, std::size_t&,
                                        cudaStream_t);
 template cudaError_t cub_reduce<double>(ReduceOp, const double*, const double*, std::size_t, double*, void*,
                                         std::size_t&, cudaStream_t);
-template void launch_fill<float>(float*, float, std::size_t, cudaStream_t);
-template void launch_fill<double>(double*, double, std::size_t, cudaStream_t);
-template void launch_axpy<float>(std::size_t, float, const float*, float*, cudaStream_t);
-template void launch_axpy<double>(std::size_t, double, const double*, double*, cudaStream_t);
 
 }  // namespace poreflow::cu

@@ -1,5 +1,5 @@
 // The tridiag family (twin: kernels_cl/tridiag.cl): launch wrappers around the kernels and the
-// plan of kernels_cu/tridiag.cuh, the Auto rule, and the copy that cuSPARSE's in-place solvers need.
+// plan of kernels_cu/tridiag_device.cuh, the Auto rule, and the copy that cuSPARSE's in-place solvers need.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels_cu/launch.hpp"
 #include "kernels_cu/tridiag.cuh"
+#include "kernels_cu/tridiag_device.cuh"
 
 namespace poreflow::cu {
 namespace {

@@ -12,11 +12,35 @@ Env& env() {
   return e;
 }
 
+namespace {
+std::map<std::string, std::unique_ptr<Backend>>& cache() {
+  static std::map<std::string, std::unique_ptr<Backend>> c;
+  return c;
+}
+}  // namespace
+
 Backend& backend(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<Backend>> cache;
-  auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, make_backend(name, env().opts)).first;
+  auto& c = cache();
+  auto it = c.find(name);
+  if (it == c.end()) it = c.emplace(name, make_backend(name, env().opts)).first;
   return *it->second;
+}
+
+void release_backends() { cache().clear(); }
+
+std::vector<ReduceConfig> reduce_configs(Backend& be) {
+  std::vector<ReduceConfig> out;
+  for (auto v : be.reduce().variants()) {
+    const bool paper = is_paper_variant(v);
+    for (auto c : {Combine::Atomic, Combine::Host}) {
+      if (!paper && c == Combine::Host) continue;
+      for (int block : {512, 128}) {
+        if (!paper && block != 512) continue;
+        out.push_back({v, c, block});
+      }
+    }
+  }
+  return out;
 }
 
 Backend& reference() { return backend("serial"); }

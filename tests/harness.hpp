@@ -12,6 +12,7 @@
 #include "backends/registry.hpp"
 #include "core/backend.hpp"
 #include "core/field.hpp"
+#include "core/kernels/reduce.hpp"
 
 namespace poreflow::test {
 
@@ -25,6 +26,9 @@ Env& env();
 // Backends are created once per process (OpenCL program builds are slow on PoCL).
 Backend& backend(const std::string& name);
 Backend& reference();  // serial
+// Destroys the cached backends (before main returns: their device and pinned memory is released
+// while the drivers are still there, so leak checkers see a clean exit).
+void release_backends();
 
 template <class F>
 void for_each_backend(F&& f) {
@@ -63,6 +67,13 @@ template <class T>
 constexpr double tol() {
   return sizeof(T) == 4 ? 2e-5 : 1e-12;
 }
+
+// Sizes of 1D kernels' tests: not powers of two, larger than a block, past the omp threshold.
+inline const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 1000, 4097, 65536 + 17, (1u << 20) + 3};
+
+// Every reduction configuration a backend offers: each variant, both combines for the paper
+// variants, and a few block sizes.
+std::vector<ReduceConfig> reduce_configs(Backend& be);
 
 // max_i |a_i - b_i| / max(scale, max|b_i|); NaN anywhere makes it infinite
 double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b, double scale = 0);

@@ -52,5 +52,7 @@ int main(int argc, char** argv) {
   }
   doctest::Context ctx;
   ctx.applyCommandLine(static_cast<int>(rest.size()), rest.data());
-  return ctx.run();
+  const int rc = ctx.run();
+  test::release_backends();
+  return rc;
 }

@@ -33,7 +33,7 @@ double solve_error(Backend& be, std::size_t n, TridiagAlgo algo, int* iterations
   opt.tolerance = sizeof(T) == 4 ? 1e-5 : 1e-9;  // of the initial residual (double rounds at ~1e-10 of it at 129)
   opt.max_iterations = max_iterations;
   opt.algo = algo;
-  opt.reduce = {be.default_reduce_variant()};
+  opt.reduce = {be.reduce().default_variant()};
   AdiSolver<T> solver(be, g, opt);
   std::vector<T> aw(n * n), ae(n * n), as(n * n), an(n * n), d0(n * n), rhs(n * n), p0(n * n, T(0));
   auto edge = [&](std::size_t i) { return (i == 0 || i == n - 1) ? 0.5 : 1.0; };

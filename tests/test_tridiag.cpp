@@ -2,9 +2,13 @@
 // under test against the serial double Thomas solve, which is itself checked against a dense
 // Gaussian elimination for small n. Outputs are poisoned with NaN first.
 #include <cmath>
+#include <cstdint>
+#include <utility>
 #include <limits>
 #include <vector>
 
+#include "core/kernels/control.hpp"
+#include "core/kernels/tridiag.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
@@ -35,7 +39,7 @@ std::vector<double> solve_on(Backend& be, const Systems& s, TridiagAlgo algo, Tr
   fx.fill(std::numeric_limits<T>::quiet_NaN());
   TridiagArgs args{precision_of<T>(), algo, layout, s.n, s.batch, &fa.buffer(), &fb.buffer(), &fc.buffer(),
                    &fd.buffer(), &fx.buffer()};
-  be.tridiag_solve(args);
+  be.tridiag().solve(args);
   return convert<double>(fx.download());
 }
 
@@ -124,7 +128,7 @@ TEST_CASE_TEMPLATE("tridiag: every algorithm and layout against the double Thoma
 TEST_CASE_TEMPLATE("tridiag: the vendor library's solver agrees with the reference", T, float, double) {
   for_each_backend([](Backend& be) {
     for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
-      if (be.vendor_tridiag_name(layout).empty()) continue;
+      if (be.tridiag().vendor_name(layout).empty()) continue;
       for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 1025}, {33, 7}, {4097, 3}}) {
         auto s = random_systems(n, batch);
         auto ref = solve_on<double>(reference(), s, TridiagAlgo::Thomas, layout);
@@ -132,10 +136,44 @@ TEST_CASE_TEMPLATE("tridiag: the vendor library's solver agrees with the referen
         auto fc = make_field(be, convert<T>(s.c)), fd = make_field(be, convert<T>(s.d));
         Field<T> fx(be, n * batch);
         fx.fill(std::numeric_limits<T>::quiet_NaN());
-        be.vendor_tridiag_solve({precision_of<T>(), TridiagAlgo::Auto, layout, n, batch, &fa.buffer(), &fb.buffer(),
+        be.tridiag().vendor_solve({precision_of<T>(), TridiagAlgo::Auto, layout, n, batch, &fa.buffer(), &fb.buffer(),
                                  &fc.buffer(), &fd.buffer(), &fx.buffer()});
         INFO("layout = ", to_string(layout));
         CAPTURE(n);
+        CHECK(max_rel_diff(convert<double>(fx.download()), ref) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
+      }
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("tridiag: a guard that says stop leaves x as it was, for every algorithm", T, float, double) {
+  // ADI's iterations after its control stopped: every kernel of the solve returns at once
+  for_each_backend([](Backend& be) {
+    for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}}) {
+      auto s = random_systems(n, batch);
+      for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
+        auto fa = make_field(be, convert<T>(s.a)), fb = make_field(be, convert<T>(s.b));
+        auto fc = make_field(be, convert<T>(s.c)), fd = make_field(be, convert<T>(s.d));
+        auto ctrl = be.alloc(kControlBytes);
+        be.control().reset(*ctrl);
+        const std::uint64_t stop = PF_CV_CONVERGED;
+        be.upload(*ctrl, &stop, sizeof stop, PF_CV_STOP * sizeof(std::uint64_t));
+        for (auto algo : tridiag_algos()) {
+          Field<T> fx(be, n * batch);
+          fx.fill(T(7));
+          be.tridiag().solve({precision_of<T>(), algo, layout, n, batch, &fa.buffer(), &fb.buffer(), &fc.buffer(),
+                              &fd.buffer(), &fx.buffer(), ctrl.get()});
+          INFO("layout = ", to_string(layout));
+          INFO("algo = ", to_string(algo));
+          CAPTURE(n);
+          CHECK(fx.download() == std::vector<T>(n * batch, T(7)));
+        }
+        // running: the guarded solve is the plain one
+        be.control().reset(*ctrl);
+        auto ref = solve_on<double>(reference(), s, TridiagAlgo::Thomas, layout);
+        Field<T> fx(be, n * batch);
+        be.tridiag().solve({precision_of<T>(), TridiagAlgo::Auto, layout, n, batch, &fa.buffer(), &fb.buffer(),
+                            &fc.buffer(), &fd.buffer(), &fx.buffer(), ctrl.get()});
         CHECK(max_rel_diff(convert<double>(fx.download()), ref) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
       }
     }

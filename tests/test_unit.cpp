@@ -10,6 +10,8 @@
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/physics/adi2d.h"
+#include "core/kernels/jacobi1d.hpp"
+#include "core/kernels/reduce.hpp"
 #include "core/types.hpp"
 
 using namespace poreflow;

@@ -68,15 +68,15 @@ DeviceTraits device_traits(const cl::Device& dev) {
 
 Programs::Programs(cl::Context ctx, cl::Device dev) : ctx_(std::move(ctx)), dev_(std::move(dev)), traits_(device_traits(dev_)) {}
 
-// files built on their own per launch shape, not part of the (precision, block) programs
-static bool is_shape_file(const std::string& name) { return name == "kernels_cl/tridiag.cl"; }
-
 std::string Programs::prelude(Precision prec, int block) const {
   const bool dbl = prec == Precision::Double;
   std::string s = "#define PF_BLOCK " + std::to_string(block) + "\n";
   if (dbl) s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
   s += std::string("#define PF_DOUBLE ") + (dbl ? "1" : "0") + "\n";
   s += std::string("typedef ") + (dbl ? "double" : "float") + " pf_real;\n";
+  // Kernels of 1D families run with work-groups of exactly PF_BLOCK: the compiler may rely on it
+  // (NVIDIA caps kernels without it at 256 work-items, and sizes registers for it).
+  s += "#define PF_KERNEL __kernel __attribute__((reqd_work_group_size(PF_BLOCK, 1, 1)))\n";
   if (dbl && traits_.int64_atomics)
     s += "#define PF_HAS_INT64_ATOMICS 1\n"
          "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
@@ -87,20 +87,35 @@ std::string Programs::prelude(Precision prec, int block) const {
   return s;
 }
 
-std::string Programs::source(Precision prec, int block) const {
-  std::string s = "/* poreflow OpenCL program: " + std::string(to_string(prec)) + ", block " + std::to_string(block) + " */\n";
+namespace {
+
+const cl_src::EmbeddedSource& embedded(const std::string& name, const std::string& needed_by) {
+  for (const auto& e : cl_src::all())
+    if (e.name == name) return e;
+  throw BackendError("OpenCL source " + name + (needed_by.empty() ? "" : " (included by " + needed_by + ")") +
+                     " is not embedded in this poreflow");
+}
+
+// name after everything it includes, depth first, each once; #line keeps the compiler's messages
+// pointing at the real files
+void append_closure(const std::string& name, const std::string& needed_by, std::vector<std::string>& done,
+                    std::string& out) {
+  if (std::find(done.begin(), done.end(), name) != done.end()) return;
+  done.push_back(name);
+  const auto& e = embedded(name, needed_by);
+  for (const auto& dep : e.deps) append_closure(dep, name, done, out);
+  out += "#line 1 \"" + e.name + "\"\n" + e.text + "\n";
+}
+
+}  // namespace
+
+std::string Programs::source(const std::string& family, Precision prec, int block, const std::string& defines) const {
+  std::string s = "/* poreflow OpenCL program: " + family + ", " + std::string(to_string(prec)) + ", block " +
+                  std::to_string(block) + " */\n";
   s += prelude(prec, block);
-  // shared headers in the order CMake embedded them, then block_reduce.cl, then the families;
-  // #line keeps the compiler's messages pointing at the real files
-  const auto& all = cl_src::all();
-  auto append = [&](const cl_src::EmbeddedSource& e) { s += "#line 1 \"" + e.name + "\"\n" + e.text + "\n"; };
-  auto is_kernel_file = [](const std::string& n) { return n.rfind("kernels_cl/", 0) == 0; };
-  for (const auto& e : all)
-    if (!is_kernel_file(e.name)) append(e);
-  for (const auto& e : all)
-    if (e.name == "kernels_cl/block_reduce.cl") append(e);
-  for (const auto& e : all)
-    if (is_kernel_file(e.name) && e.name != "kernels_cl/block_reduce.cl" && !is_shape_file(e.name)) append(e);
+  s += defines;
+  std::vector<std::string> done;
+  append_closure("kernels_cl/" + family + ".cl", "", done, s);
   return s;
 }
 
@@ -130,40 +145,26 @@ cl::Program Programs::build(Precision prec, const std::string& src, const std::s
   return prog;
 }
 
-const cl::Program& Programs::program(Precision prec, int block) {
-  auto key = std::make_tuple(prec, block);
+const cl::Program& Programs::program(const std::string& family, Precision prec, int block, const std::string& defines) {
+  const Key key{family, prec, block, defines};
   auto it = programs_.find(key);
   if (it != programs_.end()) return it->second;
-  const std::string what = std::string("OpenCL program (") + to_string(prec) + ", block " + std::to_string(block) + ") for " + traits_.name;
-  return programs_.emplace(key, build(prec, source(prec, block), what)).first->second;
-}
-
-cl::Kernel& Programs::shape_kernel(Precision prec, int block, const std::string& file, const std::string& defines,
-                                   const std::string& name) {
-  auto key = std::make_tuple(prec, block, file, defines);
-  auto it = shape_kernels_.find(key);
-  if (it != shape_kernels_.end()) return it->second;
-  std::string src = prelude(prec, block) + defines;
-  for (const auto& e : cl_src::all())
-    if (e.name == "kernels_cl/block_reduce.cl" || e.name == file) src += "#line 1 \"" + e.name + "\"\n" + e.text + "\n";
   // the log names the shape (the #defines) of what was built
   std::string shape = defines;
   std::replace(shape.begin(), shape.end(), '\n', ';');
-  const std::string what = "OpenCL " + file + " (" + to_string(prec) + ", block " + std::to_string(block) + ", " + shape +
-                           ") for " + traits_.name;
-  const cl::Program prog = build(prec, src, what);
-  cl_int err = CL_SUCCESS;
-  cl::Kernel k(prog, name.c_str(), &err);  // the kernel keeps its program alive
-  PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
-  return shape_kernels_.emplace(key, std::move(k)).first->second;
+  const std::string what = "OpenCL program " + family + " (" + to_string(prec) + ", block " + std::to_string(block) +
+                           (shape.empty() ? "" : ", " + shape) + ") for " + traits_.name;
+  return programs_.emplace(key, build(prec, source(family, prec, block, defines), what)).first->second;
 }
 
-cl::Kernel& Programs::kernel(Precision prec, int block, const std::string& name, int instance) {
-  auto key = std::make_tuple(prec, block, name, instance);
+cl::Kernel& Programs::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                             const std::string& defines, int instance) {
+  const Key pkey{family, prec, block, defines};
+  auto key = std::make_tuple(pkey, name, instance);
   auto it = kernels_.find(key);
   if (it != kernels_.end()) return it->second;
   cl_int err = CL_SUCCESS;
-  cl::Kernel k(program(prec, block), name.c_str(), &err);
+  cl::Kernel k(program(family, prec, block, defines), name.c_str(), &err);
   PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
   return kernels_.emplace(key, std::move(k)).first->second;
 }

@@ -1,11 +1,11 @@
 #pragma once
 // Builds the OpenCL programs of one device and keeps them, and their kernels, for the backend's
-// lifetime. A program is the embedded sources in a fixed order: a prelude of #defines (PF_BLOCK,
-// pf_real, the device's features), the shared headers (core/kernels, core/physics), then
-// kernels_cl/block_reduce.cl and the family files. One program per (precision, block size): the
-// paper variants need the work-group size at compile time. Families specialised per launch shape
-// (tridiag.cl) are left out of it and built alone, one small program per (precision, block,
-// #defines): shape_kernel().
+// lifetime. One program per kernel family: a prelude of #defines (PF_BLOCK, pf_real, PF_KERNEL,
+// the device's features), the family's own #defines (a launch shape), then kernels_cl/<family>.cl
+// after everything it #includes (shared headers of core/kernels and core/physics, other .cl
+// files), each once. A compile error in one family breaks only that family, and PoCL builds only
+// what a run uses. A family is built once per (precision, work-group size, #defines): the
+// paper variants and the launch-shaped families need their work-group size at compile time.
 #include <map>
 #include <string>
 #include <tuple>
@@ -34,26 +34,24 @@ class Programs {
   Programs(cl::Context ctx, cl::Device dev);
 
   const DeviceTraits& traits() const { return traits_; }
-  // The full source of the (precision, block) program, as handed to the compiler.
-  std::string source(Precision prec, int block) const;
+  // The full source of a family's program, as handed to the compiler.
+  std::string source(const std::string& family, Precision prec, int block, const std::string& defines = "") const;
   // The program, built on first use; a failed build throws BackendError with the whole log.
-  const cl::Program& program(Precision prec, int block);
+  const cl::Program& program(const std::string& family, Precision prec, int block, const std::string& defines = "");
   // A kernel of that program. Kernels keep their arguments, so callers that alternate argument
   // sets (jacobi's two parities) ask for separate instances.
-  cl::Kernel& kernel(Precision prec, int block, const std::string& name, int instance = 0);
-  // A kernel of `file` built alone (prelude, block_reduce.cl, file) with `defines` prepended.
-  cl::Kernel& shape_kernel(Precision prec, int block, const std::string& file, const std::string& defines,
-                           const std::string& name);
+  cl::Kernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                     const std::string& defines = "", int instance = 0);
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with.
   std::size_t max_group(const cl::Kernel& k) const;
 
  private:
+  using Key = std::tuple<std::string, Precision, int, std::string>;  // family, precision, block, defines
   cl::Context ctx_;
   cl::Device dev_;
   DeviceTraits traits_;
-  std::map<std::tuple<Precision, int>, cl::Program> programs_;
-  std::map<std::tuple<Precision, int, std::string, int>, cl::Kernel> kernels_;
-  std::map<std::tuple<Precision, int, std::string, std::string>, cl::Kernel> shape_kernels_;
+  std::map<Key, cl::Program> programs_;
+  std::map<std::tuple<Key, std::string, int>, cl::Kernel> kernels_;
 
   std::string prelude(Precision prec, int block) const;
   cl::Program build(Precision prec, const std::string& src, const std::string& what);

@@ -1,14 +1,16 @@
-// The OpenCL tridiag plan and launches: a line-by-line port of make_plan/enqueue in
-// kernels_cu/tridiag.cuh, with T's size as a value and the device's local memory in place of the
-// CUDA opt-in shared memory. The CUDA templates (rows per thread, staged, hybrid, ...) become
-// #defines of a program built per launch shape with its exact work-group size (Programs::shape_kernel).
-#include "backends/opencl/tridiag.hpp"
-
+// The tridiag family on the opencl backend: the plan and launches are a line-by-line port of
+// make_plan/enqueue in kernels_cu/tridiag_device.cuh, with T's size as a value and the device's
+// local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per thread,
+// staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape with its
+// exact work-group size (the family's program per #defines, program.hpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <tuple>
 
+#include "backends/opencl/families.hpp"
 #include "core/error.hpp"
 #include "core/kernels/tridiag_view.hpp"
 
@@ -216,8 +218,6 @@ void set(cl::Kernel& k, cl_uint i, const T& v) {
   PF_CHECK_CL(k.setArg(i, v));
 }
 
-}  // namespace
-
 // Auto (the CUDA rule, measured on an H100; docs/tridiag.md): CR+PCR, except for long interleaved
 // systems in large batches, where Thomas (one work-item per system, latency-bound) wins.
 TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch) {
@@ -225,131 +225,165 @@ TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch)
   return TridiagAlgo::CrPcr;
 }
 
-Tridiag::Tridiag(cl::Context ctx, cl::CommandQueue queue, Programs& progs, std::size_t local_mem, std::size_t max_group,
-                 std::size_t units, bool gpu)
-    : ctx_(std::move(ctx)),
-      queue_(std::move(queue)),
-      progs_(progs),
-      // a group asking for every byte of CL_DEVICE_LOCAL_MEM_SIZE is refused by NVIDIA's OpenCL,
-      // which keeps some for itself; solve() shrinks further where 1 KB is not enough
-      smem_cap_(local_mem > 16 * 1024 ? local_mem - 1024 : local_mem),
-      max_group_(max_group),
-      units_(std::max<std::size_t>(units, 1)),
-      gpu_(gpu) {}
+class ClTridiag final : public TridiagImpl {
+ public:
+  explicit ClTridiag(ClContext& ctx)
+      : ctx_(ctx),
+        // a group asking for every byte of CL_DEVICE_LOCAL_MEM_SIZE is refused by NVIDIA's OpenCL,
+        // which keeps some for itself; solve() shrinks further where 1 KB is not enough
+        smem_cap_(ctx.local_mem() > 16 * 1024 ? ctx.local_mem() - 1024 : ctx.local_mem()),
+        max_group_(ctx.traits().max_group),
+        units_(std::max<std::size_t>(ctx.compute_units(), 1)),
+        gpu_(ctx.gpu()) {}
 
-cl::Buffer& Tridiag::scratch(int i, std::size_t bytes) {
-  if (scratch_bytes_[i] < bytes) {  // an enqueued command keeps the old buffer alive until it is done
-    cl_int err = CL_SUCCESS;
-    scratch_[i] = cl::Buffer(ctx_, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    PF_CHECK_CL_AS(err, "clCreateBuffer");
-    scratch_bytes_[i] = bytes;
-  }
-  return scratch_[i];
-}
+  TridiagAlgo resolve_auto(const TridiagArgs& a) const override { return tridiag_auto(a.layout, a.n, a.batch); }
 
-void Tridiag::enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
-  cl_int err = queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local);
-  if (err == CL_OUT_OF_RESOURCES) throw OutOfResources{};
-  PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
-}
-
-// NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and a
-// group that asks for all of CL_DEVICE_LOCAL_MEM_SIZE; it reports no reliable per-kernel limit
-// beforehand. So a refused shape is planned again with half the group size (down to a warp) and
-// three quarters of the local memory, and the limits that worked are kept for that shape. Passes
-// enqueued before the refusal only wrote scratch from the inputs, so running them again is safe.
-void Tridiag::solve(const TridiagArgs& l, const cl::Buffer& a0, const cl::Buffer& b0, const cl::Buffer& c0,
-                    const cl::Buffer& d0, const cl::Buffer& x) {
-  const auto key = std::make_tuple(int(l.prec), int(l.algo), int(l.layout), l.n, l.batch);
-  auto it = limits_.find(key);
-  Limits lim = it == limits_.end() ? Limits{max_group_, smem_cap_} : it->second;
-  for (;;) {
-    try {
-      solve_with(l, lim, a0, b0, c0, d0, x);
-      if (lim.group != max_group_ || lim.local != smem_cap_) limits_[key] = lim;
-      return;
-    } catch (const OutOfResources&) {
-      if (lim.group <= 32 && lim.local < 8 * 1024)
-        throw BackendError("clEnqueueNDRangeKernel(tridiag) failed: CL_OUT_OF_RESOURCES (-5) even with work-groups of " +
-                           std::to_string(lim.group) + " and " + std::to_string(lim.local) + " bytes of local memory (n = " +
-                           std::to_string(l.n) + ", batch = " + std::to_string(l.batch) + ", " + to_string(l.algo) + ")");
-      Limits next{std::max<std::size_t>(lim.group / 2, 32), lim.local * 3 / 4};
-      spdlog::debug("tridiag: the device refused {} n={} batch={} with work-groups of {} and {} B of local memory; "
-                    "planning with {} and {} B",
-                    to_string(l.algo), l.n, l.batch, lim.group, lim.local, next.group, next.local);
-      lim = next;
+  // NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and a
+  // group that asks for all of CL_DEVICE_LOCAL_MEM_SIZE; it reports no reliable per-kernel limit
+  // beforehand. So a refused shape is planned again with half the group size (down to a warp) and
+  // three quarters of the local memory, and the limits that worked are kept for that shape. Passes
+  // enqueued before the refusal only wrote scratch from the inputs, so running them again is safe.
+  void solve(const TridiagArgs& l) override {
+    const auto key = std::make_tuple(int(l.prec), int(l.algo), int(l.layout), l.n, l.batch);
+    auto it = limits_.find(key);
+    Limits lim = it == limits_.end() ? Limits{max_group_, smem_cap_} : it->second;
+    for (;;) {
+      try {
+        solve_with(l, lim);
+        if (lim.group != max_group_ || lim.local != smem_cap_) limits_[key] = lim;
+        return;
+      } catch (const OutOfResources&) {
+        if (lim.group <= 32 && lim.local < 8 * 1024)
+          throw BackendError("clEnqueueNDRangeKernel(tridiag) failed: CL_OUT_OF_RESOURCES (-5) even with work-groups of " +
+                             std::to_string(lim.group) + " and " + std::to_string(lim.local) +
+                             " bytes of local memory (n = " + std::to_string(l.n) + ", batch = " + std::to_string(l.batch) +
+                             ", " + to_string(l.algo) + ")");
+        Limits next{std::max<std::size_t>(lim.group / 2, 32), lim.local * 3 / 4};
+        spdlog::debug("tridiag: the device refused {} n={} batch={} with work-groups of {} and {} B of local memory; "
+                      "planning with {} and {} B",
+                      to_string(l.algo), l.n, l.batch, lim.group, lim.local, next.group, next.local);
+        lim = next;
+      }
     }
   }
-}
 
-void Tridiag::solve_with(const TridiagArgs& l, const Limits& lim, const cl::Buffer& a0, const cl::Buffer& b0,
-                         const cl::Buffer& c0, const cl::Buffer& d0, const cl::Buffer& x) {
-  const Plan p = make_plan(l, lim.local, lim.group, gpu_, units_);
-  const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
-  const bool inter = l.layout == TridiagLayout::Interleaved;
-  const std::string file = "kernels_cl/tridiag.cl";
-  cl::Kernel& k = progs_.shape_kernel(l.prec, p.threads, file, defines_of(p), kernel_name(p.kern));
-  if (p.kern == Kern::ThomasDirect || p.kern == Kern::ThomasTiled) {
-    const cl::Buffer* in[5] = {&a0, &b0, &c0, &d0, &x};
-    for (cl_uint i = 0; i < 5; ++i) set(k, i, *in[i]);
-    set(k, 5, scratch(0, nb * es));  // c'
-    if (p.kern == Kern::ThomasDirect) {
-      set(k, 6, pack(p.view));
+ private:
+  // a launch the driver refused for lack of resources (registers for the group size, or local
+  // memory the implementation keeps some of for itself)
+  struct OutOfResources {};
+  struct Limits {
+    std::size_t group, local;
+  };
+
+  cl::Buffer& scratch(int i, std::size_t bytes) {
+    if (scratch_bytes_[i] < bytes) {  // an enqueued command keeps the old buffer alive until it is done
+      cl_int err = CL_SUCCESS;
+      scratch_[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+      PF_CHECK_CL_AS(err, "clCreateBuffer");
+      scratch_bytes_[i] = bytes;
+    }
+    return scratch_[i];
+  }
+
+  void enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
+    cl_int err = ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local);
+    if (err == CL_OUT_OF_RESOURCES) throw OutOfResources{};
+    PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
+  }
+
+  cl::Kernel& kernel(Precision prec, std::size_t block, const std::string& defines, const char* name) {
+    return ctx_.programs().kernel("tridiag", prec, static_cast<int>(block), name, defines);
+  }
+
+  void solve_with(const TridiagArgs& l, const Limits& lim) {
+    const cl::Buffer &a0 = mem(*l.a), &b0 = mem(*l.b), &c0 = mem(*l.c), &d0 = mem(*l.d), &x = mem(*l.x);
+    const Plan p = make_plan(l, lim.local, lim.group, gpu_, units_);
+    const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
+    const bool inter = l.layout == TridiagLayout::Interleaved;
+    cl::Kernel& k = kernel(l.prec, p.threads, defines_of(p), kernel_name(p.kern));
+    if (p.kern == Kern::ThomasDirect || p.kern == Kern::ThomasTiled) {
+      const cl::Buffer* in[5] = {&a0, &b0, &c0, &d0, &x};
+      for (cl_uint i = 0; i < 5; ++i) set(k, i, *in[i]);
+      set(k, 5, scratch(0, nb * es));  // c'
+      if (p.kern == Kern::ThomasDirect) {
+        set(k, 6, pack(p.view));
+        ctx_.set_buffer_or_null(k, 7, l.guard);
+      } else {
+        set(k, 6, cl_ulong(l.n));
+        set(k, 7, cl_ulong(l.batch));
+        ctx_.set_buffer_or_null(k, 8, l.guard);
+      }
+      enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
+      return;
+    }
+    // the split: passes of PCR levels in global memory, ping-ponging between two sets of four arrays
+    const cl::Buffer* cur[4] = {&a0, &b0, &c0, &d0};
+    const std::string inter_def = std::string("#define TRI_INTER ") + (inter ? "1" : "0") + "\n";
+    for (int i = 0; i < p.npass; ++i) {
+      const SplitPass& sp = p.pass[i];
+      const bool tiled = sp.R > 0;
+      cl::Kernel& g = kernel(l.prec, tiled ? kSplitThreads : kGlobalBlock,
+                             (tiled ? "#define TRI_PCR_SPLIT 1\n" : "#define TRI_PCR_GLOBAL 1\n") + inter_def,
+                             tiled ? "tridiag_pcr_split" : "tridiag_pcr_global");
+      for (cl_uint j = 0; j < 4; ++j) set(g, j, *cur[j]);
+      for (int j = 0; j < 4; ++j) {
+        cl::Buffer& o = scratch(1 + 4 * (i % 2) + j, nb * es);
+        set(g, cl_uint(4 + j), o);
+        cur[j] = &o;
+      }
+      set(g, 8, cl_ulong(l.n));
+      set(g, 9, cl_ulong(l.batch));
+      if (!tiled) {
+        const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
+        const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20);
+        const std::size_t gy = std::min<std::size_t>(nv, 65535);
+        set(g, 10, cl_ulong(sp.s0));
+        ctx_.set_buffer_or_null(g, 11, l.guard);
+        enqueue(g, cl::NDRange(gx * kGlobalBlock, gy), cl::NDRange(kGlobalBlock, 1));
+      } else {
+        const std::size_t tiles = ceil_div(l.n, static_cast<std::size_t>(sp.R));
+        const int G = inter ? kSplitGroup : 1;
+        const int len = sp.R + 2 * sp.s0 * ((1 << sp.k) - 1);
+        const std::size_t gx = inter ? ceil_div(l.batch, G) : tiles;
+        const std::size_t gy = std::min<std::size_t>(inter ? tiles : l.batch, 65535);
+        set(g, 10, cl_int(sp.s0));
+        set(g, 11, cl_int(sp.k));
+        set(g, 12, cl_int(sp.R));
+        set(g, 13, cl::Local(8 * static_cast<std::size_t>(len) * G * es));
+        ctx_.set_buffer_or_null(g, 14, l.guard);
+        enqueue(g, cl::NDRange(gx * kSplitThreads, gy), cl::NDRange(kSplitThreads, 1));
+      }
+    }
+    for (cl_uint i = 0; i < 4; ++i) set(k, i, *cur[i]);
+    set(k, 4, x);
+    set(k, 5, pack(p.view));
+    set(k, 6, cl_int(p.P));
+    set(k, 7, cl_int(p.G));
+    if (p.kern == Kern::Cr) {
+      set(k, 8, cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1));
+      set(k, 9, cl::Local(p.smem));
+      ctx_.set_buffer_or_null(k, 10, l.guard);
     } else {
-      set(k, 6, cl_ulong(l.n));
-      set(k, 7, cl_ulong(l.batch));
+      set(k, 8, cl_int(p.mcap));
+      set(k, 9, cl_int(l.algo == TridiagAlgo::PcrThomas));
+      set(k, 10, cl::Local(p.smem));
+      ctx_.set_buffer_or_null(k, 11, l.guard);
     }
     enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
-    return;
   }
-  // the split: passes of PCR levels in global memory, ping-ponging between two sets of four arrays
-  const cl::Buffer* cur[4] = {&a0, &b0, &c0, &d0};
-  const std::string inter_def = std::string("#define TRI_INTER ") + (inter ? "1" : "0") + "\n";
-  for (int i = 0; i < p.npass; ++i) {
-    const SplitPass& sp = p.pass[i];
-    const bool tiled = sp.R > 0;
-    cl::Kernel& g = progs_.shape_kernel(l.prec, tiled ? kSplitThreads : kGlobalBlock, file,
-                                        (tiled ? "#define TRI_PCR_SPLIT 1\n" : "#define TRI_PCR_GLOBAL 1\n") + inter_def,
-                                        tiled ? "tridiag_pcr_split" : "tridiag_pcr_global");
-    for (cl_uint j = 0; j < 4; ++j) set(g, j, *cur[j]);
-    for (int j = 0; j < 4; ++j) {
-      cl::Buffer& o = scratch(1 + 4 * (i % 2) + j, nb * es);
-      set(g, cl_uint(4 + j), o);
-      cur[j] = &o;
-    }
-    set(g, 8, cl_ulong(l.n));
-    set(g, 9, cl_ulong(l.batch));
-    if (!tiled) {
-      const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
-      const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20), gy = std::min<std::size_t>(nv, 65535);
-      set(g, 10, cl_ulong(sp.s0));
-      enqueue(g, cl::NDRange(gx * kGlobalBlock, gy), cl::NDRange(kGlobalBlock, 1));
-    } else {
-      const std::size_t tiles = ceil_div(l.n, static_cast<std::size_t>(sp.R));
-      const int G = inter ? kSplitGroup : 1;
-      const int len = sp.R + 2 * sp.s0 * ((1 << sp.k) - 1);
-      const std::size_t gx = inter ? ceil_div(l.batch, G) : tiles, gy = std::min<std::size_t>(inter ? tiles : l.batch, 65535);
-      set(g, 10, cl_int(sp.s0));
-      set(g, 11, cl_int(sp.k));
-      set(g, 12, cl_int(sp.R));
-      set(g, 13, cl::Local(8 * static_cast<std::size_t>(len) * G * es));
-      enqueue(g, cl::NDRange(gx * kSplitThreads, gy), cl::NDRange(kSplitThreads, 1));
-    }
-  }
-  for (cl_uint i = 0; i < 4; ++i) set(k, i, *cur[i]);
-  set(k, 4, x);
-  set(k, 5, pack(p.view));
-  set(k, 6, cl_int(p.P));
-  set(k, 7, cl_int(p.G));
-  if (p.kern == Kern::Cr) {
-    set(k, 8, cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1));
-    set(k, 9, cl::Local(p.smem));
-  } else {
-    set(k, 8, cl_int(p.mcap));
-    set(k, 9, cl_int(l.algo == TridiagAlgo::PcrThomas));
-    set(k, 10, cl::Local(p.smem));
-  }
-  enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
-}
+
+  ClContext& ctx_;
+  std::size_t smem_cap_, max_group_, units_;
+  bool gpu_;
+  cl::Buffer scratch_[9];  // c' of Thomas; two sets of four arrays for the global PCR levels
+  std::size_t scratch_bytes_[9] = {};
+  // the limits a shape (precision, algorithm, layout, n, batch) launched with after a refusal:
+  // the real ones may be below the device's reported maxima
+  std::map<std::tuple<int, int, int, std::size_t, std::size_t>, Limits> limits_;
+};
+
+}  // namespace
+
+std::unique_ptr<TridiagImpl> make_cl_tridiag(ClContext& ctx) { return std::make_unique<ClTridiag>(ctx); }
 
 }  // namespace poreflow::ocl

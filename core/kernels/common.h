@@ -7,6 +7,9 @@
                   which has no generic address space)
      PF_STRUCT(N) declares a struct of pf_real fields: a template in C++/CUDA, a typedef in OpenCL;
      PF_T(N)      names it inside shared functions
+     pf_u64       an unsigned 64-bit word (device control blocks)
+     PF_TO_WORD(x), PF_FROM_WORD(w)  a pf_real as the low bits of a word and back (a float in
+                  the low 32 bits, a double in all 64): control blocks hold values this way
    Keep the code in these headers to the common subset of C99 and C++. */
 #ifndef PF_KERNELS_COMMON_H
 #define PF_KERNELS_COMMON_H
@@ -21,6 +24,14 @@
 #define PF_T(name) name
 #define PF_NAMESPACE_BEGIN
 #define PF_NAMESPACE_END
+typedef ulong pf_u64;
+#if PF_DOUBLE
+#define PF_TO_WORD(x) as_ulong(x)
+#define PF_FROM_WORD(w) as_double(w)
+#else
+#define PF_TO_WORD(x) ((ulong)as_uint(x))
+#define PF_FROM_WORD(w) as_float((uint)(w))
+#endif
 #else
 #include <cmath>
 #if defined(__CUDACC__)
@@ -46,6 +57,55 @@
 #define PF_NAMESPACE_END \
   }                      \
   }
+#include <cstring>
+namespace poreflow {
+namespace phys {
+typedef unsigned long long pf_u64;
+PF_FN pf_u64 pf_to_word(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  unsigned int b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+PF_FN pf_u64 pf_to_word(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<pf_u64>(__double_as_longlong(x));
+#else
+  pf_u64 b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+template <typename R>
+PF_FN R pf_from_word(pf_u64 w);
+template <>
+PF_FN float pf_from_word<float>(pf_u64 w) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(static_cast<unsigned int>(w));
+#else
+  const unsigned int b = static_cast<unsigned int>(w);
+  float x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+#endif
+}
+template <>
+PF_FN double pf_from_word<double>(pf_u64 w) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(w));
+#else
+  double x;
+  std::memcpy(&x, &w, sizeof x);
+  return x;
+#endif
+}
+}  // namespace phys
+}  // namespace poreflow
+#define PF_TO_WORD(x) pf_to_word(x)
+#define PF_FROM_WORD(w) pf_from_word<pf_real>(w)
 #endif
 
 #endif

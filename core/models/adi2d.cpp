@@ -10,10 +10,11 @@
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/png_plot.hpp"
+#include "core/kernels/blas.hpp"
 
 namespace poreflow {
 
-Adi2DConfig read_adi2d_config(io::CaseFile& cf, const Backend& be) {
+Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   Adi2DConfig c;
   c.points = cf.int_at_least("grid.points", c.points, 3);
   c.length = cf.positive("grid.length", c.length);
@@ -77,10 +78,10 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, const Backend& be) {
   c.adi.cycle = static_cast<int>(cf.int_at_least("pressure.parameters", 8, 1));
   bool is_auto = false;
   c.adi.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
-  if (is_auto) c.adi.reduce.variant = be.default_reduce_variant();
+  if (is_auto) c.adi.reduce.variant = be.reduce().default_variant();
   c.adi.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
   c.adi.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
-  be.check_reduce_config(c.adi.reduce);
+  be.reduce().check_config(c.adi.reduce);
 
   c.pattern = cf.get_string("wells.pattern", c.pattern);
   c.radius = cf.positive("wells.radius", c.radius);
@@ -206,7 +207,7 @@ double Adi2D<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) const
   r.a = &a.buffer();
   r.b = b ? &b->buffer() : nullptr;
   r.n = a.size();
-  return be_.reduce(r);
+  return be_.reduce().run(r);
 }
 
 template <class T>
@@ -234,7 +235,7 @@ void Adi2D<T>::flash() {
   f.cg3 = &cg3_.buffer();
   f.vol = &vol_.buffer();
   f.props = &props_.buffer();
-  be_.adi2d_flash(f);
+  be_.adi2d().flash(f);
 }
 
 template <class T>
@@ -280,19 +281,19 @@ void Adi2D<T>::step(double t_stop) {
   ca.rhs = &adi_.rhs.buffer();
   for (int pass = 0; pass < cfg_.pressure_passes; ++pass) {
     if (pass > 0) flash();  // volumes, densities and phase split at the new pressure, same masses
-    be_.adi2d_coefficients(ca);
+    be_.adi2d().coefficients(ca);
     // solve for the increment, then add it. With one pass the last step's increment is the first
     // guess: the pressure changes smoothly from step to step, and this halves the iterations at
     // 65 to 257 points. With several, dp_ holds the last pass's small correction: start from 0.
     if (pass > 0 || cfg_.pressure_passes > 1) dp_.fill(T(0));
     last_adi_ = adi_.solve(dp_);
-    be_.axpy(precision_of<T>(), nn_, 1.0, dp_.buffer(), p_.buffer());
+    be_.blas().axpy({precision_of<T>(), nn_, 1.0, &dp_.buffer(), &p_.buffer()});
     adi_total_ += last_adi_.iterations;
   }
   flash();
   // the total flux of every face, held over the substeps: what the pressure equation balanced
   Adi2DVelocityArgs va{precision_of<T>(), g_, &prm_.buffer(), phase_state(), &ux_.buffer(), &uy_.buffer()};
-  be_.adi2d_total_velocity(va);
+  be_.adi2d().total_velocity(va);
   if (last_adi_.stagnated && last_adi_.residual > 1e-3)
     spdlog::warn("step {}: ADI stagnated at a volume imbalance of {:.3g}: the pressure is that inaccurate (try another "
                  "pressure.algorithm or --precision double)",
@@ -314,7 +315,7 @@ void Adi2D<T>::step(double t_stop) {
   while (done < dt * (1 - 1e-12)) {
     Adi2DRateArgs ra{precision_of<T>(), g_, &prm_.buffer(), phase_state(), &ux_.buffer(), &uy_.buffer(),
                      &vol_.buffer(), wells(), &rate_.buffer()};
-    be_.adi2d_rate(ra);
+    be_.adi2d().rate(ra);
     double rmax = reduce(ReduceOp::Max, rate_);
     if (!std::isfinite(rmax)) {
       check_state("transport");
@@ -350,7 +351,7 @@ void Adi2D<T>::step(double t_stop) {
       ta.mass_out[c] = &m_next_[c].buffer();
       ta.acc[c] = &acc_[c].buffer();
     }
-    be_.adi2d_transport(ta);
+    be_.adi2d().transport(ta);
     for (int c = 0; c < 4; ++c) m_[c].swap(m_next_[c]);
     flash();
     done += h;

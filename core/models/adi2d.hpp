@@ -39,7 +39,7 @@ struct Adi2DConfig {
   std::vector<Adi2DWell> wells;  // from the pattern
 };
 
-Adi2DConfig read_adi2d_config(io::CaseFile& cf, const Backend& be);
+Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be);
 
 template <class T>
 class Adi2D final : public Model {

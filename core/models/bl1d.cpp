@@ -10,10 +10,12 @@
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/png_plot.hpp"
+#include "core/kernels/bl1d.hpp"
+#include "core/kernels/tridiag.hpp"
 
 namespace poreflow {
 
-BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be) {
+BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
   BL1DConfig c;
   c.points = cf.int_at_least("grid.points", c.points, 3);
   c.length = cf.positive("grid.length", c.length);
@@ -48,10 +50,10 @@ BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be) {
   j.max_iterations = cf.int_at_least("pressure.max_iterations", j.max_iterations, 1);
   bool is_auto = false;
   j.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
-  if (is_auto) j.reduce.variant = be.default_reduce_variant();
+  if (is_auto) j.reduce.variant = be.reduce().default_variant();
   j.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
   j.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
-  be.check_reduce_config(j.reduce);
+  be.reduce().check_config(j.reduce);
   return c;
 }
 
@@ -116,7 +118,7 @@ double BL1D<T>::reduce(ReduceOp op, const Field<T>& f) const {
   a.cfg = reduce_cfg_;
   a.a = &f.buffer();
   a.n = f.size();
-  return be_.reduce(a);
+  return be_.reduce().run(a);
 }
 
 template <class T>
@@ -136,7 +138,7 @@ template <class T>
 void BL1D<T>::step(double t_stop) {
   const auto prec = precision_of<T>();
   // 1. pressure: face mobilities from the current saturation, then Jacobi from the last pressure
-  be_.bl1d_face_mobility({prec, n_, &s_.buffer(), &mface_.buffer(), {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
+  be_.bl1d().face_mobility({prec, n_, &s_.buffer(), &mface_.buffer(), {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
   double max_m = reduce(ReduceOp::Max, mface_);
   if (!std::isfinite(max_m)) fail_non_finite("face mobility", mface_);
   double thr = 0;
@@ -156,7 +158,7 @@ void BL1D<T>::step(double t_stop) {
   }
 
   // 2. total velocity at the faces and the CFL-limited time step
-  be_.bl1d_face_velocity({prec, n_, &p_.buffer(), &mface_.buffer(), &u_.buffer(), 1.0 / h_});
+  be_.bl1d().face_velocity({prec, n_, &p_.buffer(), &mface_.buffer(), &u_.buffer(), 1.0 / h_});
   double umax = reduce(ReduceOp::MaxAbs, u_);
   if (!std::isfinite(umax)) fail_non_finite("velocity", u_);
   double dt = t_stop - t_;
@@ -165,7 +167,7 @@ void BL1D<T>::step(double t_stop) {
   be_.download(u_.buffer(), &u_in, sizeof(T));
 
   // 3. explicit upwind saturation
-  be_.bl1d_saturation({prec, n_, &s_.buffer(), &u_.buffer(), &s_new_.buffer(), dt / (cfg_.phys.porosity * h_),
+  be_.bl1d().saturation({prec, n_, &s_.buffer(), &u_.buffer(), &s_new_.buffer(), dt / (cfg_.phys.porosity * h_),
                        cfg_.phys.s_inj, {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
   s_.swap(s_new_);
   double smin = reduce(ReduceOp::Min, s_), smax = reduce(ReduceOp::Max, s_);
@@ -194,11 +196,11 @@ void BL1D<T>::step(double t_stop) {
 template <class T>
 void BL1D<T>::solve_pressure_tridiag() {
   const auto prec = precision_of<T>();
-  be_.bl1d_pressure_system({prec, n_, &mface_.buffer(), cfg_.phys.p_inj, cfg_.phys.p_prod, &ta_.buffer(), &tb_.buffer(),
+  be_.bl1d().pressure_system({prec, n_, &mface_.buffer(), cfg_.phys.p_inj, cfg_.phys.p_prod, &ta_.buffer(), &tb_.buffer(),
                             &tc_.buffer(), &td_.buffer()});
   TridiagArgs t{prec, cfg_.algo, TridiagLayout::Contiguous, n_, 1, &ta_.buffer(), &tb_.buffer(), &tc_.buffer(),
                 &td_.buffer(), &p_.buffer()};
-  be_.tridiag_solve(t);
+  be_.tridiag().solve(t);
   last_solve_ = {1, 0.0, true};
 }
 

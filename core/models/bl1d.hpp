@@ -6,6 +6,7 @@
 #include "core/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/models/model.hpp"
+#include "core/kernels/tridiag.hpp"
 #include "core/solvers/jacobi1d.hpp"
 
 namespace poreflow {
@@ -23,7 +24,7 @@ struct BL1DConfig {
 };
 
 // Reads and validates the bl1d keys of a case (grid, rock, fluid, initial, boundary, time, pressure).
-BL1DConfig read_bl1d_config(io::CaseFile& cf, const Backend& be);
+BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be);
 
 template <class T>
 class BL1D final : public Model {

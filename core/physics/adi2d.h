@@ -458,8 +458,9 @@ PF_TEMPLATE PF_FN void adi_coefficients_node(
    form: x sweep (H + r) e = rhs - A q, y sweep (V + r) e = rhs - A q, then q' = q + e (A = H + V,
    d0 split evenly). The same iteration as (H + r) q' = rhs - (V - r) q, but the solve's rounding
    is relative to the correction e, which vanishes as ADI converges, not to q: in float, on the
-   nearly singular systems of small r, PCR otherwise stalls at relative changes of 1e-2. */
-PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sweep, pf_real r, PF_GLOBAL const pf_real* aw,
+   nearly singular systems of small r, PCR otherwise stalls at relative changes of 1e-2. Returns the
+   residual, which ADI's convergence check reduces. */
+PF_TEMPLATE PF_FN pf_real adi_sweep_node(long i, long j, long nx, long ny, int x_sweep, pf_real r, PF_GLOBAL const pf_real* aw,
                                       PF_GLOBAL const pf_real* ae, PF_GLOBAL const pf_real* as,
                                       PF_GLOBAL const pf_real* an, PF_GLOBAL const pf_real* d0,
                                       PF_GLOBAL const pf_real* rhs, PF_GLOBAL const pf_real* q, PF_GLOBAL pf_real* a,
@@ -483,6 +484,7 @@ PF_TEMPLATE PF_FN void adi_sweep_node(long i, long j, long nx, long ny, int x_sw
     c[k] = -an[k];
     b[k] = as[k] + an[k] + dh + r;
   }
+  return res;
 }
 
 /* The total volumetric flux through the east face (ux) and the north face (uy) of node (i, j), by

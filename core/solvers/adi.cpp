@@ -8,6 +8,8 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.hpp"
+#include "core/kernels/blas.hpp"
+#include "core/solvers/convergence.hpp"
 
 namespace poreflow {
 
@@ -35,8 +37,11 @@ AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
       d_(be, g.nx * g.ny),
       half_(be, g.nx * g.ny),
       next_(be, g.nx * g.ny),
-      best_(be, g.nx * g.ny) {
-  be.check_reduce_config(opt.reduce);
+      best_(be, g.nx * g.ny),
+      ctrl_(be.alloc(kControlBytes)) {
+  be.reduce().check_config(opt.reduce);
+  if (opt_.check_every < 1)
+    throw ConfigError("ADI: check_every = " + std::to_string(opt_.check_every) + " must be at least 1");
   if (opt_.tolerance > 0 && opt_.tolerance < tolerance_floor<T>()) {
     spdlog::warn("ADI tolerance {:.2g} is below what {} resolves; using {:.2g}", opt_.tolerance,
                  to_string(precision_of<T>()), tolerance_floor<T>());
@@ -53,11 +58,11 @@ double AdiSolver<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) {
   r.a = &a.buffer();
   r.b = b ? &b->buffer() : nullptr;
   r.n = a.size();
-  return be_.reduce(r);
+  return be_.reduce().run(r);
 }
 
 template <class T>
-void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q) {
+void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl) {
   Adi2DSweepArgs s;
   s.prec = precision_of<T>();
   s.g = g_;
@@ -74,7 +79,8 @@ void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q) {
   s.b = &b_.buffer();
   s.c = &c_.buffer();
   s.d = &d_.buffer();
-  be_.adi2d_sweep(s);
+  s.ctl = ctl;
+  be_.adi2d().sweep(s);
 }
 
 template <class T>
@@ -91,13 +97,35 @@ void AdiSolver<T>::solve_half(bool x_sweep, const Field<T>& q, Field<T>& to) {
   t.c = &c_.buffer();
   t.d = &d_.buffer();
   t.x = &to.buffer();
-  be_.tridiag_solve(t);  // the correction e
-  be_.axpy(precision_of<T>(), q.size(), 1.0, q.buffer(), to.buffer());  // to = q + e
+  t.guard = ctrl_.get();
+  be_.tridiag().solve(t);  // the correction e
+  be_.blas().axpy({precision_of<T>(), q.size(), 1.0, &q.buffer(), &to.buffer(), ctrl_.get()});  // to = q + e
 }
 
 template <class T>
-double AdiSolver<T>::residual_of_assembled() {
-  return reduce(ReduceOp::MaxAbs, d_);  // the sweep kernel left rhs - A q in d
+void AdiSolver<T>::enqueue_iteration(long it, Field<T>* p[2], bool iterate, long max_it) {
+  const int k = static_cast<int>(r_.size());
+  // largest parameters first within a cycle: the grid-scale error goes first
+  const double r = r_[k - 1 - it % k];
+  Field<T>& cur = *p[it % 2];
+  Field<T>& nxt = *p[(it + 1) % 2];
+  const bool check = it == 0 || it == max_it || (iterate && it % opt_.check_every == 0);
+  IterationControl ctl;
+  ctl.ctrl = ctrl_.get();
+  if (check) ctl = check_slots(*ctrl_, checks_);
+  assemble(true, r, cur, ctl);  // also the residual of the iterate cur
+  if (check) {
+    auto control = be_.control();
+    control.decide({precision_of<T>(), ctrl_.get(), it, ctl.check_slot, rule_});
+    // The residual is not monotone under Peaceman-Rachford: within a cycle the small parameters
+    // raise it tenfold before the large ones bring it down. An unconverged solve returns the
+    // best iterate, not the one it stopped at (at a cycle's end, near the cycle's worst).
+    if (iterate) control.save({precision_of<T>(), ctrl_.get(), it, cur.size(), &cur.buffer(), &best_.buffer()});
+    ++checks_;
+  }
+  solve_half(true, cur, half_);
+  assemble(false, r, half_, IterationControl{ctrl_.get()});
+  solve_half(false, half_, nxt);
 }
 
 template <class T>
@@ -124,60 +152,50 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   for (int i = 0; i < k; ++i) r_[i] = k == 1 ? std::sqrt(lo * hi) : lo * std::pow(hi / lo, double(i) / (k - 1));
   if (!iterate) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
 
+  // the rule the device applies at every check (core/kernels/converge.h)
+  const long max_it = iterate ? std::max(opt_.max_iterations, 1) : 1;
+  rule_ = ConvergeRule{};
+  rule_.abs_tol = opt_.abs_tolerance;
+  rule_.rel_tol = opt_.tolerance;
+  rule_.flags = iterate ? PF_CV_TEST | PF_CV_INCLUSIVE | PF_CV_TRACK_BEST : 0;
+  rule_.cycle = iterate ? k : 0;
+  rule_.max_iterations = max_it;
+  auto control = be_.control();
+  control.reset(*ctrl_);
+  checks_ = 0;
+  reads_ = 0;
+
+  // p[it % 2] is the iterate of iteration it; iteration max_it only checks
+  Field<T>* ping[2] = {&p, &next_};
+  ConvergeStatus st;
+  const long guess = last_iterations_ > 0 ? last_iterations_ + 1 : 2L * k;
+  run_batches(
+      max_it + 1, BatchSizes{guess, std::max<long>(2, guess / 8), 1024},
+      [&](long from, long count) {
+        for (long it = from; it < from + count; ++it) enqueue_iteration(it, ping, iterate, max_it);
+      },
+      [&](long next) {
+        st = control.read(*ctrl_, precision_of<T>());
+        ++reads_;
+        spdlog::trace("ADI iterations to {}: {} after {} checks, residual {:.3g} (best {:.3g})", next, to_string(st.reason),
+                      st.checks, st.last, st.best);
+        return st.stopped();
+      });
+  if (st.reason == StopReason::NonFinite)
+    throw NumericalError("ADI produced a non-finite residual at iteration " + std::to_string(st.iterations));
+  if (!st.stopped()) throw Error("ADI: the control block did not stop at the iteration limit");
+
   AdiResult res;
-  const int max_it = iterate ? std::max(opt_.max_iterations, 1) : 1;
-  double target = opt_.abs_tolerance;
-  double best_this_cycle = INFINITY, best_last_cycle = INFINITY;
-  double best = INFINITY;  // smallest residual so far; its iterate is kept in best_
-  int cycle_start = 0, cycles = 0;
-  for (int it = 0;; ++it) {
-    // largest parameters first within a cycle: the grid-scale error goes first
-    const double r = r_[k - 1 - it % k];
-    assemble(true, r, p);  // also the residual of the iterate p
-    const bool last = it >= max_it;
-    if (it == 0 || last || (iterate && it % opt_.check_every == 0)) {
-      double rn = residual_of_assembled();
-      if (!std::isfinite(rn)) throw NumericalError("ADI produced a non-finite residual at iteration " + std::to_string(it));
-      spdlog::trace("ADI iteration {}: residual {:.3g}", it, rn);
-      res.residual = rn;
-      if (it == 0) {
-        res.initial_residual = rn;
-        target = std::max(target, opt_.tolerance * rn);
-      }
-      if (iterate && rn <= target) {
-        res.converged = true;
-        break;
-      }
-      // The residual is not monotone under Peaceman-Rachford: within a cycle the small parameters
-      // raise it tenfold before the large ones bring it down. An unconverged solve returns the
-      // best iterate, not the one it stopped at (at a cycle's end, near the cycle's worst).
-      if (iterate && rn < best) {
-        best = rn;
-        be_.copy(p.buffer(), best_.buffer(), p.size() * sizeof(T));
-      }
-      if (last) break;
-      if (it > 0) best_this_cycle = std::min(best_this_cycle, rn);
-      if (it - cycle_start >= k) {
-        // a whole cycle of parameters that gains nothing: the precision's rounding noise (the
-        // first cycle, which raises the residual on the way, is no baseline)
-        if (++cycles > 2 && best_this_cycle > 0.9 * best_last_cycle) {
-          res.stagnated = true;
-          break;
-        }
-        best_last_cycle = best_this_cycle;
-        best_this_cycle = INFINITY;
-        cycle_start = it;
-      }
-    }
-    solve_half(true, p, half_);
-    assemble(false, r, half_);
-    solve_half(false, half_, next_);
-    p.swap(next_);
-    res.iterations = it + 1;
-  }
-  if (iterate && !res.converged && best < res.residual) {
+  res.iterations = static_cast<int>(st.iterations);
+  if (st.iterations % 2 == 1) p.swap(next_);  // the last iteration wrote the other buffer
+  last_iterations_ = st.iterations;
+  res.residual = st.last;
+  res.initial_residual = st.first;
+  res.converged = st.reason == StopReason::Converged;
+  res.stagnated = st.reason == StopReason::Stagnated;
+  if (iterate && !res.converged && st.best < res.residual) {
     be_.copy(best_.buffer(), p.buffer(), p.size() * sizeof(T));
-    res.residual = best;
+    res.residual = st.best;
   }
   if (!iterate) res.converged = true;
   return res;

@@ -8,10 +8,16 @@
 // initial residual. The residual, not the change of an iteration, is the stopping test: ADI
 // converges slowly on nearly singular operators, and a small change then hides a large error.
 // Both tolerances 0 mean a single Peaceman-Rachford step.
+// The iterations run on the device in batches: the residual check, the stop (converged, stagnated,
+// iteration limit) and the best-iterate copy are decided there by the shared control
+// (core/kernels/converge.h), and the host reads the control block once per batch.
+#include <memory>
 #include <vector>
 
-#include "core/backend.hpp"
 #include "core/field.hpp"
+#include "core/kernels/adi2d.hpp"
+#include "core/kernels/reduce.hpp"
+#include "core/kernels/tridiag.hpp"
 
 namespace poreflow {
 
@@ -48,20 +54,29 @@ class AdiSolver {
 
   // the r cycle of the last solve, for logs and tests
   const std::vector<double>& parameters() const { return r_; }
+  // host reads of the control block in the last solve (one per batch of iterations)
+  long control_reads() const { return reads_; }
 
  private:
   double reduce(ReduceOp op, const Field<T>& a, const Field<T>* b = nullptr);
-  // the tridiagonal rows of a half step from q; d receives the residual rhs - A q
-  void assemble(bool x_sweep, double r, const Field<T>& q);
-  // solves the assembled rows for the correction and writes q + correction to to
+  // the tridiagonal rows of a half step from q (d receives the residual rhs - A q), guarded by the
+  // control; ctl's slots make it a check
+  void assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl);
+  // solves the assembled rows for the correction and writes q + correction to `to` (guarded)
   void solve_half(bool x_sweep, const Field<T>& q, Field<T>& to);
-  double residual_of_assembled();
+  // enqueues iteration it from p[it % 2] to p[(it + 1) % 2]
+  void enqueue_iteration(long it, Field<T>* p[2], bool iterate, long max_it);
 
   Backend& be_;
   Adi2DGeom g_;
   AdiOptions opt_;
   Field<T> a_, b_, c_, d_, half_, next_;
   Field<T> best_;  // the iterate of the smallest residual so far, returned if ADI does not converge
+  std::unique_ptr<Buffer> ctrl_;  // the control block
+  ConvergeRule rule_;
+  long checks_ = 0;  // checks enqueued in this solve (their ring slots)
+  long last_iterations_ = 0;
+  long reads_ = 0;
   std::vector<double> r_;
 };
 

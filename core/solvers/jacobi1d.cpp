@@ -3,14 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/kernels/jacobi_ctrl.h"
+#include "core/error.hpp"
+#include "core/kernels/control.hpp"
+#include "core/solvers/convergence.hpp"
 
 namespace poreflow {
 
 template <class T>
 Jacobi1D<T>::Jacobi1D(Backend& be, std::size_t n, const JacobiOptions& opt)
-    : be_(be), n_(n), opt_(opt), other_(be, n), ctrl_(be.alloc(PF_JCTRL_WORDS * sizeof(std::uint64_t))) {
-  be.check_reduce_config(opt.reduce);
+    : be_(be), n_(n), opt_(opt), other_(be, n), ctrl_(be.alloc(kControlBytes)) {
+  be.reduce().check_config(opt.reduce);
+  if (opt.check_every < 1)
+    throw ConfigError("jacobi: check_every = " + std::to_string(opt.check_every) + " must be at least 1");
 }
 
 template <class T>
@@ -36,21 +40,19 @@ JacobiResult Jacobi1D<T>::solve(Field<T>& p, const Field<T>& mface, double p_lef
   a.check_every = opt_.check_every;
   a.reduce = opt_.reduce;
   a.ctrl = ctrl_.get();
-  be_.jacobi1d_reset(a);
+  auto jac = be_.jacobi1d();
+  jac.reset(a);
 
   // Launches after convergence return at once, so a batch may overshoot cheaply; start near a
   // fraction of the last solve's count and double, so that few polls are needed either way.
-  long batch = std::clamp<long>(last_iterations_ / 4, 16, 4096);
-  long next = 0;
+  const long first = std::clamp<long>(last_iterations_ / 4, 16, 4096);
   JacobiStatus st;
-  while (next < opt_.max_iterations) {
-    long count = std::min(batch, opt_.max_iterations - next);
-    be_.jacobi1d_iterate(a, next, count);
-    next += count;
-    st = be_.jacobi1d_status(a, next);
-    if (st.converged || std::isnan(st.last_metric)) break;
-    batch = std::min<long>(batch * 2, 65536);
-  }
+  run_batches(
+      opt_.max_iterations, BatchSizes{first, 2 * first, 65536}, [&](long from, long count) { jac.iterate(a, from, count); },
+      [&](long next) {
+        st = jac.status(a, next);
+        return st.converged || st.non_finite || std::isnan(st.last_metric);
+      });
   if (st.iterations % 2 == 1) p.swap(other_);  // the last iteration wrote the other buffer
   last_iterations_ = st.iterations;
   return {st.iterations, st.last_metric, st.converged};

@@ -1,11 +1,10 @@
 #pragma once
 // Jacobi iteration for the 1D pressure equation (paper 000, eq. 9), run as batches of fused
 // device iterations; the host looks at the control block once per batch, never per iteration.
-#include <cstdint>
 #include <memory>
 
-#include "core/backend.hpp"
 #include "core/field.hpp"
+#include "core/kernels/jacobi1d.hpp"
 
 namespace poreflow {
 
@@ -42,7 +41,7 @@ class Jacobi1D {
   std::size_t n_;
   JacobiOptions opt_;
   Field<T> other_;                // the second ping-pong buffer
-  std::unique_ptr<Buffer> ctrl_;  // core/kernels/jacobi_ctrl.h
+  std::unique_ptr<Buffer> ctrl_;  // the control block (core/kernels/converge.h)
   long last_iterations_ = 0;      // sizes the first batch of the next solve
 };
 

@@ -1,0 +1,29 @@
+// laplace3d on the cuda backend (kernels_cu/laplace3d.cu).
+#include "backends/cuda/families.hpp"
+#include "kernels_cu/laplace3d.cuh"
+
+namespace poreflow::cuda_detail {
+namespace {
+
+class CudaLaplace3D final : public Laplace3DImpl {
+ public:
+  explicit CudaLaplace3D(CudaContext& ctx) : ctx_(ctx) {}
+  void apply(const Laplace3DApplyArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu::launch_lap7<T>(dptr<T>(*a.in), a.in_box.view(), dptr<T>(*a.out), a.out_box.view(), T(a.cx), T(a.cy), T(a.cz),
+                         a.shape, ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("laplace3d apply");
+  }
+
+ private:
+  CudaContext& ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Laplace3DImpl> make_cuda_laplace3d(CudaContext& ctx) { return std::make_unique<CudaLaplace3D>(ctx); }
+
+}  // namespace poreflow::cuda_detail

@@ -1,0 +1,111 @@
+#pragma once
+// What the OpenCL backend's families share: the device, context and in-order queue (launches need
+// no events), the per-family programs, and the launch and argument helpers. Every call's error
+// code is checked (cl_check.hpp).
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "backends/opencl/cl_check.hpp"
+#include "backends/opencl/program.hpp"
+#include "core/backend.hpp"
+
+namespace poreflow::ocl {
+
+// A Buffer in the device's memory.
+class ClBuffer final : public Buffer {
+ public:
+  ClBuffer(const cl::Context& ctx, std::size_t bytes);
+  cl::Buffer mem;
+};
+
+inline const cl::Buffer& mem(const Buffer& b) { return static_cast<const ClBuffer&>(b).mem; }
+
+class ClContext {
+ public:
+  ClContext(const cl::Platform& platform, const cl::Device& device);
+
+  const cl::Context& context() const { return ctx_; }
+  cl::CommandQueue& queue() { return queue_; }
+  Programs& programs() { return *progs_; }
+  const DeviceTraits& traits() const { return progs_->traits(); }
+  const cl::Device& device() const { return device_; }
+  const std::string& device_name() const { return device_name_; }
+  bool gpu() const { return gpu_; }
+  std::size_t compute_units() const { return units_; }
+  std::size_t local_mem() const { return local_mem_; }
+  // Fast's launch shape (the CUDA twin's: 256 work-items, about 4 groups per compute unit); also
+  // the work-group of one-work-item-per-point kernels
+  int fast_block() const { return fast_block_; }
+  std::size_t fast_groups() const { return fast_groups_; }
+  void sync() { PF_CHECK_CL(queue_.finish()); }
+
+  // A cached kernel of a family's program; the block must fit the device.
+  cl::Kernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                     const std::string& defines = "", int instance = 0);
+
+  // CL_KERNEL_WORK_GROUP_SIZE is no limit to check up front: NVIDIA's driver answers 256 for every
+  // kernel and runs them with 1024. A group the kernel cannot run is reported when it is refused.
+  void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
+  void launch(cl::Kernel& k, std::size_t global, std::size_t local) { launch(k, cl::NDRange(global), cl::NDRange(local)); }
+  // one work-item per point; the global size is a multiple of the group (PoCL needs uniform groups)
+  void launch_points(cl::Kernel& k, std::size_t n);
+
+  template <class T>
+  void set(cl::Kernel& k, cl_uint index, const T& value) {
+    PF_CHECK_CL(k.setArg(index, value));
+  }
+  void set_real(cl::Kernel& k, cl_uint index, Precision prec, double v);
+  // a __global pointer argument the kernel may find null (an optional buffer)
+  void set_buffer_or_null(cl::Kernel& k, cl_uint index, const Buffer* b);
+
+  // Double atomics need cl_khr_int64_*_atomics; BackendError naming the way out otherwise.
+  void require_int64_atomics(Precision p) const;
+
+  template <class T>
+  void fill_bytes(const cl::Buffer& dst, T pattern, std::size_t bytes) {
+    if (bytes) PF_CHECK_CL(queue_.enqueueFillBuffer(dst, pattern, 0, bytes));
+  }
+  // grows a scratch buffer; a command already enqueued keeps the old one alive until it is done
+  void ensure(std::unique_ptr<ClBuffer>& b, std::size_t bytes);
+
+ private:
+  cl::Device device_;
+  cl::Context ctx_;
+  cl::CommandQueue queue_;
+  std::unique_ptr<Programs> progs_;
+  std::string device_name_;
+  bool gpu_ = false;
+  std::size_t units_ = 1, local_mem_ = 0;
+  int fast_block_ = 256;
+  std::size_t fast_groups_ = 1;
+};
+
+// Sets a kernel's arguments in order (kernels that take twenty-odd).
+class Args {
+ public:
+  Args(ClContext& ctx, cl::Kernel& k, Precision prec) : ctx_(ctx), k_(k), prec_(prec) {}
+  template <class T>
+  Args& set(const T& v) {
+    ctx_.set(k_, next_++, v);
+    return *this;
+  }
+  Args& buf(const Buffer* b) { return set(mem(*b)); }
+  Args& buf_or_null(const Buffer* b) {
+    ctx_.set_buffer_or_null(k_, next_++, b);
+    return *this;
+  }
+  Args& real(double v) {
+    ctx_.set_real(k_, next_++, prec_, v);
+    return *this;
+  }
+  cl::Kernel& kernel() { return k_; }
+
+ private:
+  ClContext& ctx_;
+  cl::Kernel& k_;
+  Precision prec_;
+  cl_uint next_ = 0;
+};
+
+}  // namespace poreflow::ocl

@@ -1,0 +1,36 @@
+// The control family on the opencl backend (kernels_cl/control.cl).
+#include <algorithm>
+
+#include "backends/opencl/families.hpp"
+
+namespace poreflow::ocl {
+namespace {
+
+class ClControl final : public ControlImpl {
+ public:
+  explicit ClControl(ClContext& ctx) : ctx_(ctx) {}
+  void decide(const ControlDecideArgs& a) override {
+    const int b = ctx_.fast_block();
+    Args k(ctx_, ctx_.kernel("control", a.prec, b, "cv_decide"), a.prec);
+    const auto& r = a.rule;
+    k.buf(a.ctrl).set(cl_long(a.it)).set(cl_int(a.slot)).real(r.abs_tol).real(r.rel_tol).set(cl_int(r.flags));
+    k.set(cl_long(r.cycle)).set(cl_long(r.max_iterations));
+    ctx_.launch(k.kernel(), b, b);
+  }
+  void save(const ControlSaveArgs& a) override {
+    const std::size_t b = ctx_.fast_block();
+    Args k(ctx_, ctx_.kernel("control", a.prec, static_cast<int>(b), "cv_save"), a.prec);
+    k.buf(a.ctrl).set(cl_long(a.it)).set(cl_ulong(a.n)).buf(a.src).buf(a.dst);
+    const std::size_t groups = std::clamp<std::size_t>((a.n + b - 1) / b, 1, 4 * ctx_.fast_groups());
+    ctx_.launch(k.kernel(), groups * b, b);
+  }
+
+ private:
+  ClContext& ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<ControlImpl> make_cl_control(ClContext& ctx) { return std::make_unique<ClControl>(ctx); }
+
+}  // namespace poreflow::ocl

@@ -1,0 +1,42 @@
+// halo3d on the opencl backend (kernels_cl/halo3d.cl), built per launch shape.
+#include "backends/opencl/box3.hpp"
+#include "backends/opencl/families.hpp"
+#include "core/kernels/halo3d.h"
+
+namespace poreflow::ocl {
+namespace {
+
+class ClHalo3D final : public Halo3DImpl {
+ public:
+  explicit ClHalo3D(ClContext& ctx) : ctx_(ctx) {}
+  void fill_pass(const Halo3DFillArgs& a, int dir) override {
+    const pf_box3 b = a.box.view();
+    long nu, nv;
+    phys::pf_halo_extent(b, dir, &nu, &nv);
+    // the face index space is (u, v) by 2 halo layers: a 3D launch whatever the box's shape
+    BoxShape s = a.shape;
+    s.kind = BoxLaunch::Blocks3D;
+    s.bz = 1;
+    const BoxLaunchCl l = box_launch(nu, nv, 2 * b.halo, s);
+    cl::Kernel& k = ctx_.kernel("halo3d", a.prec, l.threads, "halo3d_pass", l.defines);
+    const HaloFace& lo = a.face[2 * dir];
+    const HaloFace& hi = a.face[2 * dir + 1];
+    ctx_.set(k, 0, mem(*a.field));
+    set_box(k, 1, b);
+    ctx_.set(k, 2, cl_int(dir));
+    ctx_.set(k, 3, cl_int(static_cast<int>(lo.mode)));
+    ctx_.set(k, 4, cl_int(static_cast<int>(hi.mode)));
+    ctx_.set_real(k, 5, a.prec, lo.value);
+    ctx_.set_real(k, 6, a.prec, hi.value);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+ private:
+  ClContext& ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Halo3DImpl> make_cl_halo3d(ClContext& ctx) { return std::make_unique<ClHalo3D>(ctx); }
+
+}  // namespace poreflow::ocl

@@ -1,0 +1,32 @@
+// laplace3d on the opencl backend (kernels_cl/laplace3d.cl), built per launch shape.
+#include "backends/opencl/box3.hpp"
+#include "backends/opencl/families.hpp"
+
+namespace poreflow::ocl {
+namespace {
+
+class ClLaplace3D final : public Laplace3DImpl {
+ public:
+  explicit ClLaplace3D(ClContext& ctx) : ctx_(ctx) {}
+  void apply(const Laplace3DApplyArgs& a) override {
+    const BoxLaunchCl l = box_launch(a.in_box.nx, a.in_box.ny, a.in_box.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("laplace3d", a.prec, l.threads, "lap7", l.defines);
+    ctx_.set(k, 0, mem(*a.in));
+    set_box(k, 1, a.in_box.view());
+    ctx_.set(k, 2, mem(*a.out));
+    set_box(k, 3, a.out_box.view());
+    ctx_.set_real(k, 4, a.prec, a.cx);
+    ctx_.set_real(k, 5, a.prec, a.cy);
+    ctx_.set_real(k, 6, a.prec, a.cz);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+ private:
+  ClContext& ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Laplace3DImpl> make_cl_laplace3d(ClContext& ctx) { return std::make_unique<ClLaplace3D>(ctx); }
+
+}  // namespace poreflow::ocl

@@ -1,0 +1,38 @@
+#pragma once
+// The blas family: vector updates the solvers need (adi2d adds its pressure increments; the Krylov
+// solvers of the roadmap will add dot products here).
+#include <cstddef>
+
+#include "core/backend.hpp"
+
+namespace poreflow {
+
+// y[i] += alpha x[i] for i < n. x and y are distinct buffers of at least n values. With a guard
+// (a control block, core/kernels/converge.h) nothing is done once the block says stop: the update
+// of an iteration that runs after its solver converged.
+struct AxpyArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  double alpha = 1;
+  const Buffer* x = nullptr;
+  Buffer* y = nullptr;
+  const Buffer* guard = nullptr;
+};
+
+class BlasImpl {
+ public:
+  virtual ~BlasImpl() = default;
+  virtual void axpy(const AxpyArgs& a) = 0;  // n > 0, arguments checked
+};
+
+class BlasKernels {
+ public:
+  BlasKernels(Backend& be, BlasImpl& impl) : be_(be), impl_(impl) {}
+  void axpy(const AxpyArgs& a);
+
+ private:
+  Backend& be_;
+  BlasImpl& impl_;
+};
+
+}  // namespace poreflow

@@ -1,0 +1,96 @@
+#pragma once
+// The control family: the device-side convergence control of core/kernels/converge.h, shared by
+// every iterative solver. A control block is a Buffer of PF_CV_WORDS 64-bit words; the solver's
+// kernels check into its slots and stop when it says so (guards), and the host reads it once per
+// batch of iterations (core/solvers/convergence.hpp runs the batches).
+#include <cstddef>
+
+#include "core/backend.hpp"
+#include "core/kernels/converge.h"
+
+namespace poreflow {
+
+constexpr std::size_t kControlBytes = PF_CV_WORDS * sizeof(unsigned long long);
+
+// The decision rule of pf_cv_decide (flags PF_CV_TEST, PF_CV_INCLUSIVE, PF_CV_TRACK_BEST).
+struct ConvergeRule {
+  double abs_tol = 0;   // target = max(abs_tol, rel_tol * the first check's metric)
+  double rel_tol = 0;
+  int flags = PF_CV_TEST;
+  long cycle = 0;       // stagnation over cycles of this many iterations; 0: off
+  long max_iterations = 0;  // the check at this iteration stops (PF_CV_LIMIT)
+};
+
+// How one launch of an iterative solver takes part in the control.
+struct IterationControl {
+  Buffer* ctrl = nullptr;  // the control block; null: the kernel always runs and checks nothing
+  int check_slot = -1;     // >= 0: fold this launch's metric into that slot ...
+  int clear_slot = -1;     // ... and zero this one for the next check
+  bool checks() const { return ctrl && check_slot >= 0; }
+};
+// The slots of check number c (0, 1, ...).
+IterationControl check_slots(Buffer& ctrl, long c);
+
+enum class StopReason { Running = PF_CV_RUNNING, Converged = PF_CV_CONVERGED, Stagnated = PF_CV_STAGNATED,
+                        Limit = PF_CV_LIMIT, NonFinite = PF_CV_NONFINITE };
+const char* to_string(StopReason r);
+
+// A control block read back by the host.
+struct ConvergeStatus {
+  StopReason reason = StopReason::Running;
+  long iterations = 0;        // at the stop (Running: unknown to the block)
+  long checks = 0;            // decided by pf_cv_decide
+  double first = -1, last = -1, best = -1;  // metrics (-1: none yet)
+  long best_iteration = -1;
+  bool stopped() const { return reason != StopReason::Running; }
+};
+// Decodes the words of a block whose values are in precision prec.
+ConvergeStatus decode_status(const unsigned long long* words, Precision prec);
+
+// decide: the full rule on the check of iteration `it`, whose metric is in `slot`; one work-item.
+struct ControlDecideArgs {
+  Precision prec = Precision::Double;
+  Buffer* ctrl = nullptr;
+  long it = 0;
+  int slot = 0;
+  ConvergeRule rule;
+};
+
+// save: dst[0, n) = src[0, n) when the check of iteration `it` set a new best (pf_cv_save_now).
+struct ControlSaveArgs {
+  Precision prec = Precision::Double;
+  const Buffer* ctrl = nullptr;
+  long it = 0;
+  std::size_t n = 0;
+  const Buffer* src = nullptr;
+  Buffer* dst = nullptr;
+};
+
+class ControlImpl {
+ public:
+  virtual ~ControlImpl() = default;
+  virtual void decide(const ControlDecideArgs& a) = 0;
+  virtual void save(const ControlSaveArgs& a) = 0;
+};
+
+class ControlKernels {
+ public:
+  ControlKernels(Backend& be, ControlImpl& impl) : be_(be), impl_(impl) {}
+  // zeroes the block (enqueued, no wait): a fresh solve
+  void reset(Buffer& ctrl);
+  // waits and reads the block
+  ConvergeStatus read(const Buffer& ctrl, Precision prec);
+  void decide(const ControlDecideArgs& a);
+  void save(const ControlSaveArgs& a);
+
+ private:
+  Backend& be_;
+  ControlImpl& impl_;
+};
+
+// Shared checks of the families that take part in the control: a block of the right size, slots
+// in the ring.
+void check_control(const IterationControl& c, const char* what);
+void check_control_block(const Buffer* ctrl, const char* what);
+
+}  // namespace poreflow

@@ -1,0 +1,50 @@
+#pragma once
+// The halo3d family: the ghost layers of a Box3 array filled by a kernel, face by face, with the
+// modes of core/kernels/halo3d.h. Shared by every 3D family.
+#include <array>
+#include <string_view>
+
+#include "core/backend.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/kernels/halo3d.h"
+
+namespace poreflow {
+
+enum class HaloMode { None = PF_HALO_NONE, Copy = PF_HALO_COPY, Mirror = PF_HALO_MIRROR, Negate = PF_HALO_NEGATE,
+                      Value = PF_HALO_VALUE, Periodic = PF_HALO_PERIODIC };
+const char* to_string(HaloMode m);
+HaloMode parse_halo_mode(std::string_view s);
+
+struct HaloFace {
+  HaloMode mode = HaloMode::Copy;
+  double value = 0;  // HaloMode::Value
+};
+
+// Fills the halo of `box` in `field`: x faces, then y, then z (core/kernels/halo3d.h). face[2d]
+// is the low side of direction d (x, y, z), face[2d + 1] the high side. The interior is only read.
+struct Halo3DFillArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer* field = nullptr;
+  std::array<HaloFace, 6> face{};
+  BoxShape shape;  // GPU launch shape of the passes (the face index spaces)
+};
+
+class Halo3DImpl {
+ public:
+  virtual ~Halo3DImpl() = default;
+  // one pass: direction dir of the args (halo > 0, arguments checked)
+  virtual void fill_pass(const Halo3DFillArgs& a, int dir) = 0;
+};
+
+class Halo3DKernels {
+ public:
+  Halo3DKernels(Backend& be, Halo3DImpl& impl) : be_(be), impl_(impl) {}
+  void fill(const Halo3DFillArgs& a);
+
+ private:
+  Backend& be_;
+  Halo3DImpl& impl_;
+};
+
+}  // namespace poreflow

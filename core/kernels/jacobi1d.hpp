@@ -1,0 +1,77 @@
+#pragma once
+// The jacobi1d family: paper 000's Jacobi iteration of the 1D pressure equation (eq. 9), one
+// fused launch per iteration with its convergence test, decided on the device through the shared
+// control of core/kernels/converge.h.
+#include <cstddef>
+#include <string_view>
+
+#include "core/backend.hpp"
+#include "core/kernels/reduce.hpp"
+
+namespace poreflow {
+
+// Dp: the paper's max |p_new - p_old|. Residual: max flux imbalance of a cell relative to the
+// through-flux scale (the solver turns the relative tolerance into an absolute threshold).
+enum class JacobiMetric { Dp, Residual };
+const char* to_string(JacobiMetric m);
+JacobiMetric parse_jacobi_metric(std::string_view s);
+
+// Iteration i reads p[i % 2] and writes p[(i + 1) % 2]; points 0 and n - 1 hold the Dirichlet
+// values p_left and p_right. It is a check when (i + 1) % check_every == 0: check
+// c = (i + 1) / check_every - 1 folds max(metric) into the control block's slot c % 3 (with
+// reduce's variant and combine) and clears slot (c + 1) % 3. The launch after a check decides
+// (pf_cv_fused_stop: converged when the metric is below `threshold`, stopped on NaN); launches
+// after the stop return at once, so the iteration count is exact.
+struct Jacobi1DArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;              // points, >= 3
+  const Buffer* mface = nullptr;  // n - 1 face mobilities M_{i+1/2}
+  Buffer* p[2] = {nullptr, nullptr};
+  double p_left = 0, p_right = 0;
+  JacobiMetric metric = JacobiMetric::Residual;
+  double threshold = 0;  // absolute threshold on max(metric); 0: never converges
+  int check_every = 1;
+  ReduceConfig reduce;
+  Buffer* ctrl = nullptr;  // a control block (kControlBytes)
+};
+
+// State of a Jacobi run read back from the control block.
+struct JacobiStatus {
+  bool converged = false;
+  bool non_finite = false;  // the metric was NaN or infinite: the device stopped
+  long iterations = 0;      // iterations done
+  double last_metric = -1;  // max(metric) of the last check, -1 before the first
+};
+
+class Jacobi1DImpl {
+ public:
+  virtual ~Jacobi1DImpl() = default;
+  // iterations [first, first + count), count > 0, arguments checked
+  virtual void iterate(const Jacobi1DArgs& a, long first, long count) = 0;
+};
+
+class Jacobi1DKernels {
+ public:
+  Jacobi1DKernels(Backend& be, Jacobi1DImpl& impl) : be_(be), impl_(impl) {}
+  // clears the control block before a solve
+  void reset(const Jacobi1DArgs& a);
+  void iterate(const Jacobi1DArgs& a, long first, long count);
+  // waits and reads the control block; `next` is the first iteration not yet enqueued. A check
+  // that ended the batch is decided here, as its next launch would.
+  JacobiStatus status(const Jacobi1DArgs& a, long next);
+
+ private:
+  void check(const Jacobi1DArgs& a) const;
+  Backend& be_;
+  Jacobi1DImpl& impl_;
+};
+
+// The slots an iteration uses (worked out once, here, for every backend).
+struct JacobiPlan {
+  int decide_slot = -1;  // >= 0: decide from that slot first (the previous iteration was a check)
+  bool check = false;
+  int check_slot = -1, clear_slot = -1;
+};
+JacobiPlan jacobi_plan(long it, int check_every);
+
+}  // namespace poreflow

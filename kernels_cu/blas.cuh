@@ -1,0 +1,13 @@
+#pragma once
+// Launch wrappers of the blas family (kernels_cu/blas.cu; twin kernels_cl/blas.cl).
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace poreflow::cu {
+
+// y[0, n) += alpha x[0, n); nothing once the control block `guard` (nullable) says stop
+template <class T>
+void launch_axpy(std::size_t n, T alpha, const T* x, T* y, const unsigned long long* guard, cudaStream_t stream);
+
+}  // namespace poreflow::cu

@@ -1,0 +1,17 @@
+#pragma once
+// Launch wrappers of the control family (kernels_cu/control.cu; twin kernels_cl/control.cl).
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace poreflow::cu {
+
+// pf_cv_decide on one thread
+template <class T>
+void launch_cv_decide(unsigned long long* ctrl, long it, int slot, T abs_tol, T rel_tol, int flags, long cycle, long max_it,
+                      cudaStream_t stream);
+// dst[0, n) = src[0, n) when pf_cv_save_now(ctrl, it)
+template <class T>
+void launch_cv_save(const unsigned long long* ctrl, long it, std::size_t n, const T* src, T* dst, cudaStream_t stream);
+
+}  // namespace poreflow::cu
