@@ -29,6 +29,7 @@ void add_run(CLI::App& app, Common& c) {
     spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
     auto model = make_model(cf, *be, prec);
     cf.check_all_used();
+    if (auto hint = model->backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
     auto rep = run_model(*model, out, !c.quiet);
     fmt::print("{}: {} steps to t = {:.6g} in {:.3f} s on {} ({})\n", model->name(), rep.steps, rep.sim_time,
                rep.wall_seconds, be->name(), be->device_name());

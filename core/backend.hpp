@@ -65,7 +65,7 @@ class Backend {
   virtual std::string name() const = 0;          // "serial", "omp", "cuda", "opencl"
   virtual std::string device_name() const = 0;   // the device it runs on, for logs and tables
   virtual bool supports(Precision) const { return true; }
-  bool is_gpu() const { return name() == "cuda" || name() == "opencl"; }
+  bool is_host() const { return name() == "serial" || name() == "omp"; }  // no device launches
 
   // memory
   virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;

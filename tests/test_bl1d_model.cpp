@@ -88,3 +88,26 @@ TEST_CASE_TEMPLATE("bl1d on each backend agrees with the serial double reference
 }
 
 }  // TEST_SUITE
+
+TEST_SUITE("model") {
+TEST_CASE("bl1d: a case too small for a device backend gets a hint naming what is faster") {
+  for_each_backend([](Backend& be) {
+    for (long points : {401L, 5001L}) {
+      for (const char* solver : {"jacobi", "tridiag"}) {
+        auto cf = bl_case(points, 1.0);
+        cf.set(std::string("pressure.solver=\"") + solver + "\"");
+        auto model = make_model(cf, be, Precision::Double);
+        const std::string hint = model->backend_hint();
+        const bool expected = !be.is_host() && points < 4096 && std::string(solver) == "jacobi";
+        CAPTURE(points);
+        CAPTURE(solver);
+        CHECK(hint.empty() == !expected);
+        if (expected) {
+          CHECK(hint.find("--pressure-solver tridiag") != std::string::npos);
+          CHECK(hint.find("--backend serial") != std::string::npos);
+        }
+      }
+    }
+  });
+}
+}

@@ -289,6 +289,7 @@ void Adi2D<T>::step(double t_stop) {
     last_adi_ = adi_.solve(dp_);
     be_.blas().axpy({precision_of<T>(), nn_, 1.0, &dp_.buffer(), &p_.buffer()});
     adi_total_ += last_adi_.iterations;
+    adi_reads_ += adi_.control_reads();
   }
   flash();
   // the total flux of every face, held over the substeps: what the pressure equation balanced
@@ -447,6 +448,7 @@ std::map<std::string, double> Adi2D<T>::final_stats() const {
     s["mass_balance_rel_error_" + std::to_string(c + 1)] = std::fabs(change - w[c]) / scale;
   }
   s["adi_iterations_total"] = double(adi_total_);
+  s["adi_control_reads_total"] = double(adi_reads_);  // host waits for ADI's convergence control
   s["seconds_pressure"] = seconds_pressure_;
   s["seconds_transport"] = seconds_transport_;
   s["transport_substeps_total"] = double(substeps_total_);

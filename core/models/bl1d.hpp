@@ -33,6 +33,7 @@ class BL1D final : public Model {
 
   std::string name() const override { return "bl1d"; }
   std::string summary() const override;
+  std::string backend_hint() const override;
   GridInfo grid() const override;
   double time() const override { return t_; }
   double end_time() const override { return cfg_.end_time; }

@@ -51,6 +51,9 @@ class Model {
   virtual void write_plot(const std::filesystem::path& png) const = 0;
   // Scalars for the end-of-run summary (e.g. the error against an analytic solution).
   virtual std::map<std::string, double> final_stats() const = 0;
+  // A hint when this case is too small for its backend to pay off, naming what is faster; empty
+  // when none applies. `run` logs it.
+  virtual std::string backend_hint() const { return ""; }
 };
 
 // Reads `model = "..."` and builds it; every case key is validated by the model.

@@ -1,0 +1,247 @@
+// The adi2d family kernel by kernel: each one on every backend against the serial double reference,
+// from the same random physical state, on a grid larger than the omp threshold (97 x 101 nodes:
+// the omp loops really run in parallel, and neither side is a power of two or a multiple of a
+// block). Outputs are poisoned first. The whole model over runs is tests/test_adi2d_model.cpp.
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/io/case_file.hpp"
+#include "core/kernels/adi2d.hpp"
+#include "core/kernels/control.hpp"
+#include "core/models/adi2d.hpp"
+#include "core/physics/adi2d.h"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::test;
+
+namespace {
+
+constexpr std::size_t kNx = 97, kNy = 101, kNodes = kNx * kNy;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A random but physical state in double: masses and pressures scattered around the default case's
+// initial state, wells at random nodes, every physical term on (capillarity, diffusion, K3(p)).
+struct State {
+  Adi2DGeom g{kNx, kNy, 1.0 / 96};
+  std::vector<double> prm;
+  std::map<std::string, std::vector<double>> a;  // named node arrays
+  double p_bh = 0.9, dt = 2e-4;
+};
+
+State random_state() {
+  auto cf = io::CaseFile::parse("model = \"adi2d\"\n", "test");
+  cf.set("fluid.diffusion=0.001");
+  cf.set("fluid.k3_beta=2.0");
+  (void)cf.get_string("model", "");
+  auto cfg = read_adi2d_config(cf, reference());
+  State s;
+  s.prm.assign(cfg.prm.begin(), cfg.prm.end());
+  const double h = s.g.h, poro = s.prm[ADI_PORO];
+  auto noise = [&](double lo, double hi) { return random_vector<double>(kNodes, lo, hi); };
+  // component masses of the default saturations and compositions, each node its own mix; gas
+  // saturations of 0.05 and more: the flash's share of component 3 in the gas, (u3 - x o) / m_g,
+  // cancels as the gas vanishes (0.8% in float at s_g = 1e-3), which a float comparison at a
+  // fixed tolerance cannot follow
+  auto sw = noise(0.1, 0.7), sg = noise(0.05, 0.15), co3 = noise(0.1, 0.5), p = noise(0.9, 1.1);
+  for (int c = 0; c < 4; ++c) s.a["m" + std::to_string(c + 1)].resize(kNodes);
+  for (std::size_t k = 0; k < kNodes; ++k) {
+    const std::size_t i = k % kNx, j = k / kNx;
+    const double area = h * h * ((i == 0 || i == kNx - 1) ? 0.5 : 1.0) * ((j == 0 || j == kNy - 1) ? 0.5 : 1.0);
+    const double so = 1 - sw[k] - sg[k], v = poro * area;
+    s.a["m1"][k] = s.prm[ADI_RHO_W] * sw[k] * v;
+    s.a["m2"][k] = s.prm[ADI_RHO_G] * sg[k] * 0.7 * v;
+    s.a["m3"][k] = (s.prm[ADI_RHO_O] * so * co3[k] + s.prm[ADI_RHO_G] * sg[k] * 0.3) * v;
+    s.a["m4"][k] = s.prm[ADI_RHO_O] * so * (1 - co3[k]) * v;
+  }
+  s.a["p"] = p;
+  // wells at a few random nodes
+  s.a["inj"].assign(kNodes, 0.0);
+  s.a["prod"].assign(kNodes, 0.0);
+  auto where = random_vector<double>(40, 0, double(kNodes) - 1);
+  for (int w = 0; w < 40; ++w) s.a[w < 20 ? "inj" : "prod"][static_cast<std::size_t>(where[w])] = w < 20 ? 0.01 : 5.0;
+  return s;
+}
+
+// Node fields of one backend in T, made from double values.
+template <class T>
+struct Fields {
+  Backend& be;
+  std::map<std::string, Field<T>> f;
+  explicit Fields(Backend& b) : be(b) {}
+  Field<T>& in(const std::string& name, const std::vector<double>& v) {
+    return f.insert_or_assign(name, make_field(be, convert<T>(v))).first->second;
+  }
+  Field<T>& out(const std::string& name, std::size_t n = kNodes) {
+    Field<T> x(be, n);
+    x.fill(T(kNaN));  // poison: every value must be written
+    return f.insert_or_assign(name, std::move(x)).first->second;
+  }
+  Buffer* b(const std::string& name) { return &f.at(name).buffer(); }
+  std::vector<double> get(const std::string& name) { return convert<double>(f.at(name).download()); }
+};
+
+// The arrays each kernel reads, filled from the reference state.
+template <class T>
+void load_state(Fields<T>& x, const State& s, const std::map<std::string, std::vector<double>>& flashed) {
+  x.in("prm", s.prm);
+  for (const auto& [name, v] : s.a) x.in(name, v);
+  for (const auto& [name, v] : flashed) x.in(name, v);
+}
+
+template <class T>
+Adi2DPhaseState phase(Fields<T>& x) {
+  return {x.b("p"), x.b("sw"), x.b("so"), x.b("sg"), x.b("co3"), x.b("cg3"), x.b("props")};
+}
+
+// Runs every kernel on `be` in T from the state (and from the reference's flash outputs for the
+// kernels after the flash) and returns every output by name.
+template <class T>
+std::map<std::string, std::vector<double>> run_kernels(Backend& be, const State& s,
+                                                       const std::map<std::string, std::vector<double>>& flashed) {
+  std::map<std::string, std::vector<double>> out;
+  const Precision prec = precision_of<T>();
+  auto k = be.adi2d();
+  {  // flash
+    Fields<T> x(be);
+    load_state(x, s, {});
+    const char* outs[] = {"sw", "so", "sg", "co3", "cg3", "vol"};
+    for (const char* o : outs) x.out(o);
+    x.out("props", kAdi2DProps * kNodes);
+    k.flash({prec, s.g, x.b("prm"), {x.b("m1"), x.b("m2"), x.b("m3"), x.b("m4")}, x.b("p"), x.b("sw"), x.b("so"),
+             x.b("sg"), x.b("co3"), x.b("cg3"), x.b("vol"), x.b("props")});
+    for (const char* o : outs) out[std::string("flash ") + o] = x.get(o);
+    out["flash props"] = x.get("props");
+  }
+  if (flashed.empty()) return out;  // the reference's first pass: only the flash
+  Fields<T> x(be);
+  load_state(x, s, flashed);
+  Adi2DWells wells{x.b("inj"), x.b("prod"), s.p_bh};
+  {  // coefficients
+    const char* outs[] = {"aw", "ae", "as", "an", "d0", "rhs"};
+    for (const char* o : outs) x.out(o);
+    k.coefficients({prec, s.g, x.b("prm"), s.dt, phase(x), x.b("vol"), {x.b("m1"), x.b("m2"), x.b("m3"), x.b("m4")},
+                    wells, x.b("aw"), x.b("ae"), x.b("as"), x.b("an"), x.b("d0"), x.b("rhs")});
+    for (const char* o : outs) out[std::string("coefficients ") + o] = x.get(o);
+  }
+  // sweeps, with ADI's residual check into a control block
+  auto ctrl = be.alloc(kControlBytes);
+  for (bool xs : {true, false}) {
+    const std::string tag = xs ? "sweep x " : "sweep y ";
+    const char* outs[] = {"a", "b", "c", "d"};
+    for (const char* o : outs) x.out(o);
+    be.control().reset(*ctrl);
+    Adi2DSweepArgs sa{prec, s.g, xs, 0.37, x.b("aw"), x.b("ae"), x.b("as"), x.b("an"), x.b("d0"), x.b("rhs"), x.b("p"),
+                      x.b("a"), x.b("b"), x.b("c"), x.b("d")};
+    sa.ctl = check_slots(*ctrl, 4);  // slot 1, clearing slot 2
+    k.sweep(sa);
+    for (const char* o : outs) out[tag + o] = x.get(o);
+    unsigned long long w[PF_CV_WORDS];
+    be.download(*ctrl, w, sizeof w);
+    out[tag + "check"] = {prec == Precision::Float ? double(phys::pf_from_word<float>(w[PF_CV_SLOT0 + 1]))
+                                                    : phys::pf_from_word<double>(w[PF_CV_SLOT0 + 1])};
+  }
+  {  // total velocity
+    x.out("ux");
+    x.out("uy");
+    k.total_velocity({prec, s.g, x.b("prm"), phase(x), x.b("ux"), x.b("uy")});
+    out["velocity ux"] = x.get("ux");
+    out["velocity uy"] = x.get("uy");
+  }
+  {  // rate, from the reference's velocities
+    x.in("ux", flashed.at("ux"));
+    x.in("uy", flashed.at("uy"));
+    x.out("rate");
+    k.rate({prec, s.g, x.b("prm"), phase(x), x.b("ux"), x.b("uy"), x.b("vol"), wells, x.b("rate")});
+    out["rate"] = x.get("rate");
+  }
+  {  // transport
+    Adi2DTransportArgs ta;
+    ta.prec = prec;
+    ta.g = s.g;
+    ta.prm = x.b("prm");
+    ta.dt = s.dt;
+    ta.st = phase(x);
+    ta.ux = x.b("ux");
+    ta.uy = x.b("uy");
+    ta.wells = wells;
+    for (int c = 0; c < 4; ++c) {
+      const std::string n = std::to_string(c + 1);
+      x.out("o" + n);
+      x.in("acc" + n, std::vector<double>(kNodes, 0.0));
+      ta.mass_in[c] = x.b("m" + n);
+      ta.mass_out[c] = x.b("o" + n);
+      ta.acc[c] = x.b("acc" + n);
+    }
+    k.transport(ta);
+    for (int c = 1; c <= 4; ++c) {
+      out["transport mass " + std::to_string(c)] = x.get("o" + std::to_string(c));
+      out["transport acc " + std::to_string(c)] = x.get("acc" + std::to_string(c));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("backend") {
+
+TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 97 x 101 nodes", T, float, double) {
+  const State s = random_state();
+  // the reference: the flash, then every other kernel from its outputs (and its velocities)
+  auto first = run_kernels<double>(reference(), s, {});
+  std::map<std::string, std::vector<double>> flashed;
+  for (const char* o : {"sw", "so", "sg", "co3", "cg3", "vol", "props"}) flashed[o] = first.at(std::string("flash ") + o);
+  {
+    Fields<double> x(reference());
+    load_state(x, s, flashed);
+    x.out("ux");
+    x.out("uy");
+    reference().adi2d().total_velocity({Precision::Double, s.g, x.b("prm"), phase(x), x.b("ux"), x.b("uy")});
+    flashed["ux"] = x.get("ux");
+    flashed["uy"] = x.get("uy");
+  }
+  const auto ref = run_kernels<double>(reference(), s, flashed);
+  // the check is the residual the sweep wrote
+  for (const char* tag : {"sweep x ", "sweep y "}) {
+    double m = 0;
+    for (double v : ref.at(std::string(tag) + "d")) m = std::max(m, std::fabs(v));
+    REQUIRE(m > 0);
+    REQUIRE(ref.at(std::string(tag) + "check")[0] == m);
+  }
+  for_each_backend([&](Backend& be) {
+    const auto got = run_kernels<T>(be, s, flashed);
+    REQUIRE(got.size() == ref.size());
+    for (const auto& [name, want] : ref) {
+      CAPTURE(name);
+      // float: pow, exp and the flash's iterations round at a few 1e-7 of each node's scale
+      CHECK(max_rel_diff(got.at(name), want) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
+    }
+  });
+}
+
+TEST_CASE("adi2d: a sweep under a control that says stop writes nothing") {
+  for_each_backend([](Backend& be) {
+    const Adi2DGeom g{kNx, kNy, 0.01};
+    std::vector<Field<double>> f;
+    for (int i = 0; i < 11; ++i) f.push_back(make_field(be, random_vector<double>(kNodes, 0.5, 1.0)));
+    auto ctrl = be.alloc(kControlBytes);
+    be.control().reset(*ctrl);
+    const unsigned long long stop = PF_CV_CONVERGED;
+    be.upload(*ctrl, &stop, sizeof stop, PF_CV_STOP * sizeof stop);
+    for (int i = 7; i < 11; ++i) f[i].fill(-2.0);
+    Adi2DSweepArgs sa{Precision::Double, g, true, 0.5, &f[0].buffer(), &f[1].buffer(), &f[2].buffer(), &f[3].buffer(),
+                      &f[4].buffer(), &f[5].buffer(), &f[6].buffer(), &f[7].buffer(), &f[8].buffer(), &f[9].buffer(),
+                      &f[10].buffer()};
+    for (int check : {0, 1}) {
+      sa.ctl = check ? check_slots(*ctrl, 0) : IterationControl{ctrl.get()};
+      be.adi2d().sweep(sa);
+      for (int i = 7; i < 11; ++i) CHECK(f[i].download() == std::vector<double>(kNodes, -2.0));
+    }
+  });
+}
+
+}  // TEST_SUITE
