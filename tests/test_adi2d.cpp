@@ -47,7 +47,7 @@ State random_state() {
   // cancels as the gas vanishes (0.8% in float at s_g = 1e-3), which a float comparison at a
   // fixed tolerance cannot follow
   auto sw = noise(0.1, 0.7), sg = noise(0.05, 0.15), co3 = noise(0.1, 0.5), p = noise(0.9, 1.1);
-  for (int c = 0; c < 4; ++c) s.a["m" + std::to_string(c + 1)].resize(kNodes);
+  for (const char* m : {"m1", "m2", "m3", "m4"}) s.a[m].resize(kNodes);
   for (std::size_t k = 0; k < kNodes; ++k) {
     const std::size_t i = k % kNx, j = k / kNx;
     const double area = h * h * ((i == 0 || i == kNx - 1) ? 0.5 : 1.0) * ((j == 0 || j == kNy - 1) ? 0.5 : 1.0);
@@ -135,7 +135,7 @@ std::map<std::string, std::vector<double>> run_kernels(Backend& be, const State&
     for (const char* o : outs) x.out(o);
     be.control().reset(*ctrl);
     Adi2DSweepArgs sa{prec, s.g, xs, 0.37, x.b("aw"), x.b("ae"), x.b("as"), x.b("an"), x.b("d0"), x.b("rhs"), x.b("p"),
-                      x.b("a"), x.b("b"), x.b("c"), x.b("d")};
+                      x.b("a"), x.b("b"), x.b("c"), x.b("d"), {}};
     sa.ctl = check_slots(*ctrl, 4);  // slot 1, clearing slot 2
     k.sweep(sa);
     for (const char* o : outs) out[tag + o] = x.get(o);
@@ -177,9 +177,9 @@ std::map<std::string, std::vector<double>> run_kernels(Backend& be, const State&
       ta.acc[c] = x.b("acc" + n);
     }
     k.transport(ta);
-    for (int c = 1; c <= 4; ++c) {
-      out["transport mass " + std::to_string(c)] = x.get("o" + std::to_string(c));
-      out["transport acc " + std::to_string(c)] = x.get("acc" + std::to_string(c));
+    for (const char* c : {"1", "2", "3", "4"}) {
+      out[std::string("transport mass ") + c] = x.get(std::string("o") + c);
+      out[std::string("transport acc ") + c] = x.get(std::string("acc") + c);
     }
   }
   return out;
@@ -235,7 +235,7 @@ TEST_CASE("adi2d: a sweep under a control that says stop writes nothing") {
     for (int i = 7; i < 11; ++i) f[i].fill(-2.0);
     Adi2DSweepArgs sa{Precision::Double, g, true, 0.5, &f[0].buffer(), &f[1].buffer(), &f[2].buffer(), &f[3].buffer(),
                       &f[4].buffer(), &f[5].buffer(), &f[6].buffer(), &f[7].buffer(), &f[8].buffer(), &f[9].buffer(),
-                      &f[10].buffer()};
+                      &f[10].buffer(), {}};
     for (int check : {0, 1}) {
       sa.ctl = check ? check_slots(*ctrl, 0) : IterationControl{ctrl.get()};
       be.adi2d().sweep(sa);

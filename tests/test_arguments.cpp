@@ -66,7 +66,7 @@ TEST_CASE("arguments: buffers too small for the sizes are refused by every famil
     CHECK_THROWS_WITH_AS(be.reduce().run(r), doctest::Contains("two inputs"), BackendError);
     r.b = &z.buffer();
     CHECK_THROWS_AS(be.reduce().run(r), BackendError);
-    CHECK_THROWS_WITH_AS(be.bl1d().face_mobility({Precision::Double, n, &z.buffer(), &x.buffer()}), doctest::Contains(" s"),
+    CHECK_THROWS_WITH_AS(be.bl1d().face_mobility({Precision::Double, n, &z.buffer(), &x.buffer(), {}}), doctest::Contains(" s"),
                          BackendError);
   });
 }
@@ -76,11 +76,11 @@ TEST_CASE("arguments: bl1d, tridiag, adi2d and the box families") {
     const std::size_t n = 64;
     Field<double> a(be, n), b(be, n), c(be, n), d(be, n), x(be, n), s(be, n - 2);
     // bl1d
-    CHECK_THROWS_WITH_AS(be.bl1d().saturation({Precision::Double, 1, &a.buffer(), &s.buffer(), &b.buffer()}),
+    CHECK_THROWS_WITH_AS(be.bl1d().saturation({Precision::Double, 1, &a.buffer(), &s.buffer(), &b.buffer(), 0, 1, {}}),
                          doctest::Contains("at least 2"), BackendError);
     CHECK_THROWS_WITH_AS(be.bl1d().face_velocity({Precision::Double, n, &a.buffer(), &s.buffer(), &b.buffer()}),
                          doctest::Contains("mface"), BackendError);
-    CHECK_THROWS_AS(be.bl1d().saturation({Precision::Double, n, &a.buffer(), &b.buffer(), &a.buffer()}), BackendError);
+    CHECK_THROWS_AS(be.bl1d().saturation({Precision::Double, n, &a.buffer(), &b.buffer(), &a.buffer(), 0, 1, {}}), BackendError);
     // tridiag: x aliasing an input, a system larger than the buffers
     CHECK_THROWS_WITH_AS(be.tridiag().solve({Precision::Double, TridiagAlgo::Auto, TridiagLayout::Contiguous, 8, 8,
                                              &a.buffer(), &b.buffer(), &c.buffer(), &d.buffer(), &a.buffer()}),
@@ -90,7 +90,7 @@ TEST_CASE("arguments: bl1d, tridiag, adi2d and the box families") {
                     BackendError);
     // adi2d: node arrays of the wrong size, check slots outside the ring
     Adi2DSweepArgs sw{Precision::Double, {8, 8, 0.1}, true, 0.5, &a.buffer(), &a.buffer(), &a.buffer(), &a.buffer(),
-                      &a.buffer(), &a.buffer(), &a.buffer(), &b.buffer(), &c.buffer(), &d.buffer(), &x.buffer()};
+                      &a.buffer(), &a.buffer(), &a.buffer(), &b.buffer(), &c.buffer(), &d.buffer(), &x.buffer(), {}};
     auto ctrl = be.alloc(kControlBytes);
     sw.ctl = {ctrl.get(), 3, 0};
     CHECK_THROWS_WITH_AS(be.adi2d().sweep(sw), doctest::Contains("ring"), BackendError);
@@ -110,7 +110,7 @@ TEST_CASE("arguments: bl1d, tridiag, adi2d and the box families") {
     h.field = &g.buffer();
     h.face[0].mode = HaloMode::Periodic;
     CHECK_THROWS_WITH_AS(be.halo3d().fill(h), doctest::Contains("periodic"), BackendError);
-    Laplace3DApplyArgs l{Precision::Double, Box3::standalone(2, 2, 2, 0), &f.buffer(), box, &g.buffer()};
+    Laplace3DApplyArgs l{Precision::Double, Box3::standalone(2, 2, 2, 0), &f.buffer(), box, &g.buffer(), 1, 1, 1, {}};
     CHECK_THROWS_WITH_AS(be.laplace3d().apply(l), doctest::Contains("halo"), BackendError);
   });
 }

@@ -97,6 +97,6 @@ class CudaAdi2D final : public Adi2DImpl {
 
 }  // namespace
 
-std::unique_ptr<Adi2DImpl> make_cuda_adi2d(CudaContext& ctx) { return std::make_unique<CudaAdi2D>(ctx); }
+std::unique_ptr<Adi2DImpl> make_family(CudaContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_unique<CudaAdi2D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

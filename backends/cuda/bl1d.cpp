@@ -54,6 +54,6 @@ class CudaBl1d final : public Bl1dImpl {
 
 }  // namespace
 
-std::unique_ptr<Bl1dImpl> make_cuda_bl1d(CudaContext& ctx) { return std::make_unique<CudaBl1d>(ctx); }
+std::unique_ptr<Bl1dImpl> make_family(CudaContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_unique<CudaBl1d>(ctx); }
 
 }  // namespace poreflow::cuda_detail

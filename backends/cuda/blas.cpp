@@ -24,6 +24,6 @@ class CudaBlas final : public BlasImpl {
 
 }  // namespace
 
-std::unique_ptr<BlasImpl> make_cuda_blas(CudaContext& ctx) { return std::make_unique<CudaBlas>(ctx); }
+std::unique_ptr<BlasImpl> make_family(CudaContext& ctx, FamilyTag<BlasImpl>) { return std::make_unique<CudaBlas>(ctx); }
 
 }  // namespace poreflow::cuda_detail

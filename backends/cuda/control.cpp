@@ -35,6 +35,6 @@ class CudaControl final : public ControlImpl {
 
 }  // namespace
 
-std::unique_ptr<ControlImpl> make_cuda_control(CudaContext& ctx) { return std::make_unique<CudaControl>(ctx); }
+std::unique_ptr<ControlImpl> make_family(CudaContext& ctx, FamilyTag<ControlImpl>) { return std::make_unique<CudaControl>(ctx); }
 
 }  // namespace poreflow::cuda_detail

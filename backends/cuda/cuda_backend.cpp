@@ -32,19 +32,9 @@ std::string device_line(int dev) {
   return buf;
 }
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public FamilyBackend {
  public:
-  explicit CudaBackend(int device)
-      : ctx_(device),
-        blas_(make_cuda_blas(ctx_)),
-        reduce_(make_cuda_reduce(ctx_)),
-        control_(make_cuda_control(ctx_)),
-        jacobi1d_(make_cuda_jacobi1d(ctx_)),
-        bl1d_(make_cuda_bl1d(ctx_)),
-        tridiag_(make_cuda_tridiag(ctx_)),
-        adi2d_(make_cuda_adi2d(ctx_)),
-        halo3d_(make_cuda_halo3d(ctx_)),
-        laplace3d_(make_cuda_laplace3d(ctx_)) {}
+  explicit CudaBackend(int device) : FamilyBackend(families_), ctx_(device), families_(make_families(ctx_)) {}
 
   ~CudaBackend() override {
     // let enqueued work finish before the families' scratch memory goes; the context goes last
@@ -100,28 +90,9 @@ class CudaBackend final : public Backend {
     ctx_.sync();
   }
 
- protected:
-  BlasImpl& blas_impl() override { return *blas_; }
-  ReduceImpl& reduce_impl() override { return *reduce_; }
-  ControlImpl& control_impl() override { return *control_; }
-  Jacobi1DImpl& jacobi1d_impl() override { return *jacobi1d_; }
-  Bl1dImpl& bl1d_impl() override { return *bl1d_; }
-  TridiagImpl& tridiag_impl() override { return *tridiag_; }
-  Adi2DImpl& adi2d_impl() override { return *adi2d_; }
-  Halo3DImpl& halo3d_impl() override { return *halo3d_; }
-  Laplace3DImpl& laplace3d_impl() override { return *laplace3d_; }
-
  private:
-  CudaContext ctx_;  // first: destroyed after the families that use it
-  std::unique_ptr<BlasImpl> blas_;
-  std::unique_ptr<ReduceImpl> reduce_;
-  std::unique_ptr<ControlImpl> control_;
-  std::unique_ptr<Jacobi1DImpl> jacobi1d_;
-  std::unique_ptr<Bl1dImpl> bl1d_;
-  std::unique_ptr<TridiagImpl> tridiag_;
-  std::unique_ptr<Adi2DImpl> adi2d_;
-  std::unique_ptr<Halo3DImpl> halo3d_;
-  std::unique_ptr<Laplace3DImpl> laplace3d_;
+  CudaContext ctx_;      // first: destroyed after the families that use it
+  FamilySet families_;
 };
 
 }  // namespace

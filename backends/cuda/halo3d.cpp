@@ -26,6 +26,6 @@ class CudaHalo3D final : public Halo3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Halo3DImpl> make_cuda_halo3d(CudaContext& ctx) { return std::make_unique<CudaHalo3D>(ctx); }
+std::unique_ptr<Halo3DImpl> make_family(CudaContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_unique<CudaHalo3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -95,6 +95,6 @@ class CudaJacobi1D final : public Jacobi1DImpl {
 
 }  // namespace
 
-std::unique_ptr<Jacobi1DImpl> make_cuda_jacobi1d(CudaContext& ctx) { return std::make_unique<CudaJacobi1D>(ctx); }
+std::unique_ptr<Jacobi1DImpl> make_family(CudaContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_unique<CudaJacobi1D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

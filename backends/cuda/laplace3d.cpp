@@ -24,6 +24,6 @@ class CudaLaplace3D final : public Laplace3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Laplace3DImpl> make_cuda_laplace3d(CudaContext& ctx) { return std::make_unique<CudaLaplace3D>(ctx); }
+std::unique_ptr<Laplace3DImpl> make_family(CudaContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_unique<CudaLaplace3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

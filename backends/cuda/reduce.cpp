@@ -196,6 +196,6 @@ class CudaReduce final : public ReduceImpl {
 
 }  // namespace
 
-std::unique_ptr<ReduceImpl> make_cuda_reduce(CudaContext& ctx) { return std::make_unique<CudaReduce>(ctx); }
+std::unique_ptr<ReduceImpl> make_family(CudaContext& ctx, FamilyTag<ReduceImpl>) { return std::make_unique<CudaReduce>(ctx); }
 
 }  // namespace poreflow::cuda_detail

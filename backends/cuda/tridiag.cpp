@@ -191,6 +191,6 @@ class CudaTridiag final : public TridiagImpl {
 
 }  // namespace
 
-std::unique_ptr<TridiagImpl> make_cuda_tridiag(CudaContext& ctx) { return std::make_unique<CudaTridiag>(ctx); }
+std::unique_ptr<TridiagImpl> make_family(CudaContext& ctx, FamilyTag<TridiagImpl>) { return std::make_unique<CudaTridiag>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -82,6 +82,6 @@ class ClAdi2D final : public Adi2DImpl {
 
 }  // namespace
 
-std::unique_ptr<Adi2DImpl> make_cl_adi2d(ClContext& ctx) { return std::make_unique<ClAdi2D>(ctx); }
+std::unique_ptr<Adi2DImpl> make_family(ClContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_unique<ClAdi2D>(ctx); }
 
 }  // namespace poreflow::ocl

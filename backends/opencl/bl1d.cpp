@@ -39,6 +39,6 @@ class ClBl1d final : public Bl1dImpl {
 
 }  // namespace
 
-std::unique_ptr<Bl1dImpl> make_cl_bl1d(ClContext& ctx) { return std::make_unique<ClBl1d>(ctx); }
+std::unique_ptr<Bl1dImpl> make_family(ClContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_unique<ClBl1d>(ctx); }
 
 }  // namespace poreflow::ocl

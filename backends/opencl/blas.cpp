@@ -19,6 +19,6 @@ class ClBlas final : public BlasImpl {
 
 }  // namespace
 
-std::unique_ptr<BlasImpl> make_cl_blas(ClContext& ctx) { return std::make_unique<ClBlas>(ctx); }
+std::unique_ptr<BlasImpl> make_family(ClContext& ctx, FamilyTag<BlasImpl>) { return std::make_unique<ClBlas>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -31,6 +31,6 @@ class ClControl final : public ControlImpl {
 
 }  // namespace
 
-std::unique_ptr<ControlImpl> make_cl_control(ClContext& ctx) { return std::make_unique<ClControl>(ctx); }
+std::unique_ptr<ControlImpl> make_family(ClContext& ctx, FamilyTag<ControlImpl>) { return std::make_unique<ClControl>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -37,6 +37,6 @@ class ClHalo3D final : public Halo3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Halo3DImpl> make_cl_halo3d(ClContext& ctx) { return std::make_unique<ClHalo3D>(ctx); }
+std::unique_ptr<Halo3DImpl> make_family(ClContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_unique<ClHalo3D>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -89,6 +89,6 @@ class ClJacobi1D final : public Jacobi1DImpl {
 
 }  // namespace
 
-std::unique_ptr<Jacobi1DImpl> make_cl_jacobi1d(ClContext& ctx) { return std::make_unique<ClJacobi1D>(ctx); }
+std::unique_ptr<Jacobi1DImpl> make_family(ClContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_unique<ClJacobi1D>(ctx); }
 
 }  // namespace poreflow::ocl

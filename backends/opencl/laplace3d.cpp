@@ -27,6 +27,6 @@ class ClLaplace3D final : public Laplace3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Laplace3DImpl> make_cl_laplace3d(ClContext& ctx) { return std::make_unique<ClLaplace3D>(ctx); }
+std::unique_ptr<Laplace3DImpl> make_family(ClContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_unique<ClLaplace3D>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -80,19 +80,10 @@ std::string listing(const std::vector<PlatformEntry>& all) {
 
 // ---- the backend --------------------------------------------------------------------------------
 
-class OpenClBackend final : public Backend {
+class OpenClBackend final : public FamilyBackend {
  public:
   OpenClBackend(const cl::Platform& platform, const cl::Device& device)
-      : ctx_(platform, device),
-        blas_(make_cl_blas(ctx_)),
-        reduce_(make_cl_reduce(ctx_)),
-        control_(make_cl_control(ctx_)),
-        jacobi1d_(make_cl_jacobi1d(ctx_)),
-        bl1d_(make_cl_bl1d(ctx_)),
-        tridiag_(make_cl_tridiag(ctx_)),
-        adi2d_(make_cl_adi2d(ctx_)),
-        halo3d_(make_cl_halo3d(ctx_)),
-        laplace3d_(make_cl_laplace3d(ctx_)) {}
+      : FamilyBackend(families_), ctx_(platform, device), families_(make_families(ctx_)) {}
 
   ~OpenClBackend() override {
     // enqueued work may still use the families' buffers; a destructor cannot throw
@@ -126,28 +117,9 @@ class OpenClBackend final : public Backend {
   }
   void sync() override { ctx_.sync(); }
 
- protected:
-  BlasImpl& blas_impl() override { return *blas_; }
-  ReduceImpl& reduce_impl() override { return *reduce_; }
-  ControlImpl& control_impl() override { return *control_; }
-  Jacobi1DImpl& jacobi1d_impl() override { return *jacobi1d_; }
-  Bl1dImpl& bl1d_impl() override { return *bl1d_; }
-  TridiagImpl& tridiag_impl() override { return *tridiag_; }
-  Adi2DImpl& adi2d_impl() override { return *adi2d_; }
-  Halo3DImpl& halo3d_impl() override { return *halo3d_; }
-  Laplace3DImpl& laplace3d_impl() override { return *laplace3d_; }
-
  private:
   ClContext ctx_;  // first: destroyed after the families that use it
-  std::unique_ptr<BlasImpl> blas_;
-  std::unique_ptr<ReduceImpl> reduce_;
-  std::unique_ptr<ControlImpl> control_;
-  std::unique_ptr<Jacobi1DImpl> jacobi1d_;
-  std::unique_ptr<Bl1dImpl> bl1d_;
-  std::unique_ptr<TridiagImpl> tridiag_;
-  std::unique_ptr<Adi2DImpl> adi2d_;
-  std::unique_ptr<Halo3DImpl> halo3d_;
-  std::unique_ptr<Laplace3DImpl> laplace3d_;
+  FamilySet families_;
 };
 
 }  // namespace

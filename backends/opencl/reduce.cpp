@@ -183,6 +183,6 @@ class ClReduce final : public ReduceImpl {
 
 }  // namespace
 
-std::unique_ptr<ReduceImpl> make_cl_reduce(ClContext& ctx) { return std::make_unique<ClReduce>(ctx); }
+std::unique_ptr<ReduceImpl> make_family(ClContext& ctx, FamilyTag<ReduceImpl>) { return std::make_unique<ClReduce>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -384,6 +384,6 @@ class ClTridiag final : public TridiagImpl {
 
 }  // namespace
 
-std::unique_ptr<TridiagImpl> make_cl_tridiag(ClContext& ctx) { return std::make_unique<ClTridiag>(ctx); }
+std::unique_ptr<TridiagImpl> make_family(ClContext& ctx, FamilyTag<TridiagImpl>) { return std::make_unique<ClTridiag>(ctx); }
 
 }  // namespace poreflow::ocl

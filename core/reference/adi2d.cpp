@@ -143,6 +143,6 @@ class HostAdi2D final : public Adi2DImpl {
 
 }  // namespace
 
-std::unique_ptr<Adi2DImpl> make_host_adi2d(const HostContext& hc) { return std::make_unique<HostAdi2D>(hc); }
+std::unique_ptr<Adi2DImpl> make_family(const HostContext& hc, FamilyTag<Adi2DImpl>) { return std::make_unique<HostAdi2D>(hc); }
 
 }  // namespace poreflow

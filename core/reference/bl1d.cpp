@@ -69,6 +69,6 @@ class HostBl1d final : public Bl1dImpl {
 
 }  // namespace
 
-std::unique_ptr<Bl1dImpl> make_host_bl1d(const HostContext& hc) { return std::make_unique<HostBl1d>(hc); }
+std::unique_ptr<Bl1dImpl> make_family(const HostContext& hc, FamilyTag<Bl1dImpl>) { return std::make_unique<HostBl1d>(hc); }
 
 }  // namespace poreflow

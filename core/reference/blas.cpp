@@ -27,6 +27,6 @@ class HostBlas final : public BlasImpl {
 
 }  // namespace
 
-std::unique_ptr<BlasImpl> make_host_blas(const HostContext& hc) { return std::make_unique<HostBlas>(hc); }
+std::unique_ptr<BlasImpl> make_family(const HostContext& hc, FamilyTag<BlasImpl>) { return std::make_unique<HostBlas>(hc); }
 
 }  // namespace poreflow

@@ -40,6 +40,6 @@ class HostControl final : public ControlImpl {
 
 }  // namespace
 
-std::unique_ptr<ControlImpl> make_host_control(const HostContext& hc) { return std::make_unique<HostControl>(hc); }
+std::unique_ptr<ControlImpl> make_family(const HostContext& hc, FamilyTag<ControlImpl>) { return std::make_unique<HostControl>(hc); }
 
 }  // namespace poreflow

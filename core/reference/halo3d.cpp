@@ -33,6 +33,6 @@ class HostHalo3D final : public Halo3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Halo3DImpl> make_host_halo3d(const HostContext& hc) { return std::make_unique<HostHalo3D>(hc); }
+std::unique_ptr<Halo3DImpl> make_family(const HostContext& hc, FamilyTag<Halo3DImpl>) { return std::make_unique<HostHalo3D>(hc); }
 
 }  // namespace poreflow

@@ -20,18 +20,11 @@ HostBuffer::HostBuffer(std::size_t bytes) : Buffer(bytes) {
 
 HostBuffer::~HostBuffer() { std::free(data_); }
 
-HostBackend::HostBackend(bool parallel, int threads, std::unique_ptr<ReduceImpl> reduce) {
+HostBackend::HostBackend(bool parallel, int threads, std::unique_ptr<ReduceImpl> reduce) : FamilyBackend(families_) {
   hc_.parallel = parallel;
   hc_.threads = parallel ? (threads > 0 ? threads : omp_get_max_threads()) : 1;
-  blas_ = make_host_blas(hc_);
-  reduce_ = reduce ? std::move(reduce) : make_serial_reduce();
-  control_ = make_host_control(hc_);
-  jacobi1d_ = make_host_jacobi1d(hc_);
-  bl1d_ = make_host_bl1d(hc_);
-  tridiag_ = make_host_tridiag(hc_);
-  adi2d_ = make_host_adi2d(hc_);
-  halo3d_ = make_host_halo3d(hc_);
-  laplace3d_ = make_host_laplace3d(hc_);
+  families_ = make_families(hc_);
+  if (reduce) families_.reduce = std::move(reduce);
 }
 
 std::string HostBackend::device_name() const {

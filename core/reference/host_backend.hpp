@@ -10,7 +10,7 @@
 
 namespace poreflow {
 
-class HostBackend : public Backend {
+class HostBackend : public FamilyBackend {
  public:
   // parallel: the omp backend with `threads` threads (0: OpenMP's default); else serial.
   // reduce: the reduce family (serial's when null).
@@ -27,28 +27,9 @@ class HostBackend : public Backend {
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override;
   void sync() override {}
 
- protected:
-  BlasImpl& blas_impl() override { return *blas_; }
-  ReduceImpl& reduce_impl() override { return *reduce_; }
-  ControlImpl& control_impl() override { return *control_; }
-  Jacobi1DImpl& jacobi1d_impl() override { return *jacobi1d_; }
-  Bl1dImpl& bl1d_impl() override { return *bl1d_; }
-  TridiagImpl& tridiag_impl() override { return *tridiag_; }
-  Adi2DImpl& adi2d_impl() override { return *adi2d_; }
-  Halo3DImpl& halo3d_impl() override { return *halo3d_; }
-  Laplace3DImpl& laplace3d_impl() override { return *laplace3d_; }
-
  private:
   HostContext hc_;
-  std::unique_ptr<BlasImpl> blas_;
-  std::unique_ptr<ReduceImpl> reduce_;
-  std::unique_ptr<ControlImpl> control_;
-  std::unique_ptr<Jacobi1DImpl> jacobi1d_;
-  std::unique_ptr<Bl1dImpl> bl1d_;
-  std::unique_ptr<TridiagImpl> tridiag_;
-  std::unique_ptr<Adi2DImpl> adi2d_;
-  std::unique_ptr<Halo3DImpl> halo3d_;
-  std::unique_ptr<Laplace3DImpl> laplace3d_;
+  FamilySet families_;
 };
 
 std::unique_ptr<Backend> make_serial_backend();

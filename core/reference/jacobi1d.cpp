@@ -59,6 +59,6 @@ class HostJacobi1D final : public Jacobi1DImpl {
 
 }  // namespace
 
-std::unique_ptr<Jacobi1DImpl> make_host_jacobi1d(const HostContext& hc) { return std::make_unique<HostJacobi1D>(hc); }
+std::unique_ptr<Jacobi1DImpl> make_family(const HostContext& hc, FamilyTag<Jacobi1DImpl>) { return std::make_unique<HostJacobi1D>(hc); }
 
 }  // namespace poreflow

@@ -27,6 +27,6 @@ class HostLaplace3D final : public Laplace3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Laplace3DImpl> make_host_laplace3d(const HostContext& hc) { return std::make_unique<HostLaplace3D>(hc); }
+std::unique_ptr<Laplace3DImpl> make_family(const HostContext& hc, FamilyTag<Laplace3DImpl>) { return std::make_unique<HostLaplace3D>(hc); }
 
 }  // namespace poreflow

@@ -59,6 +59,6 @@ class SerialReduce final : public ReduceImpl {
 
 }  // namespace
 
-std::unique_ptr<ReduceImpl> make_serial_reduce() { return std::make_unique<SerialReduce>(); }
+std::unique_ptr<ReduceImpl> make_family(const HostContext&, FamilyTag<ReduceImpl>) { return std::make_unique<SerialReduce>(); }
 
 }  // namespace poreflow

@@ -128,6 +128,6 @@ class HostTridiag final : public TridiagImpl {
 
 }  // namespace
 
-std::unique_ptr<TridiagImpl> make_host_tridiag(const HostContext& hc) { return std::make_unique<HostTridiag>(hc); }
+std::unique_ptr<TridiagImpl> make_family(const HostContext& hc, FamilyTag<TridiagImpl>) { return std::make_unique<HostTridiag>(hc); }
 
 }  // namespace poreflow
