@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
-#   tools/device/gpu.sh [build] [test] [bench] [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d] [cmd:'shell command']
+#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [bench] [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d]
+#                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -59,6 +60,16 @@ for s in "${stages[@]}"; do
     test)
       run test_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
       run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
+      ;;
+    leaks)  # compute-sanitizer's memcheck with leak checking over a part of the cuda suite
+      run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
+        "$BUILD/tests/poreflow_tests" --test-suite=backend --pf-backend=cuda \
+        "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*"
+      ;;
+    run-adi2d)  # the 1025^2 adi2d case on cuda and NVIDIA's OpenCL, with the pressure/transport split
+      for b in cuda opencl; do
+        run run_adi2d_$b "$PF" run cases/adi2d.toml --set grid.points=1025 --backend $b --cl-platform NVIDIA --no-output -q
+      done
       ;;
     bench)
       for k in reduce bl1d tridiag adi2d; do bench_kind $k; done
