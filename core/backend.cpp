@@ -12,11 +12,12 @@ void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const c
     throw BackendError(std::string(what) + ": range outside the buffer");
 }
 
-void check_values(const Buffer* b, std::size_t n, Precision prec, const char* what) {
-  if (!b) throw BackendError(std::string(what) + ": missing buffer");
+void check_values(const Buffer* b, std::size_t n, Precision prec, const char* what, const char* detail) {
+  auto name = [&] { return std::string(what) + (detail ? std::string(" ") + detail : std::string()); };
+  if (!b) throw BackendError(name() + ": missing buffer");
   if (n > std::numeric_limits<std::size_t>::max() / 8)
-    throw BackendError(std::string(what) + ": " + std::to_string(n) + " values is too many");
-  check_range(*b, n * size_of(prec), 0, what);
+    throw BackendError(name() + ": " + std::to_string(n) + " values is too many");
+  if (n * size_of(prec) > b->bytes()) throw BackendError(name() + ": range outside the buffer");
 }
 
 void check_precision(const Backend& be, Precision prec, const char* what) {

@@ -33,8 +33,9 @@ class Buffer {
 
 // Throws BackendError naming `what` unless [offset, offset + bytes) lies inside b.
 void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what);
-// Throws BackendError naming `what` when b is missing or holds fewer than n values of prec.
-void check_values(const Buffer* b, std::size_t n, Precision prec, const char* what);
+// Throws BackendError naming `what` (and `detail`, when given) when b is missing or holds fewer
+// than n values of prec. Messages are built only on failure: these run before every launch.
+void check_values(const Buffer* b, std::size_t n, Precision prec, const char* what, const char* detail = nullptr);
 
 // ---- the kernel families (core/kernels/<family>.hpp) --------------------------------------------
 class BlasKernels;

@@ -40,15 +40,18 @@ PF_KERNEL void adi2d_sweep(PF_ADI_SWEEP_ARGS) {
   adi_sweep_node(k % nx, k / nx, nx, ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
 }
 
-/* the same with ADI's check: max |rhs - A q| into check_slot (barriers on the top level, no early
-   return: PoCL 3.1, see jacobi1d.cl) */
-PF_KERNEL void adi2d_sweep_check(PF_ADI_SWEEP_ARGS) {
+/* the same with ADI's check: max |rhs - A q| into check_slot, and q into the candidate buffer
+   pf_cv_candidate names when there are candidates (barriers on the top level, no early return:
+   PoCL 3.1, see jacobi1d.cl) */
+PF_KERNEL void adi2d_sweep_check(PF_ADI_SWEEP_ARGS, __global pf_real* cand0, __global pf_real* cand1) {
   __local pf_key s[PF_BLOCK];
   const int active = pf_cv_running(ctrl);
   const long k = get_global_id(0);
   pf_key key = 0;
-  if (active && k < nx * ny)
+  if (active && k < nx * ny) {
     key = pf_bits(fabs(adi_sweep_node(k % nx, k / nx, nx, ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d)));
+    if (cand0) (pf_cv_candidate(ctrl) ? cand1 : cand0)[k] = q[k];
+  }
   key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
   if (active && pf_is_leader()) pf_cv_publish(key, ctrl, check_slot, clear_slot, ctrl, 0);
 }

@@ -43,13 +43,16 @@ __global__ void __launch_bounds__(kBlock)
     sweep_kernel(Adi2DGrid g, int x_sweep, T r, const T* __restrict__ aw, const T* __restrict__ ae,
                  const T* __restrict__ as, const T* __restrict__ an, const T* __restrict__ d0,
                  const T* __restrict__ rhs, const T* __restrict__ q, T* a, T* b, T* c, T* d,
-                 unsigned long long* ctrl, int check_slot, int clear_slot) {
+                 unsigned long long* ctrl, int check_slot, int clear_slot, T* cand0, T* cand1) {
   if (cv_stopped(ctrl)) return;  // uniform: the whole launch sees the same word
   long i, j;
-  const bool in = node(g, &i, &j) >= 0;
+  const long k = node(g, &i, &j);
   T res = T(0);
-  if (in) res = phys::adi_sweep_node<T>(i, j, g.nx, g.ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
-  if constexpr (CHECK) cv_check_block<kBlock, T>(ctrl, check_slot, clear_slot, metric_bits(fabs(res)));
+  if (k >= 0) res = phys::adi_sweep_node<T>(i, j, g.nx, g.ny, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d);
+  if constexpr (CHECK) {
+    if (cand0 && k >= 0) (phys::pf_cv_candidate(ctrl) ? cand1 : cand0)[k] = q[k];
+    cv_check_block<kBlock, T>(ctrl, check_slot, clear_slot, metric_bits(fabs(res)));
+  }
 }
 
 template <class T>
@@ -101,13 +104,13 @@ void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, co
 template <class T>
 void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, const T* ae, const T* as, const T* an,
                  const T* d0, const T* rhs, const T* q, T* a, T* b, T* c, T* d, unsigned long long* ctrl, int check_slot,
-                 int clear_slot) {
+                 int clear_slot, T* cand0, T* cand1) {
   if (ctrl && check_slot >= 0)
     sweep_kernel<T, true><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep ? 1 : 0, r, aw, ae, as, an, d0, rhs, q, a, b, c, d, ctrl,
-                                                        check_slot, clear_slot);
+                                                        check_slot, clear_slot, cand0, cand1);
   else
     sweep_kernel<T, false><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep ? 1 : 0, r, aw, ae, as, an, d0, rhs, q, a, b, c, d,
-                                                         ctrl, check_slot, clear_slot);
+                                                         ctrl, check_slot, clear_slot, nullptr, nullptr);
 }
 
 template <class T>
@@ -138,7 +141,7 @@ void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, cons
                                       const T*, const T*, const T*, const T*, const T*, const T*, const T*, T, T*, T*, \
                                       T*, T*, T*, T*);                                                                 \
   template void adi2d_sweep<T>(cudaStream_t, Adi2DGrid, bool, T, const T*, const T*, const T*, const T*, const T*,    \
-                               const T*, const T*, T*, T*, T*, T*, unsigned long long*, int, int);                     \
+                               const T*, const T*, T*, T*, T*, T*, unsigned long long*, int, int, T*, T*);             \
   template void adi2d_total_velocity<T>(cudaStream_t, Adi2DGrid, const T*, const T*, const T*, const T*, const T*,   \
                                         const T*, const T*, const T*, T*, T*);                                        \
   template void adi2d_transport<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*,      \

@@ -10,8 +10,5 @@ namespace poreflow::cu {
 template <class T>
 void launch_cv_decide(unsigned long long* ctrl, long it, int slot, T abs_tol, T rel_tol, int flags, long cycle, long max_it,
                       cudaStream_t stream);
-// dst[0, n) = src[0, n) when pf_cv_save_now(ctrl, it)
-template <class T>
-void launch_cv_save(const unsigned long long* ctrl, long it, std::size_t n, const T* src, T* dst, cudaStream_t stream);
 
 }  // namespace poreflow::cu

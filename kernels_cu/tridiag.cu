@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <tuple>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -85,16 +87,31 @@ __global__ void vendor_prep_kernel(const T* __restrict__ a, const T* __restrict_
   }
 }
 
+// make_plan's answer for a launch shape, worked out once per shape: a plan costs microseconds of
+// host work, and ADI solves the same two shapes thousands of times in tiny launches.
+template <class T>
+tri::Plan plan_of(const TridiagLaunch& l) {
+  using Key = std::tuple<int, int, std::size_t, std::size_t, std::size_t, int, int, int, int, int>;
+  static std::mutex mu;
+  static std::map<Key, tri::Plan> cache;
+  const Key key{static_cast<int>(l.algo), static_cast<int>(l.layout), l.n, l.batch, l.max_smem, l.sm_count,
+                l.tune.rows, l.tune.group, l.tune.split, l.tune.stop};
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, tri::make_plan<T>(l)).first;
+  return it->second;
+}
+
 }  // namespace
 
 template <class T>
 std::size_t tridiag_scratch_bytes(const TridiagLaunch& l) {
-  return tri::make_plan<T>(l).scratch * sizeof(T);
+  return plan_of<T>(l).scratch * sizeof(T);
 }
 
 template <class T>
 std::string tridiag_describe(const TridiagLaunch& l) {
-  const tri::Plan p = tri::make_plan<T>(l);
+  const tri::Plan p = plan_of<T>(l);
   const char* k = p.kern == tri::Kern::ThomasDirect ? "thomas_direct"
                   : p.kern == tri::Kern::ThomasTiled ? "thomas_tiled"
                   : p.kern == tri::Kern::Cr ? (p.staged ? "cr_staged" : "cr_direct")
@@ -114,7 +131,7 @@ template <class T>
 void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream) {
   if (l.n == 0 || l.batch == 0) return;
   StreamLauncher launch{stream, l.sm_count};
-  tri::enqueue<T>(launch, l, tri::make_plan<T>(l));
+  tri::enqueue<T>(launch, l, plan_of<T>(l));
 }
 
 // Auto (measured on an H100, docs/tridiag.md): CR+PCR (register-blocked CR, then CR across

@@ -244,4 +244,30 @@ TEST_CASE("adi2d: a sweep under a control that says stop writes nothing") {
   });
 }
 
+TEST_CASE("adi2d: a checking sweep keeps its iterate in the candidate buffer that does not hold the best") {
+  for_each_backend([](Backend& be) {
+    const Adi2DGeom g{kNx, kNy, 0.01};
+    std::vector<Field<double>> f;
+    for (int i = 0; i < 11; ++i) f.push_back(make_field(be, random_vector<double>(kNodes, 0.5, 1.0)));
+    Field<double> cand[2] = {Field<double>(be, kNodes), Field<double>(be, kNodes)};
+    auto ctrl = be.alloc(kControlBytes);
+    const auto p = f[6].download();
+    for (unsigned long long best : {0ull, 1ull}) {
+      be.control().reset(*ctrl);
+      be.upload(*ctrl, &best, sizeof best, PF_CV_BEST_BUF * sizeof best);
+      cand[0].fill(-1.0);
+      cand[1].fill(-1.0);
+      Adi2DSweepArgs sa{Precision::Double, g, true, 0.5, &f[0].buffer(), &f[1].buffer(), &f[2].buffer(), &f[3].buffer(),
+                        &f[4].buffer(), &f[5].buffer(), &f[6].buffer(), &f[7].buffer(), &f[8].buffer(), &f[9].buffer(),
+                        &f[10].buffer(), check_slots(*ctrl, 1)};
+      sa.candidates[0] = &cand[0].buffer();
+      sa.candidates[1] = &cand[1].buffer();
+      be.adi2d().sweep(sa);
+      CAPTURE(best);
+      CHECK(cand[1 - best].download() == p);
+      CHECK(cand[best].download() == std::vector<double>(kNodes, -1.0));
+    }
+  });
+}
+
 }  // TEST_SUITE

@@ -34,7 +34,8 @@ class CudaAdi2D final : public Adi2DImpl {
       using T = decltype(t);
       cu::adi2d_sweep<T>(ctx_.stream(), grid(a.g), a.x_sweep, T(a.r), in<T>(a.aw), in<T>(a.ae), in<T>(a.as), in<T>(a.an),
                          in<T>(a.d0), in<T>(a.rhs), in<T>(a.p), out<T>(a.a), out<T>(a.b), out<T>(a.c), out<T>(a.d),
-                         dptr<unsigned long long>(a.ctl.ctrl), a.ctl.check_slot, a.ctl.clear_slot);
+                         dptr<unsigned long long>(a.ctl.ctrl), a.ctl.check_slot, a.ctl.clear_slot,
+                         dptr<T>(a.candidates[0]), dptr<T>(a.candidates[1]));
     });
   }
 

@@ -19,16 +19,6 @@ class CudaControl final : public ControlImpl {
       cu::launch_cv_decide<double>(w, a.it, a.slot, r.abs_tol, r.rel_tol, r.flags, r.cycle, r.max_iterations, ctx_.stream());
     PF_CHECK_LAUNCH("control decide");
   }
-  void save(const ControlSaveArgs& a) override {
-    ctx_.activate();
-    const auto* w = dptr<unsigned long long>(a.ctrl);
-    if (a.prec == Precision::Float)
-      cu::launch_cv_save<float>(w, a.it, a.n, dptr<float>(*a.src), dptr<float>(*a.dst), ctx_.stream());
-    else
-      cu::launch_cv_save<double>(w, a.it, a.n, dptr<double>(*a.src), dptr<double>(*a.dst), ctx_.stream());
-    PF_CHECK_LAUNCH("control save");
-  }
-
  private:
   CudaContext& ctx_;
 };

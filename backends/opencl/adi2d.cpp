@@ -34,6 +34,7 @@ class ClAdi2D final : public Adi2DImpl {
     k.buf(a.aw).buf(a.ae).buf(a.as).buf(a.an).buf(a.d0).buf(a.rhs).buf(a.p);
     k.buf(a.a).buf(a.b).buf(a.c).buf(a.d);
     k.buf_or_null(a.ctl.ctrl).set(cl_int(a.ctl.check_slot)).set(cl_int(a.ctl.clear_slot));
+    if (check) k.buf_or_null(a.candidates[0]).buf_or_null(a.candidates[1]);
     launch(k, a.g);
   }
 

@@ -1,6 +1,4 @@
 // The control family on the opencl backend (kernels_cl/control.cl).
-#include <algorithm>
-
 #include "backends/opencl/families.hpp"
 
 namespace poreflow::ocl {
@@ -17,14 +15,6 @@ class ClControl final : public ControlImpl {
     k.set(cl_long(r.cycle)).set(cl_long(r.max_iterations));
     ctx_.launch(k.kernel(), b, b);
   }
-  void save(const ControlSaveArgs& a) override {
-    const std::size_t b = ctx_.fast_block();
-    Args k(ctx_, ctx_.kernel("control", a.prec, static_cast<int>(b), "cv_save"), a.prec);
-    k.buf(a.ctrl).set(cl_long(a.it)).set(cl_ulong(a.n)).buf(a.src).buf(a.dst);
-    const std::size_t groups = std::clamp<std::size_t>((a.n + b - 1) / b, 1, 4 * ctx_.fast_groups());
-    ctx_.launch(k.kernel(), groups * b, b);
-  }
-
  private:
   ClContext& ctx_;
 };

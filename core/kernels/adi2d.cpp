@@ -26,13 +26,9 @@ struct Check {
                          std::to_string(g.ny) + ")");
     if (!(g.h > 0)) throw BackendError(std::string(kernel) + ": the node spacing must be positive");
   }
-  void nodes(const Buffer* b, const char* what) const {
-    check_values(b, g.nx * g.ny, prec, (std::string(kernel) + " " + what).c_str());
-  }
-  void params(const Buffer* prm) const { check_values(prm, ADI_NPARAMS, prec, (std::string(kernel) + " prm").c_str()); }
-  void props(const Buffer* b) const {
-    check_values(b, kAdi2DProps * g.nx * g.ny, prec, (std::string(kernel) + " props").c_str());
-  }
+  void nodes(const Buffer* b, const char* what) const { check_values(b, g.nx * g.ny, prec, kernel, what); }
+  void params(const Buffer* prm) const { check_values(prm, ADI_NPARAMS, prec, kernel, "prm"); }
+  void props(const Buffer* b) const { check_values(b, kAdi2DProps * g.nx * g.ny, prec, kernel, "props"); }
   void state(const Adi2DPhaseState& s) const {
     nodes(s.p, "p");
     nodes(s.sw, "sw");
@@ -76,6 +72,13 @@ void Adi2DKernels::sweep(const Adi2DSweepArgs& a) {
   for (const Buffer* b : {a.aw, a.ae, a.as, a.an, a.d0, a.rhs, a.p}) c.nodes(b, "input");
   for (const Buffer* b : {a.a, a.b, a.c, a.d}) c.nodes(b, "row");
   check_control(a.ctl, "adi2d sweep");
+  if (a.candidates[0] || a.candidates[1]) {
+    if (!a.ctl.checks()) throw BackendError("adi2d sweep: candidate buffers without a check");
+    c.nodes(a.candidates[0], "candidate");
+    c.nodes(a.candidates[1], "candidate");
+    if (a.candidates[0] == a.candidates[1] || a.candidates[0] == a.p || a.candidates[1] == a.p)
+      throw BackendError("adi2d sweep: the candidate buffers must be two buffers other than p");
+  }
   impl_.sweep(a);
 }
 

@@ -61,7 +61,9 @@ struct Adi2DCoeffArgs {
 // form: the x sweep (rows, contiguous) solves (H + r) e = rhs - A p, the y sweep (columns,
 // interleaved) (V + r) e = rhs - A p, and p' = p + e; H, V are the x and y parts of A, d0 split
 // evenly. d receives the residual rhs - A p. Under an iteration control the kernel does nothing
-// once the control says stop, and a check folds max|rhs - A p| (ADI's residual) into its slot.
+// once the control says stop, and a check folds max|rhs - A p| (ADI's residual) into its slot and,
+// given two candidate buffers, copies p into the one pf_cv_candidate names (the best iterate,
+// core/kernels/converge.h).
 struct Adi2DSweepArgs {
   Precision prec = Precision::Double;
   Adi2DGeom g;
@@ -71,6 +73,7 @@ struct Adi2DSweepArgs {
   const Buffer* p = nullptr;
   Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
   IterationControl ctl;
+  Buffer* candidates[2] = {nullptr, nullptr};
 };
 
 // total_velocity: the total volumetric flux through the east face (ux) and the north face (uy)

@@ -50,6 +50,7 @@ ConvergeStatus decode_status(const unsigned long long* w, Precision prec) {
     s.last = value(PF_CV_LAST);
     s.best = value(PF_CV_BEST);
     s.best_iteration = static_cast<long>(w[PF_CV_BEST_IT]);
+    s.best_buffer = static_cast<int>(w[PF_CV_BEST_BUF]);
   }
   return s;
 }
@@ -88,15 +89,6 @@ void ControlKernels::decide(const ControlDecideArgs& a) {
   if (a.slot < 0 || a.slot >= PF_CV_NSLOTS) throw BackendError("control decide: slot outside the ring");
   if (a.it < 0) throw BackendError("control decide: negative iteration");
   impl_.decide(a);
-}
-
-void ControlKernels::save(const ControlSaveArgs& a) {
-  check_precision(be_, a.prec, "control save");
-  check_control_block(a.ctrl, "control save");
-  check_values(a.src, a.n, a.prec, "control save src");
-  check_values(a.dst, a.n, a.prec, "control save dst");
-  if (a.n == 0) return;
-  impl_.save(a);
 }
 
 }  // namespace poreflow

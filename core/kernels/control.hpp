@@ -42,6 +42,7 @@ struct ConvergeStatus {
   long checks = 0;            // decided by pf_cv_decide
   double first = -1, last = -1, best = -1;  // metrics (-1: none yet)
   long best_iteration = -1;
+  int best_buffer = 0;        // which of two candidate buffers holds the best iterate
   bool stopped() const { return reason != StopReason::Running; }
 };
 // Decodes the words of a block whose values are in precision prec.
@@ -56,21 +57,10 @@ struct ControlDecideArgs {
   ConvergeRule rule;
 };
 
-// save: dst[0, n) = src[0, n) when the check of iteration `it` set a new best (pf_cv_save_now).
-struct ControlSaveArgs {
-  Precision prec = Precision::Double;
-  const Buffer* ctrl = nullptr;
-  long it = 0;
-  std::size_t n = 0;
-  const Buffer* src = nullptr;
-  Buffer* dst = nullptr;
-};
-
 class ControlImpl {
  public:
   virtual ~ControlImpl() = default;
   virtual void decide(const ControlDecideArgs& a) = 0;
-  virtual void save(const ControlSaveArgs& a) = 0;
 };
 
 class ControlKernels {
@@ -81,7 +71,6 @@ class ControlKernels {
   // waits and reads the block
   ConvergeStatus read(const Buffer& ctrl, Precision prec);
   void decide(const ControlDecideArgs& a);
-  void save(const ControlSaveArgs& a);
 
  private:
   Backend& be_;

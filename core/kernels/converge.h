@@ -15,6 +15,9 @@
        every block computes the same answer and block 0 records it;
      - by the one-work-item decide kernel (control family, pf_cv_decide) for the full rule: a
        relative target, the best iterate, stagnation over a cycle of iterations, an iteration limit.
+   The best iterate lives in one of two buffers, PF_CV_BEST_BUF says which: a check copies the
+   iterate it measures into the other one (pf_cv_candidate, fused into the checking kernel), and a
+   decision that finds a new best flips PF_CV_BEST_BUF, so no copy waits on the decision.
    Values are stored as the bits of a pf_real in the low part of a word (PF_TO_WORD). */
 #ifndef PF_KERNELS_CONVERGE_H
 #define PF_KERNELS_CONVERGE_H
@@ -31,7 +34,7 @@
 #define PF_CV_LAST 7            /* metric of the last decided check */
 #define PF_CV_BEST 8            /* the smallest decided metric ... */
 #define PF_CV_BEST_IT 9         /* ... and the iteration it was seen at */
-#define PF_CV_SAVE 10           /* 1: the last decided check set a new best (save the iterate) */
+#define PF_CV_BEST_BUF 10       /* which of two candidate buffers holds the best iterate */
 #define PF_CV_CYCLE_START 11    /* stagnation: iteration the running cycle started at */
 #define PF_CV_CYCLES 12         /* cycles completed */
 #define PF_CV_CYCLE_BEST 13     /* the best metric of the running cycle */
@@ -48,7 +51,7 @@
 /* rule flags */
 #define PF_CV_TEST 1       /* test the metric against the target (off: run to the limit) */
 #define PF_CV_INCLUSIVE 2  /* converged at metric <= target (else metric < target) */
-#define PF_CV_TRACK_BEST 4 /* keep PF_CV_BEST and raise PF_CV_SAVE on a new best */
+#define PF_CV_TRACK_BEST 4 /* keep PF_CV_BEST and flip PF_CV_BEST_BUF on a new best */
 
 /* stagnation: after PF_CV_STAG_WARMUP cycles, a cycle whose best is above PF_CV_STAG_FACTOR times
    the previous cycle's best stops the iteration (ADI's parameter cycles raise the residual on
@@ -88,7 +91,8 @@ PF_TEMPLATE PF_FN int pf_cv_fused_stop(PF_GLOBAL pf_u64* w, long it, int slot, p
      1. a non-finite metric stops (PF_CV_NONFINITE);
      2. the target is max(abs_tol, rel_tol * first metric); with PF_CV_TEST a metric that passes
         it stops (PF_CV_CONVERGED) before anything else;
-     3. with PF_CV_TRACK_BEST a new smallest metric is kept and PF_CV_SAVE raised;
+     3. with PF_CV_TRACK_BEST a new smallest metric is kept, and PF_CV_BEST_BUF flipped to the
+        candidate buffer the check wrote;
      4. it >= max_it stops (PF_CV_LIMIT) after 3, so the last iterate can still be the best;
      5. cycle > 0: stagnation over cycles of `cycle` iterations (PF_CV_STAG_*). */
 PF_TEMPLATE PF_FN void pf_cv_decide(PF_GLOBAL pf_u64* w, long it, int slot, pf_real abs_tol, pf_real rel_tol, int flags,
@@ -96,7 +100,6 @@ PF_TEMPLATE PF_FN void pf_cv_decide(PF_GLOBAL pf_u64* w, long it, int slot, pf_r
   if (w[PF_CV_STOP] != 0) return;
   const pf_real m = PF_FROM_WORD(w[PF_CV_SLOT0 + slot]);
   const pf_real inf = (pf_real)INFINITY;
-  w[PF_CV_SAVE] = 0;
   if (w[PF_CV_CHECKS] == 0) {
     w[PF_CV_FIRST] = PF_TO_WORD(m);
     w[PF_CV_BEST] = PF_TO_WORD(inf);
@@ -119,7 +122,7 @@ PF_TEMPLATE PF_FN void pf_cv_decide(PF_GLOBAL pf_u64* w, long it, int slot, pf_r
       if ((flags & PF_CV_TRACK_BEST) && m < PF_FROM_WORD(w[PF_CV_BEST])) {
         w[PF_CV_BEST] = PF_TO_WORD(m);
         w[PF_CV_BEST_IT] = (pf_u64)it;
-        w[PF_CV_SAVE] = 1;
+        w[PF_CV_BEST_BUF] = 1 - w[PF_CV_BEST_BUF];
       }
       if (it >= max_it) {
         reason = PF_CV_LIMIT;
@@ -150,11 +153,8 @@ PF_TEMPLATE PF_FN void pf_cv_decide(PF_GLOBAL pf_u64* w, long it, int slot, pf_r
 /* A guarded kernel of iteration `it` runs unless the control stopped at an earlier iteration. */
 PF_FN int pf_cv_running(PF_GLOBAL const pf_u64* w) { return w[PF_CV_STOP] == 0; }
 
-/* The best-iterate copy of iteration `it` runs when that iteration's check set a new best, even
-   when the same check also stopped the iteration (the limit). */
-PF_FN int pf_cv_save_now(PF_GLOBAL const pf_u64* w, long it) {
-  return w[PF_CV_SAVE] != 0 && (w[PF_CV_STOP] == 0 || (long)w[PF_CV_ITER] == it);
-}
+/* The candidate buffer (0 or 1) a check copies its iterate into: the one not holding the best. */
+PF_FN int pf_cv_candidate(PF_GLOBAL const pf_u64* w) { return 1 - (int)w[PF_CV_BEST_BUF]; }
 
 PF_NAMESPACE_END
 

@@ -290,6 +290,7 @@ void Adi2D<T>::step(double t_stop) {
     be_.blas().axpy({precision_of<T>(), nn_, 1.0, &dp_.buffer(), &p_.buffer()});
     adi_total_ += last_adi_.iterations;
     adi_reads_ += adi_.control_reads();
+    adi_enqueued_ += adi_.iterations_enqueued();
   }
   flash();
   // the total flux of every face, held over the substeps: what the pressure equation balanced
@@ -449,6 +450,7 @@ std::map<std::string, double> Adi2D<T>::final_stats() const {
   }
   s["adi_iterations_total"] = double(adi_total_);
   s["adi_control_reads_total"] = double(adi_reads_);  // host waits for ADI's convergence control
+  s["adi_iterations_enqueued_total"] = double(adi_enqueued_);  // those past a stop return at once
   s["seconds_pressure"] = seconds_pressure_;
   s["seconds_transport"] = seconds_transport_;
   s["transport_substeps_total"] = double(substeps_total_);

@@ -81,7 +81,7 @@ class Adi2D final : public Model {
   std::array<Field<T>, 4> m_, m_next_, acc_;
   AdiSolver<T> adi_;
   double t_ = 0;
-  long steps_ = 0, substeps_total_ = 0, adi_total_ = 0, adi_reads_ = 0;
+  long steps_ = 0, substeps_total_ = 0, adi_total_ = 0, adi_reads_ = 0, adi_enqueued_ = 0;
   int last_substeps_ = 0;
   AdiResult last_adi_;
   double last_volume_error_ = 0;

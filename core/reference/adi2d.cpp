@@ -66,7 +66,10 @@ void sweep_t(const HostContext& hc, const Adi2DSweepArgs& a) {
     for_nodes(hc, a.g, [&](long i, long j) { node(i, j); });
     return;
   }
-  // the check: max |residual| into the slot (NaN wins, as in the devices' bit-pattern max)
+  // the check: max |residual| into the slot (NaN wins, as in the devices' bit-pattern max), and
+  // the iterate into the candidate buffer that does not hold the best
+  T* cand = a.candidates[0] ? out<T>(a.candidates[phys::pf_cv_candidate(w)]) : nullptr;
+  const T* q = in<T>(a.p);
   T m = 0;
   bool nan = false;
 #pragma omp parallel for schedule(static) num_threads(hc.threads) if (hc.par(a.g.nx * a.g.ny)) reduction(max : m) \
@@ -74,6 +77,7 @@ void sweep_t(const HostContext& hc, const Adi2DSweepArgs& a) {
   for (long j = 0; j < ny; ++j)
     for (long i = 0; i < nx; ++i) {
       const T r = std::fabs(node(i, j));
+      if (cand) cand[j * nx + i] = q[j * nx + i];
       m = r > m ? r : m;
       nan = nan || std::isnan(r);
     }

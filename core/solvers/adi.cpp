@@ -37,7 +37,7 @@ AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
       d_(be, g.nx * g.ny),
       half_(be, g.nx * g.ny),
       next_(be, g.nx * g.ny),
-      best_(be, g.nx * g.ny),
+      best_{Field<T>(be, g.nx * g.ny), Field<T>(be, g.nx * g.ny)},
       ctrl_(be.alloc(kControlBytes)) {
   be.reduce().check_config(opt.reduce);
   if (opt_.check_every < 1)
@@ -62,7 +62,7 @@ double AdiSolver<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) {
 }
 
 template <class T>
-void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl) {
+void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl, bool keep_best) {
   Adi2DSweepArgs s;
   s.prec = precision_of<T>();
   s.g = g_;
@@ -80,6 +80,10 @@ void AdiSolver<T>::assemble(bool x_sweep, double r, const Field<T>& q, const Ite
   s.c = &c_.buffer();
   s.d = &d_.buffer();
   s.ctl = ctl;
+  if (keep_best) {
+    s.candidates[0] = &best_[0].buffer();
+    s.candidates[1] = &best_[1].buffer();
+  }
   be_.adi2d().sweep(s);
 }
 
@@ -113,14 +117,13 @@ void AdiSolver<T>::enqueue_iteration(long it, Field<T>* p[2], bool iterate, long
   IterationControl ctl;
   ctl.ctrl = ctrl_.get();
   if (check) ctl = check_slots(*ctrl_, checks_);
-  assemble(true, r, cur, ctl);  // also the residual of the iterate cur
+  // also the residual of the iterate cur and, on a check, cur kept as a candidate for the best:
+  // the residual is not monotone under Peaceman-Rachford (within a cycle the small parameters
+  // raise it tenfold before the large ones bring it down), so an unconverged solve returns the
+  // best iterate, not the one it stopped at (at a cycle's end, near the cycle's worst)
+  assemble(true, r, cur, ctl, check && iterate);
   if (check) {
-    auto control = be_.control();
-    control.decide({precision_of<T>(), ctrl_.get(), it, ctl.check_slot, rule_});
-    // The residual is not monotone under Peaceman-Rachford: within a cycle the small parameters
-    // raise it tenfold before the large ones bring it down. An unconverged solve returns the
-    // best iterate, not the one it stopped at (at a cycle's end, near the cycle's worst).
-    if (iterate) control.save({precision_of<T>(), ctrl_.get(), it, cur.size(), &cur.buffer(), &best_.buffer()});
+    be_.control().decide({precision_of<T>(), ctrl_.get(), it, ctl.check_slot, rule_});
     ++checks_;
   }
   solve_half(true, cur, half_);
@@ -164,20 +167,30 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   control.reset(*ctrl_);
   checks_ = 0;
   reads_ = 0;
+  enqueued_ = 0;
 
-  // p[it % 2] is the iterate of iteration it; iteration max_it only checks
+  // p[it % 2] is the iterate of iteration it; iteration max_it only checks.
+  // Batches: iterations past the stop cost a few empty launches each, a read of the control block
+  // a round trip; the counts vary a lot from step to step on small grids (5 to 26 at 65 points),
+  // so the first batch is the fewest of the last three solves, then batches of 1, 2, 4, 8 (this
+  // halved the empty launches and the reads together against starting from the last count alone).
   Field<T>* ping[2] = {&p, &next_};
   ConvergeStatus st;
-  const long guess = last_iterations_ > 0 ? last_iterations_ + 1 : 2L * k;
+  long guess = 0;
+  for (long e : recent_)
+    if (e > 0) guess = guess > 0 ? std::min(guess, e) : e;
+  if (guess == 0) guess = 2L * k;
   run_batches(
-      max_it + 1, BatchSizes{guess, std::max<long>(2, guess / 8), 1024},
+      max_it + 1, BatchSizes{guess, 1, 8},
       [&](long from, long count) {
         for (long it = from; it < from + count; ++it) enqueue_iteration(it, ping, iterate, max_it);
+        enqueued_ += count;
       },
       [&](long next) {
         st = control.read(*ctrl_, precision_of<T>());
         ++reads_;
-        spdlog::trace("ADI iterations to {}: {} after {} checks, residual {:.3g} (best {:.3g})", next, to_string(st.reason),
+        spdlog::trace("ADI iterations enqueued to {}: {}{} after {} checks, residual {:.3g} (best {:.3g})", next,
+                      to_string(st.reason), st.stopped() ? " at " + std::to_string(st.iterations) : std::string(),
                       st.checks, st.last, st.best);
         return st.stopped();
       });
@@ -188,13 +201,15 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   AdiResult res;
   res.iterations = static_cast<int>(st.iterations);
   if (st.iterations % 2 == 1) p.swap(next_);  // the last iteration wrote the other buffer
-  last_iterations_ = st.iterations;
+  recent_[2] = recent_[1];
+  recent_[1] = recent_[0];
+  recent_[0] = st.iterations + 1;
   res.residual = st.last;
   res.initial_residual = st.first;
   res.converged = st.reason == StopReason::Converged;
   res.stagnated = st.reason == StopReason::Stagnated;
   if (iterate && !res.converged && st.best < res.residual) {
-    be_.copy(best_.buffer(), p.buffer(), p.size() * sizeof(T));
+    be_.copy(best_[st.best_buffer].buffer(), p.buffer(), p.size() * sizeof(T));
     res.residual = st.best;
   }
   if (!iterate) res.converged = true;

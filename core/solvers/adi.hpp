@@ -54,14 +54,16 @@ class AdiSolver {
 
   // the r cycle of the last solve, for logs and tests
   const std::vector<double>& parameters() const { return r_; }
-  // host reads of the control block in the last solve (one per batch of iterations)
+  // host reads of the control block in the last solve (one per batch of iterations), and the
+  // iterations enqueued (those past the stop return at once)
   long control_reads() const { return reads_; }
+  long iterations_enqueued() const { return enqueued_; }
 
  private:
   double reduce(ReduceOp op, const Field<T>& a, const Field<T>* b = nullptr);
   // the tridiagonal rows of a half step from q (d receives the residual rhs - A q), guarded by the
-  // control; ctl's slots make it a check
-  void assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl);
+  // control; ctl's slots make it a check, which also keeps q as a best-iterate candidate
+  void assemble(bool x_sweep, double r, const Field<T>& q, const IterationControl& ctl, bool keep_best = false);
   // solves the assembled rows for the correction and writes q + correction to `to` (guarded)
   void solve_half(bool x_sweep, const Field<T>& q, Field<T>& to);
   // enqueues iteration it from p[it % 2] to p[(it + 1) % 2]
@@ -71,12 +73,15 @@ class AdiSolver {
   Adi2DGeom g_;
   AdiOptions opt_;
   Field<T> a_, b_, c_, d_, half_, next_;
-  Field<T> best_;  // the iterate of the smallest residual so far, returned if ADI does not converge
+  // the iterate of the smallest residual so far, returned if ADI does not converge, is in one of
+  // the two (the control block says which; checks write the other)
+  Field<T> best_[2];
   std::unique_ptr<Buffer> ctrl_;  // the control block
   ConvergeRule rule_;
   long checks_ = 0;  // checks enqueued in this solve (their ring slots)
-  long last_iterations_ = 0;
-  long reads_ = 0;
+  // iterations the last solves needed (to their stop, included): the first batch of the next
+  long recent_[3] = {0, 0, 0};
+  long reads_ = 0, enqueued_ = 0;
   std::vector<double> r_;
 };
 
