@@ -17,7 +17,8 @@
    PoCL 3.1: barriers only on the kernel's top level or in uniform loops there, no early return in
    a kernel with barriers (see jacobi1d.cl).
    Every kernel takes a guard (a control block of core/kernels/converge.h, or null): once it says
-   stop, the solve does nothing. Kernels without barriers return at once; the others run their
+   stop, the solve does nothing. The kernels that store the solution take `add` (or null): x then
+   receives the solution plus add. Kernels without barriers return at once; the others run their
    barriers on empty work, without a load or a store. */
 #include "core/kernels/converge.h"
 
@@ -26,6 +27,9 @@ typedef struct {
 } tri_eq;
 
 int tri_stopped(__global const ulong* guard) { return guard != 0 && guard[PF_CV_STOP] != 0; }
+
+/* a solution value as stored: plus add[p] when the solve updates an iterate (may be null) */
+pf_real tri_plus(pf_real v, __global const pf_real* add, ulong p) { return add != 0 ? v + add[p] : v; }
 
 tri_eq tri_ident(void) {
   tri_eq e = {(pf_real)0, (pf_real)1, (pf_real)0, (pf_real)0};
@@ -97,7 +101,7 @@ tri_eq tri_get(__local const pf_real* s, int stride, int i) {
 /* ---- Thomas, one work-item per system, rows where they lie; c' in cp, d' in x ----------------- */
 #if defined(TRI_THOMAS_DIRECT)
 #define TRI_U 8 /* rows loaded together, to keep loads in flight while the chain runs */
-PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v, __global const ulong* guard) {
+PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v, __global const pf_real* add, __global const ulong* guard) {
   const ulong s = get_global_id(0);
   if (s >= v.s5 || tri_stopped(guard)) return;
   const ulong o = tri_off(v, s), m = tri_rows(v, s), sj = v.s2;
@@ -130,7 +134,7 @@ PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ul
     for (int u = TRI_U - 1; u >= 0; --u) {
       if (j0 + u < j1) {
         xn = dv[u] - cv[u] * xn;
-        x[o + (j0 + u) * sj] = xn;
+        x[o + (j0 + u) * sj] = tri_plus(xn, add, o + (j0 + u) * sj);
       }
     }
     j1 = j0;
@@ -143,7 +147,8 @@ PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ul
 #if defined(TRI_THOMAS_TILED)
 #define TRI_TILE 32
 #define TRI_RP (TRI_TILE + 1) /* rows padded against bank conflicts */
-PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch, __global const ulong* guard) {
+PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch, __global const pf_real* add,
+                                    __global const ulong* guard) {
   __local pf_real sa[TRI_TILE * TRI_RP], sb[TRI_TILE * TRI_RP], sc[TRI_TILE * TRI_RP], sd[TRI_TILE * TRI_RP];
   const int W = TRI_TILE, R = TRI_TILE;
   const int tid = get_local_id(0);
@@ -210,7 +215,7 @@ PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulo
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = tid; k < ns * R; k += W) {
       const int sys = k / R, j = k % R;
-      if (j < rows) x[base + sys * n + r0 + j] = sd[sys * TRI_RP + j];
+      if (j < rows) x[base + sys * n + r0 + j] = tri_plus(sd[sys * TRI_RP + j], add, base + sys * n + r0 + j);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -227,7 +232,7 @@ PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulo
 #define TRI_PAD(f) ((f) + ((f) >> 5))
 #endif
 
-PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm, __global const ulong* guard) {
+PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm, __global const pf_real* add, __global const ulong* guard) {
   const int tid = get_local_id(0), bd = PF_BLOCK; /* bd >= G * P */
   const int g = tid % G, t = tid / G;
   const int halt = tri_stopped(guard);
@@ -372,13 +377,13 @@ PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf
 #pragma unroll
   for (int u = 0; u < TRI_M; ++u) {
     const int f = tid + u * bd;
-    if (f < flat) x[base + f] = sm[TRI_PAD(f)];
+    if (f < flat) x[base + f] = tri_plus(sm[TRI_PAD(f)], add, base + f);
   }
 #else
 #pragma unroll
   for (int j = 0; j < TRI_M; ++j) {
     const ulong row = (ulong)(row0 + j);
-    if (row < m) x[off + row * v.s2] = e[j].d;
+    if (row < m) x[off + row * v.s2] = tri_plus(e[j].d, add, off + row * v.s2);
   }
 #endif
 }
@@ -387,7 +392,8 @@ PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf
 /* ---- PCR and PCR+Thomas, cyclic rows: G systems x P work-items (P a power of two), work-item t
    holds rows t + jP; local memory holds every row of the group's systems, [4][mcap][G] --------- */
 #if defined(TRI_PCR)
-PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm, __global const ulong* guard) {
+PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm, __global const pf_real* add,
+                           __global const ulong* guard) {
   const int tid = get_local_id(0);
   const int g = tid % G, t = tid / G;
   const ulong sys = get_group_id(0) * (ulong)G + g;
@@ -442,7 +448,7 @@ PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thoma
   }
 #pragma unroll
   for (int j = 0; j < TRI_M; ++j)
-    if (t + j * P < m) x[off + (ulong)(t + j * P) * v.s2] = e[j].d;
+    if (t + j * P < m) x[off + (ulong)(t + j * P) * v.s2] = tri_plus(e[j].d, add, off + (ulong)(t + j * P) * v.s2);
 }
 #endif
 

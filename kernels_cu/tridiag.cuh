@@ -25,6 +25,7 @@ struct TridiagLaunch {
   const void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
   void* x = nullptr;
   void* scratch = nullptr;                    // tridiag_scratch_bytes() bytes (nullptr when 0)
+  const void* add = nullptr;                  // x = solution + add (nullptr: the solution alone)
   const unsigned long long* guard = nullptr;  // a control block: every kernel returns once it says stop
   std::size_t max_smem = 48 * 1024;           // the device's opt-in shared memory per block
   int sm_count = 1;                           // the device's multiprocessors

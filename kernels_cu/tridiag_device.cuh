@@ -98,6 +98,12 @@ __device__ __forceinline__ Eq<T> load_eq(const T* __restrict__ a, const T* __res
 // every kernel checks at its start, before any barrier (the answer is the same for the whole grid).
 __device__ __forceinline__ bool stopped(const unsigned long long* guard) { return guard && guard[PF_CV_STOP] != 0; }
 
+// A solution value as stored: plus add[p] when the solve updates an iterate (x = correction + add).
+template <class T>
+__device__ __forceinline__ T plus(T v, const T* __restrict__ add, std::size_t p) {
+  return add ? v + add[p] : v;
+}
+
 // ---- where the systems lie ----------------------------------------------------------------------
 // (core/kernels/tridiag_view.hpp, shared with the OpenCL plan)
 using poreflow::tri::View;
@@ -154,7 +160,7 @@ template <class T>
 __global__ void __launch_bounds__(kThomasBlock)
     thomas_direct_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
                          const T* __restrict__ d, T* __restrict__ x, T* __restrict__ cp, View v,
-                         const unsigned long long* __restrict__ guard) {
+                         const T* __restrict__ add, const unsigned long long* __restrict__ guard) {
   if (stopped(guard)) return;
   constexpr int U = kThomasUnroll;
   const std::size_t s = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -197,7 +203,7 @@ __global__ void __launch_bounds__(kThomasBlock)
       const std::size_t j = j0 + u;
       if (j < j1) {
         xn = dv[u] - cv[u] * xn;
-        x[o + j * sj] = xn;
+        x[o + j * sj] = plus(xn, add, o + j * sj);
       }
     }
     j1 = j0;
@@ -216,7 +222,7 @@ template <class T>
 __global__ void __launch_bounds__(kTileSys)
     thomas_tiled_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
                         const T* __restrict__ d, T* __restrict__ x, T* __restrict__ cp, std::size_t n,
-                        std::size_t batch, const unsigned long long* __restrict__ guard) {
+                        std::size_t batch, const T* __restrict__ add, const unsigned long long* __restrict__ guard) {
   if (stopped(guard)) return;
   constexpr int W = kTileSys, R = kTileRows, RP = R + 1;  // RP: rows padded against bank conflicts
   T* sa = smem<T>();
@@ -291,7 +297,7 @@ __global__ void __launch_bounds__(kTileSys)
     __syncthreads();
     for (int k = tid; k < ns * R; k += W) {
       const int sys = k / R, j = k % R;
-      if (j < rows) x[base + sys * n + r0 + j] = sd[sys * RP + j];
+      if (j < rows) x[base + sys * n + r0 + j] = plus(sd[sys * RP + j], add, base + sys * n + r0 + j);
     }
     __syncthreads();
   }
@@ -443,7 +449,8 @@ __host__ __device__ __forceinline__ int staged_plane(int G, int n) {
 template <class T, int M, bool STAGED>
 __global__ void __launch_bounds__(cr_max_threads<T, M, STAGED>())
     cr_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, const T* __restrict__ d,
-              T* __restrict__ x, View v, int P, int G, int stop, const unsigned long long* __restrict__ guard) {
+              T* __restrict__ x, View v, int P, int G, int stop, const T* __restrict__ add,
+              const unsigned long long* __restrict__ guard) {
   if (stopped(guard)) return;
   static_assert(M >= 2 && (M & (M - 1)) == 0, "M is a power of two");
   const int tid = threadIdx.x, bd = blockDim.x;  // bd == G * P
@@ -508,7 +515,7 @@ __global__ void __launch_bounds__(cr_max_threads<T, M, STAGED>())
       const int flat = gs * n;
       T* gx = x + base;
 #pragma unroll 4
-      for (int f = tid; f < flat; f += bd) gx[f] = work[pad<T>(f)];
+      for (int f = tid; f < flat; f += bd) gx[f] = plus(work[pad<T>(f)], add, base + f);
       // the next group's first barrier orders these reads before the work area is written again
     }
   } else {
@@ -524,7 +531,7 @@ __global__ void __launch_bounds__(cr_max_threads<T, M, STAGED>())
 #pragma unroll
     for (int j = 0; j < M; ++j) {
       const std::size_t row = static_cast<std::size_t>(row0 + j);
-      if (row < m) x[off + row * v.sj] = e[j].d;
+      if (row < m) x[off + row * v.sj] = plus(e[j].d, add, off + row * v.sj);
     }
   }
 }
@@ -536,7 +543,8 @@ __global__ void __launch_bounds__(cr_max_threads<T, M, STAGED>())
 template <class T, int M, bool THOMAS>
 __global__ void __launch_bounds__(max_threads<T, M>())
     pcr_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, const T* __restrict__ d,
-               T* __restrict__ x, View v, int P, int G, int mcap, const unsigned long long* __restrict__ guard) {
+               T* __restrict__ x, View v, int P, int G, int mcap, const T* __restrict__ add,
+               const unsigned long long* __restrict__ guard) {
   if (stopped(guard)) return;
   const int tid = threadIdx.x;
   const int g = tid % G, t = tid / G;
@@ -598,7 +606,7 @@ __global__ void __launch_bounds__(max_threads<T, M>())
 #pragma unroll
   for (int j = 0; j < M; ++j) {
     const int row = t + j * P;
-    if (row < m) x[off + static_cast<std::size_t>(row) * v.sj] = e[j].d;
+    if (row < m) x[off + static_cast<std::size_t>(row) * v.sj] = plus(e[j].d, add, off + static_cast<std::size_t>(row) * v.sj);
   }
 }
 
@@ -892,13 +900,13 @@ Plan make_plan(const TridiagLaunch& l) {
 // how many blocks of it the device runs at once (the persistent grid of the staged CR kernel).
 
 template <class T, bool STAGED, class L>
-void launch_cr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x,
+void launch_cr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
                const unsigned long long* guard) {
   const dim3 block(static_cast<unsigned>(p.threads));
   auto go = [&](auto kernel) {
     const std::size_t grid = STAGED ? std::min<std::size_t>(p.grid, launch.resident(kernel, block, p.smem)) : p.grid;
     launch(kernel, dim3(static_cast<unsigned>(std::max<std::size_t>(grid, 1))), block, p.smem, a, b, c, d, x, p.view,
-           p.P, p.G, p.stop, guard);
+           p.P, p.G, p.stop, add, guard);
   };
   switch (p.M) {
     case 4: go(cr_kernel<T, 4, STAGED>); break;
@@ -908,11 +916,11 @@ void launch_cr(L& launch, const Plan& p, const T* a, const T* b, const T* c, con
 }
 
 template <class T, bool THOMAS, class L>
-void launch_pcr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x,
+void launch_pcr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
                 const unsigned long long* guard) {
   const dim3 grid(static_cast<unsigned>(p.grid)), block(static_cast<unsigned>(p.threads));
-  if (p.M == 4) launch(pcr_kernel<T, 4, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, guard);
-  else launch(pcr_kernel<T, 8, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, guard);
+  if (p.M == 4) launch(pcr_kernel<T, 4, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, add, guard);
+  else launch(pcr_kernel<T, 8, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, add, guard);
 }
 
 template <class T, class L>
@@ -924,16 +932,17 @@ void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
   T* x = static_cast<T*>(l.x);
   T* scr = static_cast<T*>(l.scratch);
   const unsigned long long* guard = l.guard;
+  const T* add = static_cast<const T*>(l.add);
   const bool inter = l.layout == TridiagLayout::Interleaved;
   const std::size_t n = l.n, batch = l.batch;
   switch (p.kern) {
     case Kern::ThomasDirect:
       launch(thomas_direct_kernel<T>, dim3(static_cast<unsigned>(p.grid)), dim3(static_cast<unsigned>(p.threads)), 0, a,
-             b, c, d, x, scr, p.view, guard);
+             b, c, d, x, scr, p.view, add, guard);
       return;
     case Kern::ThomasTiled:
       launch(thomas_tiled_kernel<T>, dim3(static_cast<unsigned>(p.grid)), dim3(kTileSys), p.smem, a, b, c, d, x, scr,
-             n, batch, guard);
+             n, batch, add, guard);
       return;
     default: break;
   }
@@ -974,11 +983,11 @@ void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
   switch (l.algo) {
     case TridiagAlgo::CR:
     case TridiagAlgo::CrPcr:
-      if (p.staged) launch_cr<T, true>(launch, p, a, b, c, d, x, guard);
-      else launch_cr<T, false>(launch, p, a, b, c, d, x, guard);
+      if (p.staged) launch_cr<T, true>(launch, p, a, b, c, d, x, add, guard);
+      else launch_cr<T, false>(launch, p, a, b, c, d, x, add, guard);
       break;
-    case TridiagAlgo::PCR: launch_pcr<T, false>(launch, p, a, b, c, d, x, guard); break;
-    default: launch_pcr<T, true>(launch, p, a, b, c, d, x, guard); break;
+    case TridiagAlgo::PCR: launch_pcr<T, false>(launch, p, a, b, c, d, x, add, guard); break;
+    default: launch_pcr<T, true>(launch, p, a, b, c, d, x, add, guard); break;
   }
 }
 

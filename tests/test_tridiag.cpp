@@ -179,4 +179,33 @@ TEST_CASE_TEMPLATE("tridiag: a guard that says stop leaves x as it was, for ever
     }
   });
 }
+
+TEST_CASE_TEMPLATE("tridiag: with add, x is the solution plus add, for every algorithm", T, float, double) {
+  // ADI's update q + correction, stored by the solve itself
+  for_each_backend([](Backend& be) {
+    for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}, {2, 5}}) {
+      auto s = random_systems(n, batch);
+      auto q = random_vector<double>(n * batch, -2, 2);
+      for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
+        auto ref = solve_on<double>(reference(), s, TridiagAlgo::Thomas, layout);
+        for (std::size_t i = 0; i < ref.size(); ++i) ref[i] += double(T(q[i]));
+        auto fa = make_field(be, convert<T>(s.a)), fb = make_field(be, convert<T>(s.b));
+        auto fc = make_field(be, convert<T>(s.c)), fd = make_field(be, convert<T>(s.d));
+        auto fq = make_field(be, convert<T>(q));
+        for (auto algo : tridiag_algos()) {
+          Field<T> fx(be, n * batch);
+          fx.fill(std::numeric_limits<T>::quiet_NaN());
+          TridiagArgs args{precision_of<T>(), algo, layout, n, batch, &fa.buffer(), &fb.buffer(), &fc.buffer(),
+                           &fd.buffer(), &fx.buffer()};
+          args.add = &fq.buffer();
+          be.tridiag().solve(args);
+          INFO("layout = ", to_string(layout));
+          INFO("algo = ", to_string(algo));
+          CAPTURE(n);
+          CHECK(max_rel_diff(convert<double>(fx.download()), ref) <= (sizeof(T) == 4 ? 5e-5 : 1e-11));
+        }
+      }
+    }
+  });
+}
 }

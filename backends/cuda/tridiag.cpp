@@ -108,6 +108,7 @@ class CudaTridiag final : public TridiagImpl {
     l.c = dptr(*args.c);
     l.d = dptr(*args.d);
     l.x = dptr(*args.x);
+    l.add = args.add ? dptr(*args.add) : nullptr;
     l.guard = dptr<unsigned long long>(args.guard);
     l.max_smem = ctx_.smem_optin();
     l.sm_count = ctx_.sm_count();

@@ -307,11 +307,13 @@ class ClTridiag final : public TridiagImpl {
       set(k, 5, scratch(0, nb * es));  // c'
       if (p.kern == Kern::ThomasDirect) {
         set(k, 6, pack(p.view));
-        ctx_.set_buffer_or_null(k, 7, l.guard);
+        ctx_.set_buffer_or_null(k, 7, l.add);
+        ctx_.set_buffer_or_null(k, 8, l.guard);
       } else {
         set(k, 6, cl_ulong(l.n));
         set(k, 7, cl_ulong(l.batch));
-        ctx_.set_buffer_or_null(k, 8, l.guard);
+        ctx_.set_buffer_or_null(k, 8, l.add);
+        ctx_.set_buffer_or_null(k, 9, l.guard);
       }
       enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
       return;
@@ -362,12 +364,14 @@ class ClTridiag final : public TridiagImpl {
     if (p.kern == Kern::Cr) {
       set(k, 8, cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1));
       set(k, 9, cl::Local(p.smem));
-      ctx_.set_buffer_or_null(k, 10, l.guard);
+      ctx_.set_buffer_or_null(k, 10, l.add);
+      ctx_.set_buffer_or_null(k, 11, l.guard);
     } else {
       set(k, 8, cl_int(p.mcap));
       set(k, 9, cl_int(l.algo == TridiagAlgo::PcrThomas));
       set(k, 10, cl::Local(p.smem));
-      ctx_.set_buffer_or_null(k, 11, l.guard);
+      ctx_.set_buffer_or_null(k, 11, l.add);
+      ctx_.set_buffer_or_null(k, 12, l.guard);
     }
     enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
   }

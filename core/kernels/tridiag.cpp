@@ -49,6 +49,10 @@ void TridiagKernels::check(const TridiagArgs& a, const char* what) const {
   }
   check_values(a.x, values, a.prec, what);
   if (a.guard) check_control_block(a.guard, what);
+  if (a.add) {
+    check_values(a.add, values, a.prec, what, "add");
+    if (a.add == a.x) throw BackendError(std::string(what) + ": add must not be x");
+  }
 }
 
 void TridiagKernels::solve(const TridiagArgs& a) {
@@ -68,7 +72,7 @@ void TridiagKernels::vendor_solve(const TridiagArgs& a) {
     throw BackendError("the " + be_.name() + " backend has no vendor tridiagonal solver for the " +
                        to_string(a.layout) + " layout");
   check(a, "vendor tridiag solve");
-  if (a.guard) throw BackendError("vendor tridiag solve: a vendor solver cannot be guarded");
+  if (a.guard || a.add) throw BackendError("vendor tridiag solve: a vendor solver takes no guard and no add");
   if (a.n == 0 || a.batch == 0) return;
   impl_.vendor_solve(a);
 }

@@ -27,8 +27,9 @@ TridiagLayout parse_tridiag_layout(std::string_view s);
 
 // `batch` systems a x[i-1] + b x[i] + c x[i+1] = d of n unknowns in the given layout; a of the
 // first and c of the last unknown of each system are ignored (they may hold anything). x must
-// not alias the inputs; the inputs are not modified. With a guard (a control block,
-// core/kernels/converge.h) the solve does nothing once the block says stop.
+// not alias the inputs; the inputs are not modified. With `add`, x receives the solution plus add
+// (an iteration's update, q + correction, without a pass of its own). With a guard (a control
+// block, core/kernels/converge.h) the solve does nothing once the block says stop.
 struct TridiagArgs {
   Precision prec = Precision::Double;
   TridiagAlgo algo = TridiagAlgo::Auto;
@@ -37,6 +38,7 @@ struct TridiagArgs {
   const Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
   Buffer* x = nullptr;
   const Buffer* guard = nullptr;
+  const Buffer* add = nullptr;
 };
 
 class TridiagImpl {

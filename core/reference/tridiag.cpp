@@ -116,8 +116,16 @@ class HostTridiag final : public TridiagImpl {
   explicit HostTridiag(const HostContext& hc) : hc_(hc) {}
   void solve(const TridiagArgs& a) override {
     if (a.guard && !phys::pf_cv_running(host_ptr<unsigned long long>(*a.guard))) return;
-    if (a.prec == Precision::Float) tridiag_t<float>(hc_, a);
-    else tridiag_t<double>(hc_, a);
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      tridiag_t<T>(hc_, a);
+      if (!a.add) return;
+      const T* add = host_ptr<T>(*a.add);
+      T* x = host_ptr<T>(*a.x);
+      const std::size_t n = a.n * a.batch;
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(n))
+      for (std::size_t i = 0; i < n; ++i) x[i] += add[i];
+    });
   }
   // Thomas: the host's fastest; the parallel algorithms are there for correctness
   TridiagAlgo resolve_auto(const TridiagArgs&) const override { return TridiagAlgo::Thomas; }

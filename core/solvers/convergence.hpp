@@ -10,7 +10,7 @@ namespace poreflow {
 struct BatchSizes {
   long first = 16;   // the first batch: a guess of the iterations the solve needs (e.g. the last solve's)
   long then = 16;    // the next batch, doubling from here ...
-  long max = 65536;  // ... up to this
+  long max = 65536;  // ... up to this (the first batch is not held to it)
 };
 
 // Enqueues iterations [0, limit) with enqueue(first, count) in batches; after each batch calls
@@ -19,15 +19,15 @@ struct BatchSizes {
 template <class Enqueue, class Stopped>
 long run_batches(long limit, const BatchSizes& sizes, Enqueue&& enqueue, Stopped&& stopped) {
   long next = 0;
-  long batch = std::clamp(sizes.first, 1L, std::max(sizes.max, 1L));
-  long then = std::clamp(sizes.then, 1L, std::max(sizes.max, 1L));
+  long batch = std::max(sizes.first, 1L);
+  const long then = std::clamp(sizes.then, 1L, std::max(sizes.max, 1L));
   bool first = true;
   while (next < limit) {
     const long count = std::min(batch, limit - next);
     enqueue(next, count);
     next += count;
     if (stopped(next)) break;
-    batch = first ? then : std::min(batch * 2, sizes.max);
+    batch = first ? then : std::min(batch * 2, std::max(sizes.max, 1L));
     first = false;
   }
   return next;
