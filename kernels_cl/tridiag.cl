@@ -124,17 +124,18 @@ PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ul
   pf_real xn = (pf_real)0;
   for (ulong j1 = m; j1 > 0;) {
     const ulong j0 = j1 > TRI_U ? j1 - TRI_U : 0;
-    pf_real cv[TRI_U], dv[TRI_U];
+    pf_real cv[TRI_U], dv[TRI_U], av[TRI_U]; /* add's values loaded with the others (the CUDA twin) */
 #pragma unroll
     for (int u = 0; u < TRI_U; ++u) {
       cv[u] = j0 + u < j1 ? cp[o + (j0 + u) * sj] : (pf_real)0;
       dv[u] = j0 + u < j1 ? x[o + (j0 + u) * sj] : (pf_real)0;
+      av[u] = add != 0 && j0 + u < j1 ? add[o + (j0 + u) * sj] : (pf_real)0;
     }
 #pragma unroll
     for (int u = TRI_U - 1; u >= 0; --u) {
       if (j0 + u < j1) {
         xn = dv[u] - cv[u] * xn;
-        x[o + (j0 + u) * sj] = tri_plus(xn, add, o + (j0 + u) * sj);
+        x[o + (j0 + u) * sj] = add != 0 ? xn + av[u] : xn;
       }
     }
     j1 = j0;
