@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.hpp"
+#include "core/kernels/blas.hpp"
 #include "core/solvers/convergence.hpp"
 
 namespace poreflow {
@@ -101,8 +102,16 @@ void AdiSolver<T>::solve_half(bool x_sweep, const Field<T>& q, Field<T>& to) {
   t.d = &d_.buffer();
   t.x = &to.buffer();
   t.guard = ctrl_.get();
+  auto tri = be_.tridiag();
+  if (tri.resolve(t) == TridiagAlgo::Thomas) {
+    // Thomas walks each system with one thread, bound by the latency of one row after another:
+    // a load of q a row in its stores cost 30% at 1025^2 on the H100, more than a pass of its own
+    tri.solve(t);
+    be_.blas().axpy({precision_of<T>(), q.size(), 1.0, &q.buffer(), &to.buffer(), ctrl_.get()});
+    return;
+  }
   t.add = &q.buffer();
-  be_.tridiag().solve(t);  // to = q + the correction e, in the solve's own stores
+  tri.solve(t);  // to = q + the correction e, in the solve's own stores
 }
 
 template <class T>
