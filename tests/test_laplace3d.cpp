@@ -22,7 +22,8 @@ struct Arrays {
 std::vector<Arrays> layouts() {
   std::vector<Arrays> v;
   for (long h : {1L, 2L})
-    for (auto [nx, ny, nz] : {std::array<long, 3>{17, 9, 5}, {33, 31, 7}, {65, 3, 2}, {1, 1, 1}}) {
+    // 41 x 37 x 9 is past the omp threshold (8192 cells: the loop runs in parallel)
+    for (auto [nx, ny, nz] : {std::array<long, 3>{17, 9, 5}, {33, 31, 7}, {65, 3, 2}, {1, 1, 1}, {41, 37, 9}}) {
       const Box3 a = Box3::standalone(nx, ny, nz, h);
       // out: inside a larger array, a different offset and pitches
       const long ax = nx + 9, ay = ny + 4, az = nz + 3;
