@@ -15,7 +15,7 @@ constexpr int kJacobiBlocksPerSM = 4;
 
 std::size_t jacobi_grid(ReduceVariant v, int block, std::size_t n, int sm_count);
 
-// One iteration; the host works out its roles (core/kernels/jacobi1d.hpp, jacobi_plan):
+// One iteration; the host works out its roles (core/kernels/jacobi1d.hpp, fused_plan):
 // decide_slot >= 0: decide convergence from that ring slot first; check: reduce the metric into
 // check_slot (atomically, and block 0 zeroes clear_slot) or, with partials, one value per block.
 struct JacobiLaunch {

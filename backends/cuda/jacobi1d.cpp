@@ -50,7 +50,7 @@ class CudaJacobi1D final : public Jacobi1DImpl {
       l.partials = partials_.get();
     }
     for (long it = first; it < first + count; ++it) {
-      const JacobiPlan plan = jacobi_plan(it, args.check_every);
+      const FusedPlan plan = fused_plan(it, args.check_every);
       l.it = it;
       l.p = dptr(*args.p[it % 2]);
       l.q = dptr(*args.p[(it + 1) % 2]);

@@ -34,7 +34,7 @@ class ClJacobi1D final : public Jacobi1DImpl {
       for (int chk = 0; chk < 2; ++chk) set_args(*ks[chk][parity], a, parity);
 
     for (long it = first; it < first + count; ++it) {
-      const JacobiPlan p = jacobi_plan(it, a.check_every);
+      const FusedPlan p = fused_plan(it, a.check_every);
       cl_int4 plan;
       plan.s[0] = p.decide_slot;
       plan.s[1] = p.check ? p.check_slot : -1;
@@ -70,7 +70,7 @@ class ClJacobi1D final : public Jacobi1DImpl {
 
   // Combine::Host after a check launch: the group maxima come back, their max goes into the slot.
   // Returns false when that launch found the run stopped (the partials are then stale).
-  bool combine_on_host(const Jacobi1DArgs& a, std::size_t groups, const JacobiPlan& p) {
+  bool combine_on_host(const Jacobi1DArgs& a, std::size_t groups, const FusedPlan& p) {
     auto& q = ctx_.queue();
     std::vector<std::uint64_t> keys(groups);
     PF_CHECK_CL(q.enqueueReadBuffer(partials_->mem, CL_TRUE, 0, groups * 8, keys.data()));

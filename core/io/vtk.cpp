@@ -1,8 +1,5 @@
 #include "core/io/vtk.hpp"
 
-#include <bit>
-#include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
@@ -10,47 +7,16 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "core/io/vtk_xml.hpp"
 
 namespace poreflow::io {
 namespace fs = std::filesystem;
 
-namespace {
-
-// Shortest text that parses back to the same double (attributes and the time value).
-std::string num(double v) {
-  char buf[32];
-  auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::ofstream open_for_write(const fs::path& p) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error("cannot open '" + p.string() + "' for writing: " + std::generic_category().message(errno));
-  return out;
-}
-
-void close_checked(std::ofstream& out, const fs::path& p) {
-  out.close();
-  if (!out) throw Error("cannot write '" + p.string() + "'");
-}
-
-const char* byte_order() { return std::endian::native == std::endian::little ? "LittleEndian" : "BigEndian"; }
-
-}  // namespace
+using detail::byte_order;
+using detail::close_checked;
+using detail::num;
+using detail::open_for_write;
+using detail::xml_escape;
 
 void write_vti(const fs::path& file, std::array<int, 3> points, std::array<double, 3> origin,
                std::array<double, 3> spacing, const std::vector<VtkField>& point_data, double time) {

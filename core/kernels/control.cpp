@@ -71,6 +71,44 @@ void check_control(const IterationControl& c, const char* what) {
     throw BackendError(std::string(what) + ": check slots outside the control block's ring");
 }
 
+FusedPlan fused_plan(long it, int check_every) {
+  const long k = check_every;
+  FusedPlan p;
+  if (it >= k && it % k == 0) p.decide_slot = static_cast<int>((it / k - 1) % PF_CV_NSLOTS);
+  p.check = (it + 1) % k == 0;
+  if (p.check) {
+    const long c = (it + 1) / k - 1;
+    p.check_slot = static_cast<int>(c % PF_CV_NSLOTS);
+    p.clear_slot = static_cast<int>((c + 1) % PF_CV_NSLOTS);
+  }
+  return p;
+}
+
+FusedStatus read_fused_status(Backend& be, const Buffer& ctrl, Precision prec, double threshold, int check_every,
+                              long next) {
+  check_control_block(&ctrl, "fused status");
+  unsigned long long w[PF_CV_WORDS];
+  be.download(ctrl, w, sizeof w);
+  const FusedPlan plan = fused_plan(next, check_every);
+  if (w[PF_CV_STOP] == 0 && plan.decide_slot >= 0) {
+    if (prec == Precision::Float)
+      phys::pf_cv_fused_stop<float>(w, next, plan.decide_slot, static_cast<float>(threshold), PF_CV_TEST, 1);
+    else
+      phys::pf_cv_fused_stop<double>(w, next, plan.decide_slot, threshold, PF_CV_TEST, 1);
+  }
+  const ConvergeStatus cs = decode_status(w, prec);
+  FusedStatus st;
+  st.converged = cs.reason == StopReason::Converged;
+  st.non_finite = cs.reason == StopReason::NonFinite;
+  st.iterations = cs.stopped() ? cs.iterations : next;
+  const long checks = st.iterations / check_every;  // checks completed
+  if (checks > 0) {
+    const unsigned long long bits = w[PF_CV_SLOT0 + (checks - 1) % PF_CV_NSLOTS];
+    st.last_metric = prec == Precision::Float ? double(phys::pf_from_word<float>(bits)) : phys::pf_from_word<double>(bits);
+  }
+  return st;
+}
+
 void ControlKernels::reset(Buffer& ctrl) {
   check_control_block(&ctrl, "control reset");
   be_.fill(ctrl, Precision::Double, 0.0, PF_CV_WORDS);  // all bits zero

@@ -77,6 +77,29 @@ class ControlKernels {
   ControlImpl& impl_;
 };
 
+// ---- solvers whose plain-threshold check is fused into their next launch ---------------------
+// (pf_cv_fused_stop: jacobi1d, sor3d). Iteration `it` is a check when (it + 1) % check_every == 0:
+// check c = (it + 1) / check_every - 1 folds its metric into slot c % 3 and clears slot (c + 1) % 3;
+// the first launch of the iteration after a check decides from that check's slot.
+struct FusedPlan {
+  int decide_slot = -1;  // >= 0: decide from that slot first (the previous iteration was a check)
+  bool check = false;
+  int check_slot = -1, clear_slot = -1;
+};
+FusedPlan fused_plan(long it, int check_every);
+
+// The state of a fused-check solve read back from its control block.
+struct FusedStatus {
+  bool converged = false;
+  bool non_finite = false;  // the metric was NaN or infinite: the device stopped
+  long iterations = 0;      // iterations done
+  double last_metric = -1;  // max(metric) of the last check, -1 before the first
+};
+// Waits and reads the block; `next` is the first iteration not yet enqueued. A check that ended
+// the batch is decided here, as its next launch would have.
+FusedStatus read_fused_status(Backend& be, const Buffer& ctrl, Precision prec, double threshold, int check_every,
+                              long next);
+
 // Shared checks of the families that take part in the control: a block of the right size, slots
 // in the ring.
 void check_control(const IterationControl& c, const char* what);

@@ -16,19 +16,6 @@ JacobiMetric parse_jacobi_metric(std::string_view s) { return parse_enum(s, kMet
 
 Jacobi1DKernels Backend::jacobi1d() { return Jacobi1DKernels(*this, jacobi1d_impl()); }
 
-JacobiPlan jacobi_plan(long it, int check_every) {
-  const long k = check_every;
-  JacobiPlan p;
-  if (it >= k && it % k == 0) p.decide_slot = static_cast<int>((it / k - 1) % PF_CV_NSLOTS);
-  p.check = (it + 1) % k == 0;
-  if (p.check) {
-    const long c = (it + 1) / k - 1;
-    p.check_slot = static_cast<int>(c % PF_CV_NSLOTS);
-    p.clear_slot = static_cast<int>((c + 1) % PF_CV_NSLOTS);
-  }
-  return p;
-}
-
 void Jacobi1DKernels::check(const Jacobi1DArgs& a) const {
   check_precision(be_, a.prec, "jacobi1d");
   if (a.check_every < 1)
@@ -56,28 +43,7 @@ void Jacobi1DKernels::iterate(const Jacobi1DArgs& a, long first, long count) {
 
 JacobiStatus Jacobi1DKernels::status(const Jacobi1DArgs& a, long next) {
   check_control_block(a.ctrl, "jacobi1d ctrl");
-  unsigned long long w[PF_CV_WORDS];
-  be_.download(*a.ctrl, w, sizeof w);
-  const long k = a.check_every;
-  JacobiStatus st;
-  // the check of iteration next - 1 is decided by launch `next`, which has not run: decide it here
-  const JacobiPlan plan = jacobi_plan(next, a.check_every);
-  if (w[PF_CV_STOP] == 0 && plan.decide_slot >= 0) {
-    if (a.prec == Precision::Float)
-      phys::pf_cv_fused_stop<float>(w, next, plan.decide_slot, static_cast<float>(a.threshold), PF_CV_TEST, 1);
-    else
-      phys::pf_cv_fused_stop<double>(w, next, plan.decide_slot, a.threshold, PF_CV_TEST, 1);
-  }
-  const ConvergeStatus cs = decode_status(w, a.prec);
-  st.converged = cs.reason == StopReason::Converged;
-  st.non_finite = cs.reason == StopReason::NonFinite;
-  st.iterations = cs.stopped() ? cs.iterations : next;
-  const long checks = st.iterations / k;  // checks completed
-  if (checks > 0) {
-    const unsigned long long bits = w[PF_CV_SLOT0 + (checks - 1) % PF_CV_NSLOTS];
-    st.last_metric = a.prec == Precision::Float ? double(phys::pf_from_word<float>(bits)) : phys::pf_from_word<double>(bits);
-  }
-  return st;
+  return read_fused_status(be_, *a.ctrl, a.prec, a.threshold, a.check_every, next);
 }
 
 }  // namespace poreflow

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/backend.hpp"
+#include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
 
 namespace poreflow {
@@ -36,12 +37,7 @@ struct Jacobi1DArgs {
 };
 
 // State of a Jacobi run read back from the control block.
-struct JacobiStatus {
-  bool converged = false;
-  bool non_finite = false;  // the metric was NaN or infinite: the device stopped
-  long iterations = 0;      // iterations done
-  double last_metric = -1;  // max(metric) of the last check, -1 before the first
-};
+using JacobiStatus = FusedStatus;
 
 class Jacobi1DImpl {
  public:
@@ -65,13 +61,5 @@ class Jacobi1DKernels {
   Backend& be_;
   Jacobi1DImpl& impl_;
 };
-
-// The slots an iteration uses (worked out once, here, for every backend).
-struct JacobiPlan {
-  int decide_slot = -1;  // >= 0: decide from that slot first (the previous iteration was a check)
-  bool check = false;
-  int check_slot = -1, clear_slot = -1;
-};
-JacobiPlan jacobi_plan(long it, int check_every);
 
 }  // namespace poreflow

@@ -18,7 +18,7 @@ void iterate_t(const HostContext& hc, const Jacobi1DArgs& args, long first, long
   const T thr = static_cast<T>(args.threshold);
   const int residual = args.metric == JacobiMetric::Residual;
   for (long it = first; it < first + count; ++it) {
-    const JacobiPlan plan = jacobi_plan(it, args.check_every);
+    const FusedPlan plan = fused_plan(it, args.check_every);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, thr, PF_CV_TEST, 1)) return;
     const T* p = host_ptr<T>(*args.p[it % 2]);
     T* q = host_ptr<T>(*args.p[(it + 1) % 2]);
