@@ -56,6 +56,8 @@ class Halo3DKernels;
 class Halo3DImpl;
 class Laplace3DKernels;
 class Laplace3DImpl;
+class Sor3DKernels;
+class Sor3DImpl;
 
 // ---- the backend ----------------------------------------------------------------------------------
 
@@ -86,6 +88,7 @@ class Backend {
   Adi2DKernels adi2d();          // core/kernels/adi2d.hpp: the 2D three-phase stencils
   Halo3DKernels halo3d();        // core/kernels/halo3d.hpp: halo layers of 3D boxes
   Laplace3DKernels laplace3d();  // core/kernels/laplace3d.hpp: the 7-point Laplacian on a box
+  Sor3DKernels sor3d(); // core/kernels/sor3d.hpp: red-black SOR with its residual
 
  protected:
   // What each backend implements, one per family. The arguments are checked before these are
@@ -99,6 +102,7 @@ class Backend {
   virtual Adi2DImpl& adi2d_impl() = 0;
   virtual Halo3DImpl& halo3d_impl() = 0;
   virtual Laplace3DImpl& laplace3d_impl() = 0;
+  virtual Sor3DImpl& sor3d_impl() = 0;
 };
 
 // Throws BackendError naming `what` when the backend cannot compute in prec (an OpenCL device

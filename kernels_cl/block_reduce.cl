@@ -158,13 +158,16 @@ PF_DEFINE_TAIL(pf_key, k)
     return v;                                                                      \
   }
 #else
+/* any group size (the 3D families' groups need not be powers of two): each step folds the upper
+   part of the n values left onto the lower ceil(n / 2) */
 #define PF_DEFINE_FAST(T, S)                                          \
   T pf_fast_block_##S(const int op, T ident, T v, __local T* s) {     \
     const uint lid = get_local_id(0);                                 \
     s[lid] = v;                                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                     \
-    for (uint st = get_local_size(0) / 2; st > 0; st >>= 1) {         \
-      if (lid < st) s[lid] = pf_apply_##S(op, s[lid], s[lid + st]);   \
+    for (uint n = get_local_size(0); n > 1; n = (n + 1) / 2) {        \
+      const uint up = (n + 1) / 2;                                    \
+      if (lid < n - up) s[lid] = pf_apply_##S(op, s[lid], s[lid + up]); \
       barrier(CLK_LOCAL_MEM_FENCE);                                   \
     }                                                                 \
     return s[0];                                                      \

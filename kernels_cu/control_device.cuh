@@ -58,6 +58,24 @@ __device__ __forceinline__ void cv_check_block(unsigned long long* ctrl, int che
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) cv_commit_max<T>(ctrl, check_slot, clear_slot, m, nullptr, block);
 }
 
+// The same for a block of any shape whose threads, counted linearly (tid = x + bx (y + by z)),
+// are `threads` in all, a multiple of 32 up to 1024; every thread must call this.
+template <class T>
+__device__ __forceinline__ void cv_check_block_any(unsigned long long* ctrl, int check_slot, int clear_slot, bits_t<T> m,
+                                                   int tid, int threads) {
+  using K = bits_t<T>;
+  __shared__ K warp_res[32];
+  m = warp_reduce(m, MaxOp{});
+  if ((tid & 31) == 0) warp_res[tid >> 5] = m;
+  __syncthreads();
+  if (tid < 32) {
+    m = tid < (threads >> 5) ? warp_res[tid] : K(0);
+    m = warp_reduce(m, MaxOp{});
+    const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    if (tid == 0) cv_commit_max<T>(ctrl, check_slot, clear_slot, m, nullptr, block);
+  }
+}
+
 __device__ __forceinline__ unsigned int metric_bits(float v) { return __float_as_uint(v); }
 __device__ __forceinline__ unsigned long long metric_bits(double v) {
   return static_cast<unsigned long long>(__double_as_longlong(v));

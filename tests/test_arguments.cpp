@@ -11,6 +11,7 @@
 #include "core/kernels/jacobi1d.hpp"
 #include "core/kernels/laplace3d.hpp"
 #include "core/kernels/reduce.hpp"
+#include "core/kernels/sor3d.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "tests/harness.hpp"
 
@@ -52,6 +53,41 @@ TEST_CASE("arguments: jacobi1d checks check_every, sizes and the control block t
     a.p[1] = &p1.buffer();
     a.reduce.variant = ReduceVariant::Serial == be.reduce().default_variant() ? ReduceVariant::Fast : ReduceVariant::Serial;
     CHECK_THROWS_WITH_AS(jac.iterate(a, 0, 5), doctest::Contains("not available"), ConfigError);
+  });
+}
+
+TEST_CASE("arguments: sor3d checks omega, the layout, the shape and the design") {
+  for_each_backend([](Backend& be) {
+    const Box3 box = Box3::standalone(9, 5, 3, 1), flat = Box3::standalone(9, 5, 3, 0);
+    Field<double> p(be, box.extent()), coef(be, sor3d_coef_values(box)), small(be, sor3d_coef_values(box) - 1);
+    auto ctrl = be.alloc(kControlBytes);
+    Sor3DArgs a;
+    a.box = box;
+    a.p = &p.buffer();
+    a.coef = &coef.buffer();
+    a.ctrl = ctrl.get();
+    a.shape = parse_box_shape("march:32x8");
+    auto sor = be.sor3d();
+    for (double w : {0.0, 2.0, -1.0}) {
+      a.omega = w;
+      CHECK_THROWS_WITH_AS(sor.iterate(a, 0, 1), doctest::Contains("relaxation"), ConfigError);
+    }
+    a.omega = 1.5;
+    a.coef = &small.buffer();
+    CHECK_THROWS_WITH_AS(sor.iterate(a, 0, 1), doctest::Contains("coef"), BackendError);
+    a.coef = &coef.buffer();
+    a.box = flat;
+    CHECK_THROWS_WITH_AS(sor.iterate(a, 0, 1), doctest::Contains("halo"), BackendError);
+    a.box = box;
+    a.shape = parse_box_shape("march:7x3");
+    CHECK_THROWS_WITH_AS(sor.iterate(a, 0, 1), doctest::Contains("multiple of 32"), ConfigError);
+    a.shape = parse_box_shape("3d:8x8x8");
+    a.design = SorDesign::Tiled;
+    CHECK_THROWS_WITH_AS(sor.iterate(a, 0, 1), doctest::Contains("tiled design needs a march"), ConfigError);
+    a.design = SorDesign::Simple;
+    a.check_every = 0;
+    CHECK_THROWS_AS(sor.iterate(a, 0, 1), ConfigError);
+    CHECK_THROWS_WITH_AS(parse_sor_design("blocked"), doctest::Contains("blocked"), ConfigError);
   });
 }
 

@@ -15,6 +15,7 @@
 #include "core/kernels/jacobi1d.hpp"
 #include "core/kernels/laplace3d.hpp"
 #include "core/kernels/reduce.hpp"
+#include "core/kernels/sor3d.hpp"
 #include "core/kernels/tridiag.hpp"
 
 namespace poreflow {
@@ -32,6 +33,7 @@ struct FamilySet {
   std::unique_ptr<Adi2DImpl> adi2d;
   std::unique_ptr<Halo3DImpl> halo3d;
   std::unique_ptr<Laplace3DImpl> laplace3d;
+  std::unique_ptr<Sor3DImpl> sor3d;
 };
 
 template <class Ctx>
@@ -46,6 +48,7 @@ FamilySet make_families(Ctx& ctx) {
   s.adi2d = make_family(ctx, FamilyTag<Adi2DImpl>{});
   s.halo3d = make_family(ctx, FamilyTag<Halo3DImpl>{});
   s.laplace3d = make_family(ctx, FamilyTag<Laplace3DImpl>{});
+  s.sor3d = make_family(ctx, FamilyTag<Sor3DImpl>{});
   return s;
 }
 
@@ -63,6 +66,7 @@ class FamilyBackend : public Backend {
   Adi2DImpl& adi2d_impl() override { return *set_.adi2d; }
   Halo3DImpl& halo3d_impl() override { return *set_.halo3d; }
   Laplace3DImpl& laplace3d_impl() override { return *set_.laplace3d; }
+  Sor3DImpl& sor3d_impl() override { return *set_.sor3d; }
 
  private:
   FamilySet& set_;

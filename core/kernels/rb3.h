@@ -1,0 +1,33 @@
+/* The red-black ordering of a box's cells, shared by the red-black sweeps (sor3d, and fluids3d to
+   come) and by whoever writes their coefficients (impes3d's assembly). Written once for C++, CUDA
+   and OpenCL C.
+
+   Cell (i, j, k) is red (colour 0) when i + j + k is even, else black (colour 1): its six
+   neighbours have the other colour, so all cells of one colour can be updated at once.
+
+   Colour-packed arrays ("rb layout") hold one value per interior cell of a box, the cells of each
+   colour apart and row by row: the colour-c cell at half-index ih of row (j, k) is at
+   c m + (k ny + j) hx + ih, with hx = (nx + 1) / 2 and m = hx ny nz, and is cell
+   i = 2 ih + pf_rb_shift(c, j, k) (present when i < nx). A sweep of one colour thus reads its
+   coefficients as contiguous rows, one value per thread. The box's pitches and halo do not enter:
+   the layout depends on the cell counts only. */
+#ifndef PF_KERNELS_RB3_H
+#define PF_KERNELS_RB3_H
+
+#include "core/kernels/box3.h"
+
+PF_NAMESPACE_BEGIN
+
+PF_FN long pf_rb_hx(pf_box3 b) { return (b.nx + 1) / 2; }
+PF_FN long pf_rb_m(pf_box3 b) { return pf_rb_hx(b) * b.ny * b.nz; }
+/* i of the colour-c cell at half-index ih of row (j, k) is 2 ih + this */
+PF_FN long pf_rb_shift(int c, long j, long k) { return (c + j + k) & 1; }
+PF_FN int pf_rb_present(pf_box3 b, int c, long ih, long j, long k) { return 2 * ih + pf_rb_shift(c, j, k) < b.nx; }
+PF_FN int pf_rb_colour(long i, long j, long k) { return (int)((i + j + k) & 1); }
+PF_FN long pf_rb_at(pf_box3 b, int c, long ih, long j, long k) { return c * pf_rb_m(b) + (k * b.ny + j) * pf_rb_hx(b) + ih; }
+/* where cell (i, j, k) is in a colour-packed array */
+PF_FN long pf_rb_of(pf_box3 b, long i, long j, long k) { return pf_rb_at(b, pf_rb_colour(i, j, k), i >> 1, j, k); }
+
+PF_NAMESPACE_END
+
+#endif

@@ -1,0 +1,78 @@
+#pragma once
+// The sor3d family: red-black SOR on the 7-point operator of a box (core/physics/sor3d.h), with
+// the residual reduced and the convergence decided on the device as jacobi1d does (the fused stop
+// of core/kernels/converge.h): the host reads the control block once per batch of iterations.
+// impes3d solves its pressure equation with it; fluids3d's red-black sweeps share its layout.
+#include <string_view>
+
+#include "core/backend.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/kernels/control.hpp"
+
+namespace poreflow {
+
+// How the GPU backends run a colour sweep (host backends: an OpenMP loop over rows either way).
+//   Simple: one thread per cell of the colour, neighbours from global memory (through the caches),
+//           over the launch shape (march:BXxBY or 3d:BXxBYxBZ, over half-rows x rows x layers).
+//   Tiled:  paper 003's design: 2D blocks of BX x BY threads over (half-row, row) tiles marching
+//           along k through a chunk of layers, the k - 1, k, k + 1 planes in shared (local)
+//           memory, each plane stored by colour in padded rows so that no two threads of a warp
+//           hit the same bank. Needs a march shape.
+enum class SorDesign { Simple, Tiled };
+const char* to_string(SorDesign d);
+SorDesign parse_sor_design(std::string_view s);
+
+// Iteration `it` is a red sweep (colour 0) then a black sweep (colour 1), each updating every cell
+// of its colour: p += omega * res / D, res = R - D p + the neighbours' terms, from the current
+// values of the other colour. Every backend sweeps in this order and computes the same iterates
+// to rounding. With a check (fused_plan(it, check_every)), both sweeps fold the largest |res| they
+// saw (each row's residual just before its update) into the check's slot; the red sweep of the
+// next iteration decides (converged when it is below `threshold`; stopped on NaN); launches after
+// a stop return at once, so the iteration count is exact.
+struct Sor3DArgs {
+  Precision prec = Precision::Double;
+  Box3 box;                   // p's box: halo >= 1 (boundary neighbours are read, times a zero coefficient)
+  Buffer* p = nullptr;        // updated in place
+  const Buffer* coef = nullptr;  // PF_SOR_NCOEF colour-packed arrays of the box's cells (core/kernels/rb3.h)
+  double omega = 1.0;         // (0, 2)
+  double threshold = 0;       // absolute threshold on max |residual|; 0: never converges
+  int check_every = 1;
+  SorDesign design = SorDesign::Simple;
+  BoxShape shape;
+  Buffer* ctrl = nullptr;     // a control block (kControlBytes)
+};
+
+// values of the coefficient buffer of a box (both colours, every coefficient)
+std::size_t sor3d_coef_values(const Box3& box);
+
+// Launch geometry shared by the GPU backends:
+// layers per block of a marching launch, so that the grid holds about one full wave of resident
+// blocks (blocks_xy blocks cover a layer; units: SMs or compute units)
+long sor3d_kchunk(long nz, long blocks_xy, int threads, int units);
+// tiled: the padded row of a shared-memory plane (values) and a block's shared memory (bytes)
+int sor3d_tile_pitch(int bx);
+std::size_t sor3d_tile_bytes(int bx, int by, std::size_t value_bytes);
+
+class Sor3DImpl {
+ public:
+  virtual ~Sor3DImpl() = default;
+  // iterations [first, first + count), count > 0, arguments checked
+  virtual void iterate(const Sor3DArgs& a, long first, long count) = 0;
+};
+
+class Sor3DKernels {
+ public:
+  Sor3DKernels(Backend& be, Sor3DImpl& impl) : be_(be), impl_(impl) {}
+  // clears the control block before a solve
+  void reset(const Sor3DArgs& a);
+  void iterate(const Sor3DArgs& a, long first, long count);
+  // waits and reads the control block; `next` is the first iteration not yet enqueued
+  FusedStatus status(const Sor3DArgs& a, long next);
+
+ private:
+  void check(const Sor3DArgs& a) const;
+  Backend& be_;
+  Sor3DImpl& impl_;
+};
+
+}  // namespace poreflow

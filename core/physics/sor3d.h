@@ -1,0 +1,51 @@
+/* The red-black SOR point of the 7-point operator, written once for C++, CUDA and OpenCL C.
+
+   Row of cell C: D p_C - (W p_w + E p_e + S p_s + N p_n + B p_b + T p_t) = R, with the six
+   neighbour coefficients >= 0 (0 where there is no neighbour: a boundary or an inactive cell, whose
+   value is then multiplied by 0 and must only be finite) and D > 0. The eight coefficients of a
+   cell are stored in colour-packed arrays (core/kernels/rb3.h), array q at q * 2m. */
+#ifndef PF_PHYSICS_SOR3D_H
+#define PF_PHYSICS_SOR3D_H
+
+#include "core/kernels/rb3.h"
+
+#define PF_SOR_W 0 /* i - 1 */
+#define PF_SOR_E 1 /* i + 1 */
+#define PF_SOR_S 2 /* j - 1 */
+#define PF_SOR_N 3 /* j + 1 */
+#define PF_SOR_B 4 /* k - 1 */
+#define PF_SOR_T 5 /* k + 1 */
+#define PF_SOR_D 6 /* the diagonal */
+#define PF_SOR_R 7 /* the right-hand side */
+#define PF_SOR_NCOEF 8
+
+PF_NAMESPACE_BEGIN
+
+/* the residual R - (D p - sum of neighbours) of a row, in a fixed order so every backend computes
+   the same value to rounding */
+PF_TEMPLATE PF_FN pf_real sor_residual(pf_real w, pf_real e, pf_real s, pf_real n, pf_real b, pf_real t, pf_real d,
+                                       pf_real r, pf_real p, pf_real pw, pf_real pe, pf_real ps, pf_real pn, pf_real pb,
+                                       pf_real pt) {
+  return r - d * p + ((w * pw + e * pe) + (s * ps + n * pn)) + (b * pb + t * pt);
+}
+
+/* The update of cell (i, j, k) of colour c at half-index ih: reads its coefficients from coef (rb
+   layout of box b), its value and its neighbours' from p (box b, halo >= 1); writes the new value
+   and returns |residual| before the update. */
+PF_TEMPLATE PF_FN pf_real sor_point(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_real* p, pf_box3 b, int c, long ih, long j,
+                                    long k, pf_real omega) {
+  const long i = 2 * ih + pf_rb_shift(c, j, k);
+  const long q = pf_rb_at(b, c, ih, j, k), m2 = 2 * pf_rb_m(b);
+  const long at = pf_box_at(b, i, j, k);
+  const pf_real pc = p[at];
+  const pf_real res = sor_residual(coef[q + PF_SOR_W * m2], coef[q + PF_SOR_E * m2], coef[q + PF_SOR_S * m2],
+                                   coef[q + PF_SOR_N * m2], coef[q + PF_SOR_B * m2], coef[q + PF_SOR_T * m2],
+                                   coef[q + PF_SOR_D * m2], coef[q + PF_SOR_R * m2], pc, p[at - 1], p[at + 1],
+                                   p[at - b.sy], p[at + b.sy], p[at - b.sz], p[at + b.sz]);
+  p[at] = pc + omega * res / coef[q + PF_SOR_D * m2];
+  return fabs(res);
+}
+
+PF_NAMESPACE_END
+
+#endif

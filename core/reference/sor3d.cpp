@@ -1,0 +1,72 @@
+// sor3d on the host backends: the semantics every backend follows (core/kernels/sor3d.hpp). Both
+// designs are the same loop here: rows of one colour shared among the threads.
+#include <cmath>
+#include <limits>
+
+#include "core/kernels/converge.h"
+#include "core/physics/sor3d.h"
+#include "core/reference/families.hpp"
+
+namespace poreflow {
+namespace {
+
+// one colour sweep; returns max |residual| (NaN when one was NaN) when `check`
+template <class T>
+T sweep(const HostContext& hc, const Sor3DArgs& a, int c, bool check) {
+  const pf_box3 b = a.box.view();
+  const T* coef = host_ptr<T>(*a.coef);
+  T* p = host_ptr<T>(*a.p);
+  const T omega = T(a.omega);
+  const long ny = b.ny, nz = b.nz;
+  T m = 0;
+  bool nan = false;
+#pragma omp parallel for collapse(2) schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
+    reduction(max : m) reduction(|| : nan)
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j) {
+      const long n = (b.nx - phys::pf_rb_shift(c, j, k) + 1) / 2;  // cells of colour c in the row
+      for (long ih = 0; ih < n; ++ih) {
+        const T r = phys::sor_point<T>(coef, p, b, c, ih, j, k, omega);
+        if (check) {
+          m = r > m ? r : m;
+          nan = nan || std::isnan(r);
+        }
+      }
+    }
+  return nan ? std::numeric_limits<T>::quiet_NaN() : m;
+}
+
+template <class T>
+void iterate_t(const HostContext& hc, const Sor3DArgs& a, long first, long count) {
+  unsigned long long* ctrl = host_ptr<unsigned long long>(*a.ctrl);
+  const T thr = static_cast<T>(a.threshold);
+  for (long it = first; it < first + count; ++it) {
+    const FusedPlan plan = fused_plan(it, a.check_every);
+    if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, thr, PF_CV_TEST, 1)) return;
+    const T red = sweep<T>(hc, a, 0, plan.check);
+    const T black = sweep<T>(hc, a, 1, plan.check);
+    if (plan.check) {
+      const T m = std::isnan(red) || std::isnan(black) ? std::numeric_limits<T>::quiet_NaN() : (red > black ? red : black);
+      ctrl[PF_CV_SLOT0 + plan.check_slot] = phys::pf_to_word(m);
+      ctrl[PF_CV_SLOT0 + plan.clear_slot] = 0;
+    }
+  }
+}
+
+class HostSor3D final : public Sor3DImpl {
+ public:
+  explicit HostSor3D(const HostContext& hc) : hc_(hc) {}
+  void iterate(const Sor3DArgs& a, long first, long count) override {
+    if (a.prec == Precision::Float) iterate_t<float>(hc_, a, first, count);
+    else iterate_t<double>(hc_, a, first, count);
+  }
+
+ private:
+  HostContext hc_;
+};
+
+}  // namespace
+
+std::unique_ptr<Sor3DImpl> make_family(const HostContext& hc, FamilyTag<Sor3DImpl>) { return std::make_unique<HostSor3D>(hc); }
+
+}  // namespace poreflow

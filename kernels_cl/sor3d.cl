@@ -1,0 +1,135 @@
+/* sor3d: red-black SOR sweeps with the fused convergence check (twin: kernels_cu/sor3d.cu;
+   semantics: core/reference/sor3d.cpp). Work-groups are 1D, PF_BLOCK = PF_SOR_BX x PF_SOR_BY x
+   PF_SOR_BZ work-items mapped onto the box by hand, so a check is one group reduction.
+
+   `plan` (from fused_plan, so no work-item divides 64-bit integers): s0 the slot to decide from
+   (red sweeps after a check) or -1; s1 the check's slot; s2 the slot to clear. The check kernels
+   (sor_*_check) keep their barriers on the kernel's top level or in loops whose bounds are the same
+   for the whole group, and never return early (PoCL 3.1, see jacobi1d.cl): a stopped launch runs
+   its loops zero times instead. */
+#include "core/physics/sor3d.h"
+#include "kernels_cl/block_reduce.cl"
+#include "kernels_cl/control_device.cl"
+
+#define PF_SOR_ARGS                                                                                   \
+  __global const pf_real *coef, __global pf_real *p, pf_box3 b, pf_real omega, pf_real threshold, int colour, \
+      long kchunk, __global ulong *ctrl, long it, int4 plan
+
+/* Simple: one work-item per cell of the colour over (half-row index, row, layer); returns the
+   work-item's max |residual| key when `check` (a literal). */
+pf_key pf_sor_simple(const int check, const int active, __global const pf_real* coef, __global pf_real* p, pf_box3 b,
+                     pf_real omega, int colour, long kchunk) {
+  const int lid = get_local_id(0);
+  const int tx = lid % PF_SOR_BX, ty = (lid / PF_SOR_BX) % PF_SOR_BY, tz = lid / (PF_SOR_BX * PF_SOR_BY);
+  const long ih = (long)get_group_id(0) * PF_SOR_BX + tx;
+  pf_key m = 0;
+  if (!active || ih >= pf_rb_hx(b)) return m;
+  const long k0 = (long)get_group_id(2) * kchunk, k1 = min(b.nz, k0 + kchunk);
+  for (long j = (long)get_group_id(1) * PF_SOR_BY + ty; j < b.ny; j += (long)get_num_groups(1) * PF_SOR_BY)
+    for (long k = k0 + tz; k < k1; k += PF_SOR_BZ)
+      if (pf_rb_present(b, colour, ih, j, k)) {
+        const pf_real r = sor_point(coef, p, b, colour, ih, j, k, omega);
+        if (check) m = max(m, pf_bits(r));
+      }
+  return m;
+}
+
+PF_KERNEL void sor_simple_step(PF_SOR_ARGS) {
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_sor_simple(0, active, coef, p, b, omega, colour, kchunk);
+}
+
+PF_KERNEL void sor_simple_check(PF_SOR_ARGS) {
+  __local pf_key s[PF_BLOCK];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_key key = pf_sor_simple(1, active, coef, p, b, omega, colour, kchunk);
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_cv_publish(key, ctrl, plan.s1, plan.s2, ctrl, 0);
+}
+
+#if defined(PF_SOR_PITCH)
+/* Tiled (paper 003): a group of PF_SOR_BX x PF_SOR_BY work-items owns a tile of PF_SOR_BX half-rows
+   (2 PF_SOR_BX cells in i) by PF_SOR_BY rows and marches through its chunk of layers with the planes
+   k - 1, k, k + 1 of p over the tile and its rim in local memory, each plane as two parity
+   sub-planes (even and odd i) of padded rows (PF_SOR_PITCH values): a work-item's cell and its
+   i +- 1 neighbours are consecutive across a row's work-items. */
+#define PF_SOR_SUB ((PF_SOR_BY + 2) * PF_SOR_PITCH)
+#define PF_SOR_PLANE (2 * PF_SOR_SUB)
+#define PF_SOR_SLOT(par, r, h) ((par) * PF_SOR_SUB + (r) * PF_SOR_PITCH + (h) + 1)
+
+pf_real pf_sor_get(__global const pf_real* p, pf_box3 b, long i, long j, long k) {
+  return (i >= -1 && i <= b.nx && j >= -1 && j <= b.ny && k >= -1 && k <= b.nz) ? p[pf_box_at(b, i, j, k)] : (pf_real)0;
+}
+
+void pf_sor_load(__local pf_real* sm, __global const pf_real* p, pf_box3 b, long i0, long j0, long k, int tx, int ty) {
+  __local pf_real* s = sm + ((k + 3) % 3) * PF_SOR_PLANE;
+  const long i = i0 + 2 * tx, j = j0 + ty;
+  s[PF_SOR_SLOT(0, ty + 1, tx)] = pf_sor_get(p, b, i, j, k);
+  s[PF_SOR_SLOT(1, ty + 1, tx)] = pf_sor_get(p, b, i + 1, j, k);
+  if (tx == 0) s[PF_SOR_SLOT(1, ty + 1, -1)] = pf_sor_get(p, b, i0 - 1, j, k);
+  if (tx == PF_SOR_BX - 1) s[PF_SOR_SLOT(0, ty + 1, PF_SOR_BX)] = pf_sor_get(p, b, i0 + 2 * PF_SOR_BX, j, k);
+  if (ty == 0) {
+    s[PF_SOR_SLOT(0, 0, tx)] = pf_sor_get(p, b, i, j0 - 1, k);
+    s[PF_SOR_SLOT(1, 0, tx)] = pf_sor_get(p, b, i + 1, j0 - 1, k);
+  }
+  if (ty == PF_SOR_BY - 1) {
+    s[PF_SOR_SLOT(0, PF_SOR_BY + 1, tx)] = pf_sor_get(p, b, i, j0 + PF_SOR_BY, k);
+    s[PF_SOR_SLOT(1, PF_SOR_BY + 1, tx)] = pf_sor_get(p, b, i + 1, j0 + PF_SOR_BY, k);
+  }
+}
+
+pf_key pf_sor_tiled(const int check, const int active, __local pf_real* sm, __global const pf_real* coef,
+                    __global pf_real* p, pf_box3 b, pf_real omega, int c, long kchunk) {
+  const int lid = get_local_id(0), tx = lid % PF_SOR_BX, ty = lid / PF_SOR_BX;
+  const long ih = (long)get_group_id(0) * PF_SOR_BX + tx;
+  const long i0 = 2L * get_group_id(0) * PF_SOR_BX;
+  const long k0 = (long)get_group_id(2) * kchunk, k1 = active ? min(b.nz, k0 + kchunk) : k0;
+  const long jstart = active ? (long)get_group_id(1) * PF_SOR_BY : b.ny;
+  const long m2 = 2 * pf_rb_m(b);
+  pf_key m = 0;
+  for (long j0 = jstart; j0 < b.ny; j0 += (long)get_num_groups(1) * PF_SOR_BY) {
+    const long j = j0 + ty;
+    barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile row's last reads are done */
+    pf_sor_load(sm, p, b, i0, j0, k0 - 1, tx, ty);
+    pf_sor_load(sm, p, b, i0, j0, k0, tx, ty);
+    for (long k = k0; k < k1; ++k) {
+      pf_sor_load(sm, p, b, i0, j0, k + 1, tx, ty);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (ih < pf_rb_hx(b) && j < b.ny && pf_rb_present(b, c, ih, j, k)) {
+        const int s = (int)pf_rb_shift(c, j, k); /* the cell's parity (i0 is even) */
+        __local const pf_real* pc = sm + ((k + 3) % 3) * PF_SOR_PLANE;
+        __local const pf_real* pb = sm + ((k + 2) % 3) * PF_SOR_PLANE;
+        __local const pf_real* pt = sm + ((k + 4) % 3) * PF_SOR_PLANE;
+        const long q = pf_rb_at(b, c, ih, j, k);
+        const pf_real own = pc[PF_SOR_SLOT(s, ty + 1, tx)];
+        const pf_real d = coef[q + PF_SOR_D * m2];
+        const pf_real res = sor_residual(coef[q + PF_SOR_W * m2], coef[q + PF_SOR_E * m2], coef[q + PF_SOR_S * m2],
+                                         coef[q + PF_SOR_N * m2], coef[q + PF_SOR_B * m2], coef[q + PF_SOR_T * m2], d,
+                                         coef[q + PF_SOR_R * m2], own, pc[PF_SOR_SLOT(1 - s, ty + 1, tx + s - 1)],
+                                         pc[PF_SOR_SLOT(1 - s, ty + 1, tx + s)], pc[PF_SOR_SLOT(s, ty, tx)],
+                                         pc[PF_SOR_SLOT(s, ty + 2, tx)], pb[PF_SOR_SLOT(s, ty + 1, tx)],
+                                         pt[PF_SOR_SLOT(s, ty + 1, tx)]);
+        p[pf_box_at(b, 2 * ih + s, j, k)] = own + omega * res / d;
+        if (check) m = max(m, pf_bits(fabs(res)));
+      }
+      barrier(CLK_LOCAL_MEM_FENCE); /* the plane below is overwritten next */
+    }
+  }
+  return m;
+}
+
+PF_KERNEL void sor_tiled_step(PF_SOR_ARGS) {
+  __local pf_real sm[3 * PF_SOR_PLANE];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_sor_tiled(0, active, sm, coef, p, b, omega, colour, kchunk);
+}
+
+PF_KERNEL void sor_tiled_check(PF_SOR_ARGS) {
+  __local pf_real sm[3 * PF_SOR_PLANE];
+  __local pf_key s[PF_BLOCK];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_key key = pf_sor_tiled(1, active, sm, coef, p, b, omega, colour, kchunk);
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_cv_publish(key, ctrl, plan.s1, plan.s2, ctrl, 0);
+}
+#endif

@@ -1,0 +1,196 @@
+// The sor3d family (twin: kernels_cl/sor3d.cl): red-black SOR sweeps with the fused convergence
+// check. Semantics: core/reference/sor3d.cpp; the point update: core/physics/sor3d.h.
+//
+// Both designs run 1D blocks of BX x BY (x BZ) threads, mapped onto the box by hand, so the
+// block's check is one linear reduction. Launches are guarded: once the control block says stop,
+// every block returns at once (cv_fused_stopped, uniform per block).
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/physics/sor3d.h"
+#include "kernels_cu/control_device.cuh"
+#include "kernels_cu/sor3d.cuh"
+
+namespace poreflow::cu {
+namespace {
+
+template <class T>
+struct SorParams {
+  const T* __restrict__ coef;
+  T* __restrict__ p;
+  pf_box3 b;
+  T omega, thr;
+  int colour;
+  long long it;
+  int decide_slot, check_slot, clear_slot;
+  unsigned long long* ctrl;
+  int bx, by, bz;  // the block's shape
+  long kchunk;     // layers per block along k (march and tiled)
+  int pitch;       // tiled: padded row of a plane, in values
+};
+
+// Simple: one thread per cell of the colour, over (half-row index, row, layer); march shapes walk
+// their chunk of layers.
+template <class T, bool CHECK>
+__global__ void sor_simple_kernel(SorParams<T> prm) {
+  using K = bits_t<T>;
+  if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
+  const pf_box3 b = prm.b;
+  const int tid = threadIdx.x, tx = tid % prm.bx, ty = (tid / prm.bx) % prm.by, tz = tid / (prm.bx * prm.by);
+  const long hx = phys::pf_rb_hx(b);
+  const long ih = static_cast<long>(blockIdx.x) * prm.bx + tx;
+  K m = 0;
+  if (ih < hx) {
+    const long k0 = static_cast<long>(blockIdx.z) * prm.kchunk, k1 = (k0 + prm.kchunk < b.nz) ? k0 + prm.kchunk : b.nz;
+    for (long j = static_cast<long>(blockIdx.y) * prm.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * prm.by)
+      for (long k = k0 + tz; k < k1; k += prm.bz)
+        if (phys::pf_rb_present(b, prm.colour, ih, j, k)) {
+          const T r = phys::sor_point<T>(prm.coef, prm.p, b, prm.colour, ih, j, k, prm.omega);
+          if constexpr (CHECK) {
+            const K d = metric_bits(r);
+            m = d > m ? d : m;
+          }
+        }
+  }
+  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
+}
+
+// Tiled (paper 003): a block of BX x BY threads owns a tile of BX half-rows (2 BX cells in i) by
+// BY rows and marches through its chunk of layers. The planes k - 1, k, k + 1 of p over the tile
+// and its one-cell rim sit in shared memory, each plane as two parity sub-planes (even and odd i)
+// of padded rows: the cell a thread updates and its i +- 1 neighbours are then consecutive values
+// across the threads of a row, free of bank conflicts. Every plane is loaded once per chunk.
+template <class T, bool CHECK>
+__global__ void sor_tiled_kernel(SorParams<T> prm) {
+  using K = bits_t<T>;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* sm = reinterpret_cast<T*>(smem_raw);
+  if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
+  const pf_box3 b = prm.b;
+  const int bx = prm.bx, by = prm.by, pitch = prm.pitch;
+  const int tid = threadIdx.x, tx = tid % bx, ty = tid / bx;
+  const int c = prm.colour;
+  const long hx = phys::pf_rb_hx(b);
+  const long ih = static_cast<long>(blockIdx.x) * bx + tx;
+  const long i0 = 2L * blockIdx.x * bx;  // the tile's first cell in i (even)
+  const long sub = static_cast<long>(by + 2) * pitch;  // values of one parity sub-plane
+  const long plane = 2 * sub;
+  // the value of (parity par, tile row r = j - j0 + 1, half-column h in [-1, bx]) of a plane
+  auto slot = [&](int par, int r, int h) { return par * sub + r * pitch + (h + 1); };
+  // p at (i, j, k), 0 outside the box and its one-cell halo (never used: coefficient 0)
+  auto get = [&](long i, long j, long k) -> T {
+    return (i >= -1 && i <= b.nx && j >= -1 && j <= b.ny && k >= -1 && k <= b.nz) ? prm.p[phys::pf_box_at(b, i, j, k)] : T(0);
+  };
+  K m = 0;
+  const long k0 = static_cast<long>(blockIdx.z) * prm.kchunk, k1 = (k0 + prm.kchunk < b.nz) ? k0 + prm.kchunk : b.nz;
+  for (long j0 = static_cast<long>(blockIdx.y) * by; j0 < b.ny; j0 += static_cast<long>(gridDim.y) * by) {
+    const long j = j0 + ty;
+    auto load = [&](long k) {
+      T* s = sm + ((k + 3) % 3) * plane;
+      const long i = i0 + 2 * tx;
+      s[slot(0, ty + 1, tx)] = get(i, j, k);
+      s[slot(1, ty + 1, tx)] = get(i + 1, j, k);
+      if (tx == 0) s[slot(1, ty + 1, -1)] = get(i0 - 1, j, k);
+      if (tx == bx - 1) s[slot(0, ty + 1, bx)] = get(i0 + 2 * bx, j, k);
+      if (ty == 0) {
+        s[slot(0, 0, tx)] = get(i, j0 - 1, k);
+        s[slot(1, 0, tx)] = get(i + 1, j0 - 1, k);
+      }
+      if (ty == by - 1) {
+        s[slot(0, by + 1, tx)] = get(i, j0 + by, k);
+        s[slot(1, by + 1, tx)] = get(i + 1, j0 + by, k);
+      }
+    };
+    __syncthreads();  // the previous tile row's last reads are done
+    load(k0 - 1);
+    load(k0);
+    for (long k = k0; k < k1; ++k) {
+      load(k + 1);
+      __syncthreads();
+      if (ih < hx && j < b.ny && phys::pf_rb_present(b, c, ih, j, k)) {
+        const int s = static_cast<int>(phys::pf_rb_shift(c, j, k));  // the cell's parity (i0 is even)
+        const T* pc = sm + ((k + 3) % 3) * plane;
+        const T* pb = sm + ((k + 2) % 3) * plane;
+        const T* pt = sm + ((k + 4) % 3) * plane;
+        const long q = phys::pf_rb_at(b, c, ih, j, k), m2 = 2 * phys::pf_rb_m(b);
+        const T* cf = prm.coef;
+        const T own = pc[slot(s, ty + 1, tx)];
+        const T d = cf[q + PF_SOR_D * m2];
+        const T res = phys::sor_residual<T>(cf[q + PF_SOR_W * m2], cf[q + PF_SOR_E * m2], cf[q + PF_SOR_S * m2],
+                                            cf[q + PF_SOR_N * m2], cf[q + PF_SOR_B * m2], cf[q + PF_SOR_T * m2], d,
+                                            cf[q + PF_SOR_R * m2], own, pc[slot(1 - s, ty + 1, tx + s - 1)],
+                                            pc[slot(1 - s, ty + 1, tx + s)], pc[slot(s, ty, tx)], pc[slot(s, ty + 2, tx)],
+                                            pb[slot(s, ty + 1, tx)], pt[slot(s, ty + 1, tx)]);
+        prm.p[phys::pf_box_at(b, 2 * ih + s, j, k)] = own + prm.omega * res / d;
+        if constexpr (CHECK) {
+          const K r = metric_bits(fabs(res));
+          m = r > m ? r : m;
+        }
+      }
+      __syncthreads();  // the plane below is overwritten next
+    }
+  }
+  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
+}
+
+unsigned blocks_of(long n, int b) { return static_cast<unsigned>(std::max<long>(1, (n + b - 1) / b)); }
+
+template <class T, bool CHECK>
+void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
+  const BoxShape& s = l.shape;
+  const long hx = phys::pf_rb_hx(l.box);
+  const unsigned gx = blocks_of(hx, s.bx), gy = std::min(blocks_of(l.box.ny, s.by), 65535u);
+  prm.bx = s.bx;
+  prm.by = s.by;
+  if (l.design == SorDesign::Tiled) {
+    const int threads = s.bx * s.by;
+    prm.bz = 1;
+    prm.pitch = sor3d_tile_pitch(s.bx);
+    prm.kchunk = sor3d_kchunk(l.box.nz, gx * gy, threads, l.sm_count);
+    const unsigned gz = static_cast<unsigned>((l.box.nz + prm.kchunk - 1) / prm.kchunk);
+    const std::size_t smem = sor3d_tile_bytes(s.bx, s.by, sizeof(T));
+    if (smem > l.smem_optin)
+      throw BackendError("sor3d tiled: a " + to_string(s) + " tile needs " + std::to_string(smem) +
+                         " bytes of shared memory, more than the device's " + std::to_string(l.smem_optin));
+    // above 48 KB a kernel must opt in; a failure stays in cudaGetLastError for the caller's check
+    if (smem > 48 * 1024)
+      (void)cudaFuncSetAttribute(sor_tiled_kernel<T, CHECK>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(smem));
+    sor_tiled_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, smem, stream>>>(prm);
+    return;
+  }
+  const bool march = s.kind == BoxLaunch::March;
+  prm.bz = march ? 1 : s.bz;
+  const int threads = s.bx * s.by * prm.bz;
+  prm.kchunk = march ? sor3d_kchunk(l.box.nz, gx * gy, threads, l.sm_count) : s.bz;
+  const unsigned gz = std::min(static_cast<unsigned>((l.box.nz + prm.kchunk - 1) / prm.kchunk), 65535u);
+  if (!march && gz * static_cast<long>(prm.kchunk) < l.box.nz)
+    throw BackendError("sor3d simple: " + std::to_string(l.box.nz) + " layers need more than 65535 blocks in z with " +
+                       to_string(s));
+  sor_simple_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, 0, stream>>>(prm);
+}
+
+}  // namespace
+
+template <class T>
+void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream) {
+  SorParams<T> prm{};
+  prm.coef = static_cast<const T*>(l.coef);
+  prm.p = static_cast<T*>(l.p);
+  prm.b = l.box;
+  prm.omega = static_cast<T>(l.omega);
+  prm.thr = static_cast<T>(l.threshold);
+  prm.colour = l.colour;
+  prm.it = l.it;
+  prm.decide_slot = l.decide_slot;
+  prm.check_slot = l.check_slot;
+  prm.clear_slot = l.clear_slot;
+  prm.ctrl = l.ctrl;
+  if (l.check) launch<T, true>(l, prm, stream);
+  else launch<T, false>(l, prm, stream);
+}
+
+template void launch_sor3d_sweep<float>(const SorLaunch&, cudaStream_t);
+template void launch_sor3d_sweep<double>(const SorLaunch&, cudaStream_t);
+
+}  // namespace poreflow::cu

@@ -1,0 +1,32 @@
+#pragma once
+// Launch wrappers of the sor3d family (kernels_cu/sor3d.cu; twin kernels_cl/sor3d.cl).
+#include <cuda_runtime_api.h>
+
+#include "core/kernels/box3.hpp"
+#include "core/kernels/sor3d.hpp"
+
+namespace poreflow::cu {
+
+// One colour sweep. The host works out its roles (fused_plan): decide_slot >= 0 (red sweeps
+// only): decide from that slot first; check: fold max |residual| into check_slot (the red sweep
+// also zeroes clear_slot).
+struct SorLaunch {
+  SorDesign design = SorDesign::Simple;
+  BoxShape shape;
+  int sm_count = 1;
+  std::size_t smem_optin = 48 * 1024;
+  const void* coef = nullptr;
+  void* p = nullptr;
+  pf_box3 box{};
+  double omega = 1, threshold = 0;
+  int colour = 0;
+  long long it = 0;
+  int decide_slot = -1;
+  bool check = false;
+  int check_slot = 0, clear_slot = -1;
+  unsigned long long* ctrl = nullptr;
+};
+template <class T>
+void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream);
+
+}  // namespace poreflow::cu
