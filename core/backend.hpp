@@ -56,6 +56,8 @@ class Halo3DKernels;
 class Halo3DImpl;
 class Laplace3DKernels;
 class Laplace3DImpl;
+class Impes3DKernels;
+class Impes3DImpl;
 class Sor3DKernels;
 class Sor3DImpl;
 
@@ -88,6 +90,7 @@ class Backend {
   Adi2DKernels adi2d();          // core/kernels/adi2d.hpp: the 2D three-phase stencils
   Halo3DKernels halo3d();        // core/kernels/halo3d.hpp: halo layers of 3D boxes
   Laplace3DKernels laplace3d();  // core/kernels/laplace3d.hpp: the 7-point Laplacian on a box
+  Impes3DKernels impes3d(); // core/kernels/impes3d.hpp: black-oil IMPES cells and wells
   Sor3DKernels sor3d(); // core/kernels/sor3d.hpp: red-black SOR with its residual
 
  protected:
@@ -102,6 +105,7 @@ class Backend {
   virtual Adi2DImpl& adi2d_impl() = 0;
   virtual Halo3DImpl& halo3d_impl() = 0;
   virtual Laplace3DImpl& laplace3d_impl() = 0;
+  virtual Impes3DImpl& impes3d_impl() = 0;
   virtual Sor3DImpl& sor3d_impl() = 0;
 };
 

@@ -18,6 +18,7 @@ std::unique_ptr<TridiagImpl> make_family(CudaContext& ctx, FamilyTag<TridiagImpl
 std::unique_ptr<Adi2DImpl> make_family(CudaContext& ctx, FamilyTag<Adi2DImpl>);
 std::unique_ptr<Halo3DImpl> make_family(CudaContext& ctx, FamilyTag<Halo3DImpl>);
 std::unique_ptr<Laplace3DImpl> make_family(CudaContext& ctx, FamilyTag<Laplace3DImpl>);
+std::unique_ptr<Impes3DImpl> make_family(CudaContext& ctx, FamilyTag<Impes3DImpl>);
 std::unique_ptr<Sor3DImpl> make_family(CudaContext& ctx, FamilyTag<Sor3DImpl>);
 
 }  // namespace poreflow::cuda_detail

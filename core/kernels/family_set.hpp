@@ -15,6 +15,7 @@
 #include "core/kernels/jacobi1d.hpp"
 #include "core/kernels/laplace3d.hpp"
 #include "core/kernels/reduce.hpp"
+#include "core/kernels/impes3d.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/kernels/tridiag.hpp"
 
@@ -33,6 +34,7 @@ struct FamilySet {
   std::unique_ptr<Adi2DImpl> adi2d;
   std::unique_ptr<Halo3DImpl> halo3d;
   std::unique_ptr<Laplace3DImpl> laplace3d;
+  std::unique_ptr<Impes3DImpl> impes3d;
   std::unique_ptr<Sor3DImpl> sor3d;
 };
 
@@ -48,6 +50,7 @@ FamilySet make_families(Ctx& ctx) {
   s.adi2d = make_family(ctx, FamilyTag<Adi2DImpl>{});
   s.halo3d = make_family(ctx, FamilyTag<Halo3DImpl>{});
   s.laplace3d = make_family(ctx, FamilyTag<Laplace3DImpl>{});
+  s.impes3d = make_family(ctx, FamilyTag<Impes3DImpl>{});
   s.sor3d = make_family(ctx, FamilyTag<Sor3DImpl>{});
   return s;
 }
@@ -66,6 +69,7 @@ class FamilyBackend : public Backend {
   Adi2DImpl& adi2d_impl() override { return *set_.adi2d; }
   Halo3DImpl& halo3d_impl() override { return *set_.halo3d; }
   Laplace3DImpl& laplace3d_impl() override { return *set_.laplace3d; }
+  Impes3DImpl& impes3d_impl() override { return *set_.impes3d; }
   Sor3DImpl& sor3d_impl() override { return *set_.sor3d; }
 
  private:

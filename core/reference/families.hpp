@@ -17,6 +17,7 @@ std::unique_ptr<TridiagImpl> make_family(const HostContext& hc, FamilyTag<Tridia
 std::unique_ptr<Adi2DImpl> make_family(const HostContext& hc, FamilyTag<Adi2DImpl>);
 std::unique_ptr<Halo3DImpl> make_family(const HostContext& hc, FamilyTag<Halo3DImpl>);
 std::unique_ptr<Laplace3DImpl> make_family(const HostContext& hc, FamilyTag<Laplace3DImpl>);
+std::unique_ptr<Impes3DImpl> make_family(const HostContext& hc, FamilyTag<Impes3DImpl>);
 std::unique_ptr<Sor3DImpl> make_family(const HostContext& hc, FamilyTag<Sor3DImpl>);
 
 }  // namespace poreflow

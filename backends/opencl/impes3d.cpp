@@ -1,0 +1,139 @@
+// impes3d on the opencl backend (kernels_cl/impes3d.cl): one program per precision, launch shape
+// and place of the tables (__constant when they fit the device's constant buffer).
+#include "backends/opencl/box3.hpp"
+#include "backends/opencl/families.hpp"
+#include "core/error.hpp"
+
+namespace poreflow::ocl {
+namespace {
+
+class ClImpes3D final : public Impes3DImpl {
+ public:
+  explicit ClImpes3D(ClContext& ctx) : ctx_(ctx) {
+    cl_ulong bytes = 0;
+    PF_CHECK_CL(ctx_.device().getInfo(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, &bytes));
+    constant_bytes_ = bytes;
+  }
+
+  void props(const Impes3DPropsArgs& a) override {
+    const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
+    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_props");
+    cl_uint n = set_grid(k, a.grid);
+    ctx_.set(k, n++, mem(*a.tables.prm));
+    ctx_.set(k, n++, mem(*a.p));
+    ctx_.set(k, n++, mem(*a.mw));
+    ctx_.set(k, n++, mem(*a.mo));
+    ctx_.set(k, n++, mem(*a.props));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void assemble(const Impes3DAssembleArgs& a) override {
+    const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
+    cl::Kernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_assemble");
+    cl_uint n = set_grid(k, a.grid);
+    ctx_.set_real(k, n++, a.prec, a.dt);
+    ctx_.set(k, n++, mem(*a.p));
+    ctx_.set(k, n++, mem(*a.props));
+    ctx_.set(k, n++, mem(*a.coef));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void wells_prepare(const Impes3DWellArgs& a) override {
+    const BoxLaunchCl l = well_launch(a);
+    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_wells_prepare");
+    cl_uint n = set_grid(k, a.grid);
+    ctx_.set(k, n++, mem(*a.tables.prm));
+    ctx_.set(k, n++, cl_long(a.wells));
+    ctx_.set(k, n++, mem(*a.wp));
+    ctx_.set(k, n++, mem(*a.cidx));
+    ctx_.set(k, n++, mem(*a.cwi));
+    ctx_.set(k, n++, mem(*a.cdepth));
+    ctx_.set(k, n++, mem(*a.comp));
+    ctx_.set(k, n++, mem(*a.props));
+    ctx_.set(k, n++, mem(*a.p));
+    ctx_.set_real(k, n++, a.prec, a.dt);
+    ctx_.set(k, n++, mem(*a.coef));
+    ctx_.set(k, n++, mem(*a.words));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void wells_finish(const Impes3DWellArgs& a) override {
+    const BoxLaunchCl l = well_launch(a);
+    cl::Kernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_wells_finish");
+    cl_uint n = 0;
+    ctx_.set(k, n++, cl_long(a.wells));
+    ctx_.set(k, n++, mem(*a.wp));
+    ctx_.set(k, n++, mem(*a.cidx));
+    ctx_.set(k, n++, mem(*a.comp));
+    ctx_.set(k, n++, mem(*a.p));
+    ctx_.set_real(k, n++, a.prec, a.dt);
+    ctx_.set(k, n++, mem(*a.mw));
+    ctx_.set(k, n++, mem(*a.mo));
+    ctx_.set(k, n++, mem(*a.words));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void update(const Impes3DUpdateArgs& a) override {
+    ctx_.require_int64_atomics(a.prec);
+    const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
+    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_update");
+    cl_uint n = set_grid(k, a.grid);
+    ctx_.set(k, n++, mem(*a.tables.prm));
+    ctx_.set_real(k, n++, a.prec, a.dt);
+    for (const Buffer* b : {a.p_old, a.p_new, a.props, a.mw_in, a.mo_in, static_cast<const Buffer*>(a.mw_out),
+                            static_cast<const Buffer*>(a.mo_out), static_cast<const Buffer*>(a.sw),
+                            static_cast<const Buffer*>(a.words)})
+      ctx_.set(k, n++, mem(*b));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+ private:
+  // the wells' launch: groups of a fixed small size (the program is built for it, with a 32-wide
+  // box shape that no box kernel of that program uses)
+  BoxLaunchCl well_launch(const Impes3DWellArgs& a) const {
+    BoxShape s;
+    s.kind = BoxLaunch::March;
+    s.bx = 32;
+    s.by = 1;
+    BoxLaunchCl l = box_launch(a.wells, 1, 1, s);
+    l.global = cl::NDRange(static_cast<std::size_t>((a.wells + 31) / 32 * 32));
+    l.local = cl::NDRange(32);
+    return l;
+  }
+
+  bool use_constant(const Impes3DTables& t, Precision prec) const {
+    if (!t.prm || t.space == TableSpace::Global) return false;
+    const bool fits = t.values * size_of(prec) <= constant_bytes_;
+    if (t.space == TableSpace::Constant && !fits)
+      throw ConfigError("impes3d: " + std::to_string(t.values) + " parameter and table values do not fit in the " +
+                        std::to_string(constant_bytes_) + "-byte constant buffer of " + ctx_.device_name() +
+                        "; use tables = \"global\"");
+    return fits;
+  }
+
+  cl::Kernel& kernel(Precision prec, const BoxLaunchCl& l, const Impes3DTables& t, const char* name) {
+    std::string defines = l.defines;
+    defines += use_constant(t, prec) ? "#define PF_TABLE_SPACE __constant\n" : "#define PF_TABLE_SPACE __global\n";
+    return ctx_.kernel("impes3d", prec, l.threads, name, defines);
+  }
+
+  cl_uint set_grid(cl::Kernel& k, const Impes3DGrid& g) {
+    set_box(k, 0, g.box.view());
+    ctx_.set(k, 1, cl_long(g.box.extent()));
+    ctx_.set(k, 2, mem(*g.tx));
+    ctx_.set(k, 3, mem(*g.ty));
+    ctx_.set(k, 4, mem(*g.tz));
+    ctx_.set(k, 5, mem(*g.depth));
+    ctx_.set(k, 6, mem(*g.pv0));
+    return 7;
+  }
+
+  ClContext& ctx_;
+  std::size_t constant_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Impes3DImpl> make_family(ClContext& ctx, FamilyTag<Impes3DImpl>) { return std::make_unique<ClImpes3D>(ctx); }
+
+}  // namespace poreflow::ocl

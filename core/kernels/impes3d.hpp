@@ -1,0 +1,125 @@
+#pragma once
+// The impes3d family: the per-cell and per-well kernels of paper 003's black-oil IMPES step
+// (core/physics/impes3d.h). A step is: props (the cells' properties at the start of the step),
+// assemble (the pressure rows: the paper's PrePoisson), wells_prepare (each well's control and its
+// terms in the rows), the pressure solve (sor3d), wells_finish (the wells' rates at the new
+// pressure, into the masses) and update (the explicit mass update: the paper's SaturationCalc,
+// with the step's statistics reduced on the device). Nothing but the few words of the step's
+// statistics and well results comes back to the host.
+//
+// Cell arrays are in the box layout of one Box3 with a halo of 1 (core/kernels/box3.h), whose halo
+// holds zeros; property q of cell L is at q * extent + L of the props array.
+#include <cstddef>
+#include <string_view>
+
+#include "core/backend.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/physics/impes3d.h"
+
+namespace poreflow {
+
+// Where the kernels read prm (parameters and tables) from. Constant: CUDA __constant__ memory
+// (copied there before each launch that reads it) or an OpenCL __constant argument; Global:
+// through the caches; Auto: constant where it fits.
+enum class TableSpace { Auto, Constant, Global };
+const char* to_string(TableSpace t);
+TableSpace parse_table_space(std::string_view s);
+
+// the most values of prm that constant memory takes (per precision, CUDA)
+constexpr std::size_t kImpesConstantValues = 4096;
+
+// The static grid, in the box layout: transmissibilities of the faces between i and i + 1 (tx,
+// stored at i), j and j + 1 (ty), k and k + 1 (tz), in sm3 cP / (day bar), 0 at the boundary and next
+// to inactive cells; cell-centre depths (m); reference pore volumes (m3, 0: inactive).
+struct Impes3DGrid {
+  Box3 box;
+  const Buffer *tx = nullptr, *ty = nullptr, *tz = nullptr, *depth = nullptr, *pv0 = nullptr;
+};
+
+struct Impes3DTables {
+  const Buffer* prm = nullptr;
+  std::size_t values = 0;  // IMP_NPARAMS and the tables
+  TableSpace space = TableSpace::Auto;
+};
+
+// props: the IMP_NPROPS properties of every cell from its pressure and masses (zeros for inactive
+// cells). Reads p, mw, mo, pv0; writes props (IMP_NPROPS x extent).
+struct Impes3DPropsArgs {
+  Precision prec = Precision::Double;
+  Impes3DGrid grid;
+  Impes3DTables tables;
+  const Buffer *p = nullptr, *mw = nullptr, *mo = nullptr;
+  Buffer* props = nullptr;
+  BoxShape shape;
+};
+
+// assemble: every cell's row of the pressure equation into the colour-packed SOR coefficients
+// (sor3d_coef_values(box) values), without the wells. Reads p (the start of the step) and props.
+struct Impes3DAssembleArgs {
+  Precision prec = Precision::Double;
+  Impes3DGrid grid;
+  double dt = 0;  // days, > 0
+  const Buffer *p = nullptr, *props = nullptr;
+  Buffer* coef = nullptr;
+  BoxShape shape;
+};
+
+// The wells: `wells` wells of IMP_NWP parameters each (wp), `completions` completions (cidx: two
+// int64 per completion, its cell's index in the box arrays and in the colour-packed coefficients;
+// cwi, cdepth: well index and depth), comp: IMP_NCP values per completion, written by prepare and
+// read by finish. words: the step's IMP_NSTAT statistics words, then IMP_NWO words per well.
+struct Impes3DWellArgs {
+  Precision prec = Precision::Double;
+  Impes3DGrid grid;
+  Impes3DTables tables;
+  long wells = 0, completions = 0;
+  const Buffer *wp = nullptr, *cidx = nullptr, *cwi = nullptr, *cdepth = nullptr;
+  Buffer* comp = nullptr;
+  const Buffer *props = nullptr, *p = nullptr;
+  double dt = 0;
+  Buffer* coef = nullptr;              // prepare: the rows the wells' terms are added to
+  Buffer *mw = nullptr, *mo = nullptr;  // finish: the masses the wells' volumes are added to
+  Buffer* words = nullptr;
+};
+
+// update: the new masses and S_w of every cell (mw_out, mo_out, sw) from the fluxes at p_new, and
+// the step's statistics folded into words[0, IMP_NSTAT) (zeroed by the caller before the step).
+struct Impes3DUpdateArgs {
+  Precision prec = Precision::Double;
+  Impes3DGrid grid;
+  Impes3DTables tables;
+  double dt = 0;
+  const Buffer *p_old = nullptr, *p_new = nullptr, *props = nullptr, *mw_in = nullptr, *mo_in = nullptr;
+  Buffer *mw_out = nullptr, *mo_out = nullptr, *sw = nullptr;
+  Buffer* words = nullptr;
+  BoxShape shape;
+};
+
+// values of the words buffer for `wells` wells
+inline std::size_t impes3d_words(long wells) { return IMP_NSTAT + static_cast<std::size_t>(IMP_NWO) * static_cast<std::size_t>(wells); }
+
+class Impes3DImpl {
+ public:
+  virtual ~Impes3DImpl() = default;
+  virtual void props(const Impes3DPropsArgs& a) = 0;
+  virtual void assemble(const Impes3DAssembleArgs& a) = 0;
+  virtual void wells_prepare(const Impes3DWellArgs& a) = 0;
+  virtual void wells_finish(const Impes3DWellArgs& a) = 0;
+  virtual void update(const Impes3DUpdateArgs& a) = 0;
+};
+
+class Impes3DKernels {
+ public:
+  Impes3DKernels(Backend& be, Impes3DImpl& impl) : be_(be), impl_(impl) {}
+  void props(const Impes3DPropsArgs& a);
+  void assemble(const Impes3DAssembleArgs& a);
+  void wells_prepare(const Impes3DWellArgs& a);
+  void wells_finish(const Impes3DWellArgs& a);
+  void update(const Impes3DUpdateArgs& a);
+
+ private:
+  Backend& be_;
+  Impes3DImpl& impl_;
+};
+
+}  // namespace poreflow

@@ -1,0 +1,37 @@
+#pragma once
+// Launch wrappers of the impes3d family (kernels_cu/impes3d.cu; twin kernels_cl/impes3d.cl).
+#include <cuda_runtime_api.h>
+
+#include "core/kernels/impes3d.hpp"
+
+namespace poreflow::cu {
+
+// The grid's device pointers and the tables: in constant memory when `constant` (the wrappers
+// copy prm there on the stream first), else read from prm.
+template <class T>
+struct ImpGrid {
+  pf_box3 b;
+  long E;
+  const T *tx, *ty, *tz, *depth, *pv0;
+  const T* prm;
+  std::size_t prm_values;
+  bool constant;
+};
+
+template <class T>
+void launch_imp_props(const ImpGrid<T>& g, const T* p, const T* mw, const T* mo, T* props, const BoxShape& s,
+                      cudaStream_t st);
+template <class T>
+void launch_imp_assemble(const ImpGrid<T>& g, T dt, const T* p, const T* props, T* coef, const BoxShape& s, cudaStream_t st);
+template <class T>
+void launch_imp_wells_prepare(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth,
+                              T* comp, const T* props, const T* p, T dt, T* coef, unsigned long long* words, cudaStream_t st);
+template <class T>
+void launch_imp_wells_finish(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* comp, const T* p, T dt,
+                             T* mw, T* mo, unsigned long long* words, cudaStream_t st);
+template <class T>
+void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in,
+                       const T* mo_in, T* mw_out, T* mo_out, T* sw, unsigned long long* words, const BoxShape& s,
+                       cudaStream_t st);
+
+}  // namespace poreflow::cu
