@@ -30,14 +30,15 @@ PF_BOX_KERNEL void imp_assemble(PF_IMP_GRID, pf_real dt, __global const pf_real*
    for the whole group), one atomic max per group */
 PF_BOX_KERNEL void imp_update(PF_IMP_GRID, PF_TABLE_SPACE const pf_real* prm, pf_real dt, __global const pf_real* po,
                               __global const pf_real* pn, __global const pf_real* props, __global const pf_real* mwi,
-                              __global const pf_real* moi, __global pf_real* mwo, __global pf_real* moo,
+                              __global const pf_real* moi, __global const int* ccell, __global const pf_real* comp,
+                              __global pf_real* mwo, __global pf_real* moo,
                               __global pf_real* sw, __global ulong* words) {
   __local pf_key red[PF_BOX_BX * PF_BOX_BY * PF_BOX_BZ];
   pf_key mine[IMP_NSTAT];
   for (int s = 0; s < IMP_NSTAT; ++s) mine[s] = 0;
   PF_BOX_BEGIN(b.nx, b.ny, b.nz)
   pf_real st[IMP_NSTAT];
-  imp_update_cell(prm, b, i, j, k, E, dt, po, pn, props, tx, ty, tz, depth, pv0, mwi, moi, mwo, moo, sw, st);
+  imp_update_cell(prm, b, i, j, k, E, dt, po, pn, props, tx, ty, tz, depth, pv0, mwi, moi, ccell, comp, mwo, moo, sw, st);
   for (int s = 0; s < IMP_NSTAT; ++s) mine[s] = max(mine[s], pf_bits(st[s]));
   PF_BOX_END
   const uint n = PF_BOX_BX * PF_BOX_BY * PF_BOX_BZ;
@@ -65,10 +66,9 @@ PF_KERNEL void imp_wells_prepare(PF_IMP_GRID, PF_TABLE_SPACE const pf_real* prm,
                    words + IMP_NSTAT + w * IMP_NWO);
 }
 
-PF_KERNEL void imp_wells_finish(long wells, __global const pf_real* wp, __global const long* cidx,
-                                __global const pf_real* comp, __global const pf_real* p, pf_real dt, __global pf_real* mw,
-                                __global pf_real* mo, __global ulong* words) {
+PF_KERNEL void imp_wells_finish(long wells, __global const pf_real* wp, __global const long* cidx, __global pf_real* comp,
+                                __global const pf_real* p, __global ulong* words) {
   const long w = get_global_id(0);
   if (w >= wells) return;
-  imp_well_finish(wp + w * IMP_NWP, cidx, comp, p, dt, mw, mo, words + IMP_NSTAT + w * IMP_NWO);
+  imp_well_finish(wp + w * IMP_NWP, cidx, comp, p, words + IMP_NSTAT + w * IMP_NWO);
 }

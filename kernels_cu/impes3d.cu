@@ -62,11 +62,10 @@ __global__ void wells_prepare_kernel(ImpGrid<T> g, long wells, const T* wp, cons
 }
 
 template <class T>
-__global__ void wells_finish_kernel(long wells, const T* wp, const long* cidx, const T* comp, const T* p, T dt, T* mw, T* mo,
-                                    unsigned long long* words) {
+__global__ void wells_finish_kernel(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words) {
   const long w = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w >= wells) return;
-  phys::imp_well_finish<T>(wp + w * IMP_NWP, cidx, comp, p, dt, mw, mo, words + IMP_NSTAT + w * IMP_NWO);
+  phys::imp_well_finish<T>(wp + w * IMP_NWP, cidx, comp, p, words + IMP_NSTAT + w * IMP_NWO);
 }
 
 // The update and its statistics: each thread's maxima (bits of non-negative numbers, NaN above
@@ -74,7 +73,7 @@ __global__ void wells_finish_kernel(long wells, const T* wp, const long* cidx, c
 template <class T, bool C>
 __global__ void update_kernel(ImpGrid<T> g, T dt, const T* __restrict__ po, const T* __restrict__ pn,
                               const T* __restrict__ props, const T* __restrict__ mwi, const T* __restrict__ moi,
-                              T* __restrict__ mwo, T* __restrict__ moo, T* __restrict__ sw, unsigned long long* words) {
+                              const int* __restrict__ ccell, const T* __restrict__ comp, T* __restrict__ mwo, T* __restrict__ moo, T* __restrict__ sw, unsigned long long* words) {
   using K = bits_t<T>;
   const T* prm = prm_of<T, C>(g);
   K mine[IMP_NSTAT];
@@ -82,8 +81,8 @@ __global__ void update_kernel(ImpGrid<T> g, T dt, const T* __restrict__ po, cons
   for (int s = 0; s < IMP_NSTAT; ++s) mine[s] = 0;
   box_for_each(g.b.nx, g.b.ny, g.b.nz, [&](long i, long j, long k) {
     T st[IMP_NSTAT];
-    phys::imp_update_cell<T>(prm, g.b, i, j, k, g.E, dt, po, pn, props, g.tx, g.ty, g.tz, g.depth, g.pv0, mwi, moi, mwo, moo,
-                             sw, st);
+    phys::imp_update_cell<T>(prm, g.b, i, j, k, g.E, dt, po, pn, props, g.tx, g.ty, g.tz, g.depth, g.pv0, mwi, moi, ccell, comp,
+                             mwo, moo, sw, st);
 #pragma unroll
     for (int s = 0; s < IMP_NSTAT; ++s) {
       const K b = metric_bits(st[s]);
@@ -144,22 +143,21 @@ void launch_imp_wells_prepare(const ImpGrid<T>& g, long wells, const T* wp, cons
 }
 
 template <class T>
-void launch_imp_wells_finish(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* comp, const T* p, T dt,
-                             T* mw, T* mo, unsigned long long* words, cudaStream_t st) {
-  (void)g;
-  wells_finish_kernel<T><<<groups_of(wells, kWellBlock), kWellBlock, 0, st>>>(wells, wp, cidx, comp, p, dt, mw, mo, words);
+void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words,
+                             cudaStream_t st) {
+  wells_finish_kernel<T><<<groups_of(wells, kWellBlock), kWellBlock, 0, st>>>(wells, wp, cidx, comp, p, words);
 }
 
 template <class T>
 void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in,
-                       const T* mo_in, T* mw_out, T* mo_out, T* sw, unsigned long long* words, const BoxShape& s,
-                       cudaStream_t st) {
+                       const T* mo_in, const int* ccell, const T* comp, T* mw_out, T* mo_out, T* sw,
+                       unsigned long long* words, const BoxShape& s, cudaStream_t st) {
   const BoxGrid bg = box_grid(g.b.nx, g.b.ny, g.b.nz, s);
   to_constant(g, st);
   if (g.constant)
-    update_kernel<T, true><<<bg.grid, bg.block, 0, st>>>(g, dt, p_old, p_new, props, mw_in, mo_in, mw_out, mo_out, sw, words);
+    update_kernel<T, true><<<bg.grid, bg.block, 0, st>>>(g, dt, p_old, p_new, props, mw_in, mo_in, ccell, comp, mw_out, mo_out, sw, words);
   else
-    update_kernel<T, false><<<bg.grid, bg.block, 0, st>>>(g, dt, p_old, p_new, props, mw_in, mo_in, mw_out, mo_out, sw, words);
+    update_kernel<T, false><<<bg.grid, bg.block, 0, st>>>(g, dt, p_old, p_new, props, mw_in, mo_in, ccell, comp, mw_out, mo_out, sw, words);
 }
 
 #define PF_IMP_INSTANTIATE(T)                                                                                              \
@@ -167,10 +165,9 @@ void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new
   template void launch_imp_assemble<T>(const ImpGrid<T>&, T, const T*, const T*, T*, const BoxShape&, cudaStream_t);       \
   template void launch_imp_wells_prepare<T>(const ImpGrid<T>&, long, const T*, const long*, const T*, const T*, T*,       \
                                             const T*, const T*, T, T*, unsigned long long*, cudaStream_t);                \
-  template void launch_imp_wells_finish<T>(const ImpGrid<T>&, long, const T*, const long*, const T*, const T*, T, T*, T*, \
-                                           unsigned long long*, cudaStream_t);                                            \
-  template void launch_imp_update<T>(const ImpGrid<T>&, T, const T*, const T*, const T*, const T*, const T*, T*, T*, T*,  \
-                                     unsigned long long*, const BoxShape&, cudaStream_t);
+  template void launch_imp_wells_finish<T>(long, const T*, const long*, T*, const T*, unsigned long long*, cudaStream_t); \
+  template void launch_imp_update<T>(const ImpGrid<T>&, T, const T*, const T*, const T*, const T*, const T*, const int*,   \
+                                     const T*, T*, T*, T*, unsigned long long*, const BoxShape&, cudaStream_t);
 PF_IMP_INSTANTIATE(float)
 PF_IMP_INSTANTIATE(double)
 

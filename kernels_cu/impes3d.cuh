@@ -27,11 +27,11 @@ template <class T>
 void launch_imp_wells_prepare(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth,
                               T* comp, const T* props, const T* p, T dt, T* coef, unsigned long long* words, cudaStream_t st);
 template <class T>
-void launch_imp_wells_finish(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* comp, const T* p, T dt,
-                             T* mw, T* mo, unsigned long long* words, cudaStream_t st);
+void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words,
+                             cudaStream_t st);
 template <class T>
 void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in,
-                       const T* mo_in, T* mw_out, T* mo_out, T* sw, unsigned long long* words, const BoxShape& s,
+                       const T* mo_in, const int* ccell, const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, const BoxShape& s,
                        cudaStream_t st);
 
 }  // namespace poreflow::cu

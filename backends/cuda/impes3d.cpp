@@ -62,9 +62,8 @@ class CudaImpes3D final : public Impes3DImpl {
     ctx_.activate();
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
-      cu::launch_imp_wells_finish<T>(grid_of<T>(a.grid, nullptr), a.wells, dptr<T>(a.wp), dptr<long>(a.cidx), dptr<T>(a.comp),
-                                     dptr<T>(a.p), T(a.dt), dptr<T>(a.mw), dptr<T>(a.mo), dptr<unsigned long long>(a.words),
-                                     ctx_.stream());
+      cu::launch_imp_wells_finish<T>(a.wells, dptr<T>(a.wp), dptr<long>(a.cidx), dptr<T>(a.comp), dptr<T>(a.p),
+                                     dptr<unsigned long long>(a.words), ctx_.stream());
     });
     PF_CHECK_LAUNCH("impes3d wells_finish");
   }
@@ -74,7 +73,7 @@ class CudaImpes3D final : public Impes3DImpl {
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
       cu::launch_imp_update<T>(grid_of<T>(a.grid, &a.tables), T(a.dt), dptr<T>(a.p_old), dptr<T>(a.p_new), dptr<T>(a.props),
-                               dptr<T>(a.mw_in), dptr<T>(a.mo_in), dptr<T>(a.mw_out), dptr<T>(a.mo_out), dptr<T>(a.sw),
+                               dptr<T>(a.mw_in), dptr<T>(a.mo_in), dptr<int>(a.ccell), dptr<T>(a.comp), dptr<T>(a.mw_out), dptr<T>(a.mo_out), dptr<T>(a.sw),
                                dptr<unsigned long long>(a.words), a.shape, ctx_.stream());
     });
     PF_CHECK_LAUNCH("impes3d update");

@@ -66,9 +66,6 @@ class ClImpes3D final : public Impes3DImpl {
     ctx_.set(k, n++, mem(*a.cidx));
     ctx_.set(k, n++, mem(*a.comp));
     ctx_.set(k, n++, mem(*a.p));
-    ctx_.set_real(k, n++, a.prec, a.dt);
-    ctx_.set(k, n++, mem(*a.mw));
-    ctx_.set(k, n++, mem(*a.mo));
     ctx_.set(k, n++, mem(*a.words));
     ctx_.launch(k, l.global, l.local);
   }
@@ -80,7 +77,7 @@ class ClImpes3D final : public Impes3DImpl {
     cl_uint n = set_grid(k, a.grid);
     ctx_.set(k, n++, mem(*a.tables.prm));
     ctx_.set_real(k, n++, a.prec, a.dt);
-    for (const Buffer* b : {a.p_old, a.p_new, a.props, a.mw_in, a.mo_in, static_cast<const Buffer*>(a.mw_out),
+    for (const Buffer* b : {a.p_old, a.p_new, a.props, a.mw_in, a.mo_in, a.ccell, a.comp, static_cast<const Buffer*>(a.mw_out),
                             static_cast<const Buffer*>(a.mo_out), static_cast<const Buffer*>(a.sw),
                             static_cast<const Buffer*>(a.words)})
       ctx_.set(k, n++, mem(*b));

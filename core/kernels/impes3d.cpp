@@ -95,8 +95,6 @@ void Impes3DKernels::wells_prepare(const Impes3DWellArgs& a) {
 void Impes3DKernels::wells_finish(const Impes3DWellArgs& a) {
   check_wells(be_, a, "impes3d wells_finish");
   if (a.wells == 0) return;
-  check_cells(a.grid, a.mw, 1, a.prec, "impes3d wells_finish mw");
-  check_cells(a.grid, a.mo, 1, a.prec, "impes3d wells_finish mo");
   impl_.wells_finish(a);
 }
 
@@ -110,6 +108,10 @@ void Impes3DKernels::update(const Impes3DUpdateArgs& a) {
                           static_cast<const Buffer*>(a.mo_out), static_cast<const Buffer*>(a.sw)})
     check_cells(a.grid, b, 1, a.prec, w);
   check_cells(a.grid, a.props, IMP_NPROPS, a.prec, w);
+  if (!a.ccell) throw BackendError("impes3d update: missing ccell");
+  check_range(*a.ccell, a.grid.box.extent() * sizeof(int), 0, w);
+  if (a.completions > 0) check_values(a.comp, static_cast<std::size_t>(IMP_NCP * a.completions), a.prec, w, "comp");
+  else if (!a.comp) throw BackendError("impes3d update: missing comp (any buffer when there are no completions)");
   if (a.mw_out == a.mw_in || a.mo_out == a.mo_in) throw BackendError("impes3d update: the masses must go to other buffers");
   if (!a.words) throw BackendError("impes3d update: missing words");
   check_range(*a.words, IMP_NSTAT * 8, 0, w);

@@ -67,7 +67,7 @@ struct Impes3DAssembleArgs {
 // The wells: `wells` wells of IMP_NWP parameters each (wp), `completions` completions (cidx: two
 // int64 per completion, its cell's index in the box arrays and in the colour-packed coefficients;
 // cwi, cdepth: well index and depth), comp: IMP_NCP values per completion, written by prepare and
-// read by finish. words: the step's IMP_NSTAT statistics words, then IMP_NWO words per well.
+// by finish (the rates at the new pressure, which update adds to the masses). words: the step's IMP_NSTAT statistics words, then IMP_NWO words per well.
 struct Impes3DWellArgs {
   Precision prec = Precision::Double;
   Impes3DGrid grid;
@@ -77,19 +77,22 @@ struct Impes3DWellArgs {
   Buffer* comp = nullptr;
   const Buffer *props = nullptr, *p = nullptr;
   double dt = 0;
-  Buffer* coef = nullptr;              // prepare: the rows the wells' terms are added to
-  Buffer *mw = nullptr, *mo = nullptr;  // finish: the masses the wells' volumes are added to
+  Buffer* coef = nullptr;  // prepare: the rows the wells' terms are added to
   Buffer* words = nullptr;
 };
 
-// update: the new masses and S_w of every cell (mw_out, mo_out, sw) from the fluxes at p_new, and
-// the step's statistics folded into words[0, IMP_NSTAT) (zeroed by the caller before the step).
+// update: the new masses and S_w of every cell (mw_out, mo_out, sw) from the fluxes at p_new and
+// the completions' rates (ccell: int32 per cell in the box layout, the completion in the cell or
+// -1; comp: as wells_finish left it), and the step's statistics folded into words[0, IMP_NSTAT)
+// (zeroed by the caller before the step).
 struct Impes3DUpdateArgs {
   Precision prec = Precision::Double;
   Impes3DGrid grid;
   Impes3DTables tables;
   double dt = 0;
   const Buffer *p_old = nullptr, *p_new = nullptr, *props = nullptr, *mw_in = nullptr, *mo_in = nullptr;
+  const Buffer *ccell = nullptr, *comp = nullptr;
+  long completions = 0;
   Buffer *mw_out = nullptr, *mo_out = nullptr, *sw = nullptr;
   Buffer* words = nullptr;
   BoxShape shape;

@@ -8,7 +8,9 @@
    pressure equation is the pore-volume balance linearised about p^n,
      C (p - p^n) - dt sum_a B_a (sum_faces F_a(p) + q_a) = sum_a B_a m_a - V_p,  C = V_p' - sum_a B_a' m_a,
    so compressibility keeps it regular with every well shut, and the error of the last solve is fed
-   back through the right-hand side. The masses move with exactly the face fluxes of the pressure
+   back through the right-hand side. It is solved for the increment dp = p^{n+1} - p^n, whose
+   right-hand side is the volume error an unchanged pressure would leave: rounding then scales
+   with the increment, not with the pressure, and float converges as far as double. The masses move with exactly the face fluxes of the pressure
    equation (upwinded by the potentials of p^n, evaluated at p^{n+1}), so each phase is conserved to
    rounding. Gravity and capillary pressure enter explicitly.
 
@@ -73,13 +75,16 @@
 #define IMP_W_COUNT 8
 #define IMP_NWP 9
 
-/* per completion, written by the prepare step: q_a = M_a (pw - p) + Q_a */
+/* per completion: q_a = M_a (pw - p) + Q_a, written by the prepare step; the rates at p^{n+1}
+   (RW, RO), written by the finish step and added to the cell's masses by the update */
 #define IMP_C_MW 0
 #define IMP_C_MO 1
 #define IMP_C_PW 2 /* wellbore pressure at the completion's depth */
 #define IMP_C_QW 3
 #define IMP_C_QO 4
-#define IMP_NCP 5
+#define IMP_C_RW 5
+#define IMP_C_RO 6
+#define IMP_NCP 7
 
 /* the step's words (a control-style block of 64-bit words): statistics folded with atomic maxima
    of non-negative numbers' bits (NaN wins), then IMP_NWO words per well */
@@ -271,9 +276,12 @@ PF_TEMPLATE PF_FN void imp_faces(pf_box3 bx, long L, PF_GLOBAL const pf_real* tx
 
 /* ---- the pressure equation (PrePoisson) ---------------------------------------------------- */
 
-/* Row of cell (i, j, k) into the colour-packed SOR coefficients (core/physics/sor3d.h), divided by
-   the cell's reference pore volume so that a residual is a volume error as a fraction of it. An
-   inactive cell gets the row p = p^n. Wells are added afterwards (imp_well_prepare). */
+/* Row of cell (i, j, k) into the colour-packed SOR coefficients (core/physics/sor3d.h) for the
+   increment dp = p^{n+1} - p^n, divided by the cell's reference pore volume so that a residual is a
+   volume error as a fraction of it:
+     (C + dt sum G) dp_a - dt sum G dp_b = RES + dt sum_faces (G (p_b - p_a) + B_w e_w + B_o e_o),
+   G = B_w c_w + B_o c_o (all at p^n). An inactive cell gets the row dp = 0. Wells are added
+   afterwards (imp_well_prepare). */
 PF_TEMPLATE PF_FN void imp_assemble_cell(pf_box3 bx, long i, long j, long k, long E, pf_real dt, PF_GLOBAL const pf_real* p,
                                          PF_GLOBAL const pf_real* props, PF_GLOBAL const pf_real* tx,
                                          PF_GLOBAL const pf_real* ty, PF_GLOBAL const pf_real* tz,
@@ -284,44 +292,45 @@ PF_TEMPLATE PF_FN void imp_assemble_cell(pf_box3 bx, long i, long j, long k, lon
   if (!(v0 > (pf_real)0)) {
     for (int f = 0; f < 6; ++f) coef[q + f * m2] = (pf_real)0;
     coef[q + PF_SOR_D * m2] = (pf_real)1;
-    coef[q + PF_SOR_R * m2] = pa;
+    coef[q + PF_SOR_R * m2] = (pf_real)0;
     return;
   }
   long nb[6];
   pf_real t[6];
   imp_faces(bx, L, tx, ty, tz, nb, t);
   const pf_real bw = props[IMP_P_BW * E + L], bo = props[IMP_P_BO * E + L], da = depth[L];
-  const pf_real c = props[IMP_P_C * E + L];
   const pf_real inv = (pf_real)1 / v0;
-  pf_real diag = c, rhs = c * pa + props[IMP_P_RES * E + L];
+  pf_real diag = props[IMP_P_C * E + L], flow = (pf_real)0;
   for (int f = 0; f < 6; ++f) {
     pf_real g = (pf_real)0;
     if (t[f] > (pf_real)0) {
       const long b = nb[f];
       pf_real cw, co, ew, eo;
-      imp_face(props, E, L, b, t[f], pa, p[b], da, depth[b], &cw, &co, &ew, &eo);
+      const pf_real pb = p[b];
+      imp_face(props, E, L, b, t[f], pa, pb, da, depth[b], &cw, &co, &ew, &eo);
       g = dt * (bw * cw + bo * co);
       diag += g;
-      rhs += dt * (bw * ew + bo * eo);
+      flow += bw * (cw * (pb - pa) + ew) + bo * (co * (pb - pa) + eo);
     }
     coef[q + f * m2] = g * inv;
   }
   coef[q + PF_SOR_D * m2] = diag * inv;
-  coef[q + PF_SOR_R * m2] = rhs * inv;
+  coef[q + PF_SOR_R * m2] = (props[IMP_P_RES * E + L] + dt * flow) * inv;
 }
 
 /* ---- the explicit update (SaturationCalc) ---------------------------------------------------- */
 
 /* New masses of cell (i, j, k) from the fluxes at p^{n+1} (p_new) with the mobilities and
-   upwinding of the start of the step (props, p_old); the wells' terms are already in mw_in,
-   mo_in. Writes the masses and S_w and returns the cell's statistics in st[IMP_NSTAT]. */
+   upwinding of the start of the step (props, p_old), and from its completion's rates (ccell: the
+   completion in the cell, or -1; comp: the rates the finish step wrote). Writes the masses and S_w
+   and returns the cell's statistics in st[IMP_NSTAT]. */
 PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box3 bx, long i, long j, long k, long E,
                                        pf_real dt, PF_GLOBAL const pf_real* p_old, PF_GLOBAL const pf_real* p_new,
                                        PF_GLOBAL const pf_real* props, PF_GLOBAL const pf_real* tx,
                                        PF_GLOBAL const pf_real* ty, PF_GLOBAL const pf_real* tz,
                                        PF_GLOBAL const pf_real* depth, PF_GLOBAL const pf_real* pv0,
                                        PF_GLOBAL const pf_real* mw_in, PF_GLOBAL const pf_real* mo_in,
-                                       PF_GLOBAL pf_real* mw_out, PF_GLOBAL pf_real* mo_out, PF_GLOBAL pf_real* sw_out,
+                                       PF_GLOBAL const int* ccell, PF_GLOBAL const pf_real* comp, PF_GLOBAL pf_real* mw_out, PF_GLOBAL pf_real* mo_out, PF_GLOBAL pf_real* sw_out,
                                        pf_real st[IMP_NSTAT]) {
   for (int s = 0; s < IMP_NSTAT; ++s) st[s] = (pf_real)0;
   const long L = pf_box_at(bx, i, j, k);
@@ -349,6 +358,11 @@ PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box
       sum_o += fo;
       out += fmax(-fw, (pf_real)0) * bw + fmax(-fo, (pf_real)0) * bo;
     }
+  }
+  const int c = ccell[L];
+  if (c >= 0) {
+    sum_w += comp[c * IMP_NCP + IMP_C_RW];
+    sum_o += comp[c * IMP_NCP + IMP_C_RO];
   }
   const pf_real w = mw_in[L] + dt * sum_w, o = mo_in[L] + dt * sum_o;
   mw_out[L] = w;
@@ -449,31 +463,29 @@ PF_TEMPLATE PF_FN void imp_well_prepare(PF_TABLE_SPACE const pf_real* prm, PF_GL
     comp[c * IMP_NCP + IMP_C_PW] = pw;
     comp[c * IMP_NCP + IMP_C_QW] = qw;
     comp[c * IMP_NCP + IMP_C_QO] = qo;
-    /* the row of the cell gains dt sum_a B_a q_a = dt (b - a p) over its pore volume */
+    /* the row of the cell gains dt sum_a B_a q_a = dt (b - a (p^n + dp)) over its pore volume */
     const pf_real bw = props[IMP_P_BW * E + L], bo = props[IMP_P_BO * E + L];
     const pf_real inv = dt / pv0[L];
     coef[q + PF_SOR_D * m2] += (bw * mw + bo * mo) * inv;
-    coef[q + PF_SOR_R * m2] += (bw * (mw * pw + qw) + bo * (mo * pw + qo)) * inv;
+    coef[q + PF_SOR_R * m2] += (bw * (mw * (pw - p[L]) + qw) + bo * (mo * (pw - p[L]) + qo)) * inv;
   }
   out[IMP_O_BHP] = PF_TO_WORD(bhp);
   out[IMP_O_CTRL] = PF_TO_WORD((pf_real)(rate ? IMP_CTRL_RATE : IMP_CTRL_BHP));
   out[IMP_O_RHO] = PF_TO_WORD(rho);
 }
 
-/* After the pressure solve: each completion's rates at p^{n+1}, added (times dt) to its cell's
-   masses; the well's rates in its output words. */
-PF_TEMPLATE PF_FN void imp_well_finish(PF_GLOBAL const pf_real* wp, PF_GLOBAL const long* cidx,
-                                       PF_GLOBAL const pf_real* comp, PF_GLOBAL const pf_real* p, pf_real dt,
-                                       PF_GLOBAL pf_real* mw, PF_GLOBAL pf_real* mo, PF_GLOBAL pf_u64* out) {
+/* After the pressure solve: each completion's rates at p^{n+1} into comp (the update adds them to
+   the cells' masses), the well's total rates into its output words. */
+PF_TEMPLATE PF_FN void imp_well_finish(PF_GLOBAL const pf_real* wp, PF_GLOBAL const long* cidx, PF_GLOBAL pf_real* comp,
+                                       PF_GLOBAL const pf_real* p, PF_GLOBAL pf_u64* out) {
   const long first = (long)wp[IMP_W_FIRST], count = (long)wp[IMP_W_COUNT];
   pf_real sw = (pf_real)0, so = (pf_real)0;
   for (long c = first; c < first + count; ++c) {
-    const long L = cidx[2 * c];
-    PF_GLOBAL const pf_real* x = comp + c * IMP_NCP;
-    const pf_real d = x[IMP_C_PW] - p[L];
+    PF_GLOBAL pf_real* x = comp + c * IMP_NCP;
+    const pf_real d = x[IMP_C_PW] - p[cidx[2 * c]];
     const pf_real qw = x[IMP_C_MW] * d + x[IMP_C_QW], qo = x[IMP_C_MO] * d + x[IMP_C_QO];
-    mw[L] += dt * qw;
-    mo[L] += dt * qo;
+    x[IMP_C_RW] = qw;
+    x[IMP_C_RO] = qo;
     sw += qw;
     so += qo;
   }

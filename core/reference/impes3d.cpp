@@ -80,8 +80,7 @@ class HostImpes3D final : public Impes3DImpl {
       auto* words = host_ptr<unsigned long long>(a.words);
       for (long w = 0; w < a.wells; ++w)
         phys::imp_well_finish<T>(host_ptr<T>(a.wp) + w * IMP_NWP, host_ptr<long>(a.cidx), host_ptr<T>(a.comp),
-                                 host_ptr<T>(a.p), T(a.dt), host_ptr<T>(a.mw), host_ptr<T>(a.mo),
-                                 words + IMP_NSTAT + w * IMP_NWO);
+                                 host_ptr<T>(a.p), words + IMP_NSTAT + w * IMP_NWO);
     });
   }
 
@@ -92,6 +91,8 @@ class HostImpes3D final : public Impes3DImpl {
       const T* prm = host_ptr<T>(a.tables.prm);
       const T *po = host_ptr<T>(a.p_old), *pn = host_ptr<T>(a.p_new), *props = host_ptr<T>(a.props);
       const T *mwi = host_ptr<T>(a.mw_in), *moi = host_ptr<T>(a.mo_in);
+      const int* ccell = host_ptr<int>(a.ccell);
+      const T* comp = host_ptr<T>(a.comp);
       T *mwo = host_ptr<T>(a.mw_out), *moo = host_ptr<T>(a.mo_out), *sw = host_ptr<T>(a.sw);
       const T dt = T(a.dt);
       const pf_box3 b = g.b;
@@ -107,7 +108,7 @@ class HostImpes3D final : public Impes3DImpl {
             for (long i = 0; i < b.nx; ++i) {
               T st[IMP_NSTAT];
               phys::imp_update_cell<T>(prm, b, i, j, k, g.E, dt, po, pn, props, g.tx, g.ty, g.tz, g.depth, g.pv0, mwi, moi,
-                                       mwo, moo, sw, st);
+                                       ccell, comp, mwo, moo, sw, st);
               for (int s = 0; s < IMP_NSTAT; ++s) {
                 if (std::isnan(st[s])) my_nan[s] = true;
                 else if (st[s] > mine[s]) mine[s] = st[s];
