@@ -80,6 +80,13 @@ class Backend {
   virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
   virtual void sync() = 0;  // waits for all enqueued work
 
+  // What a run may still allocate: the device's free memory and its largest single buffer, in
+  // bytes (0: unknown). Models compare their need with it before allocating.
+  struct MemoryInfo {
+    std::size_t free = 0, max_buffer = 0;
+  };
+  virtual MemoryInfo memory() const = 0;
+
   // the kernel families: checked calls into this backend's implementation
   BlasKernels blas();            // core/kernels/blas.hpp: axpy
   ReduceKernels reduce();        // core/kernels/reduce.hpp: sum, min, max, max|a|, max|a - b|

@@ -45,6 +45,13 @@ class CudaBackend final : public FamilyBackend {
   std::string name() const override { return "cuda"; }
   std::string device_name() const override { return ctx_.description(); }
 
+  MemoryInfo memory() const override {
+    ctx_.activate();
+    std::size_t free = 0, total = 0;
+    PF_CHECK_CUDA(cudaMemGetInfo(&free, &total));
+    return {free, free};
+  }
+
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override {
     ctx_.activate();
     return std::make_unique<CudaBuffer>(ctx_.device(), bytes);

@@ -116,6 +116,13 @@ class OpenClBackend final : public FamilyBackend {
     else ctx_.fill_bytes(mem(dst), value, n * sizeof(double));
   }
   void sync() override { ctx_.sync(); }
+  // OpenCL 1.2 has no query of free memory: the device's total, and its largest allocation
+  MemoryInfo memory() const override {
+    cl_ulong total = 0, max_alloc = 0;
+    PF_CHECK_CL(ctx_.device().getInfo(CL_DEVICE_GLOBAL_MEM_SIZE, &total));
+    PF_CHECK_CL(ctx_.device().getInfo(CL_DEVICE_MAX_MEM_ALLOC_SIZE, &max_alloc));
+    return {static_cast<std::size_t>(total), static_cast<std::size_t>(max_alloc)};
+  }
 
  private:
   ClContext ctx_;  // first: destroyed after the families that use it

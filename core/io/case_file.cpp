@@ -46,10 +46,13 @@ const toml::node* find(const toml::table& t, std::string_view key) {
 void leaves(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
   for (const auto& [k, v] : t) {
     std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
-    if (const auto* sub = v.as_table())
+    if (const auto* sub = v.as_table()) {
       leaves(*sub, name, out);
-    else
+    } else if (const auto* arr = v.as_array(); arr && !arr->empty() && arr->is_array_of_tables()) {
+      for (std::size_t i = 0; i < arr->size(); ++i) leaves(*arr->get(i)->as_table(), name + "[" + std::to_string(i) + "]", out);
+    } else {
       out.push_back(name);
+    }
   }
 }
 
@@ -149,6 +152,52 @@ std::string CaseFile::get_string(std::string_view key, std::string def) {
   if (!n) return def;
   if (auto v = n->as_string()) return v->get();
   fail(key, "must be a string");
+}
+
+std::vector<double> CaseFile::get_numbers(std::string_view key) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return {};
+  if (auto v = n->value<double>()) return {*v};
+  const auto* arr = n->as_array();
+  if (!arr) fail(key, "must be a number or an array of numbers");
+  std::vector<double> out;
+  for (const auto& e : *arr) {
+    auto v = e.value<double>();
+    if (!v) fail(key, "must be an array of numbers");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::vector<std::vector<double>> CaseFile::get_rows(std::string_view key) {
+  used_.insert(std::string(key));
+  const auto* n = find(impl_->table, key);
+  if (!n) return {};
+  const auto* arr = n->as_array();
+  if (!arr) fail(key, "must be an array of rows, e.g. [[0.2, 0.0, 1.0, 0.0], [0.8, 0.6, 0.0, 0.0]]");
+  std::vector<std::vector<double>> rows;
+  for (const auto& r : *arr) {
+    const auto* row = r.as_array();
+    if (!row) fail(key, "must be an array of rows (arrays of numbers)");
+    std::vector<double> v;
+    for (const auto& e : *row) {
+      auto x = e.value<double>();
+      if (!x) fail(key, "row " + std::to_string(rows.size() + 1) + " holds something that is not a number");
+      v.push_back(*x);
+    }
+    rows.push_back(std::move(v));
+  }
+  return rows;
+}
+
+std::size_t CaseFile::count(std::string_view key) {
+  used_.insert(std::string(key));  // an empty array is a leaf
+  const auto* n = find(impl_->table, key);
+  if (!n) return 0;
+  const auto* arr = n->as_array();
+  if (!arr || (!arr->empty() && !arr->is_array_of_tables())) fail(key, "must be an array of tables ([[" + std::string(key) + "]])");
+  return arr->size();
 }
 
 double CaseFile::positive(std::string_view key, double def) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace poreflow::io {
 
@@ -34,6 +35,13 @@ class CaseFile {
   double non_negative(std::string_view key, double def);  // >= 0
   double in_range(std::string_view key, double def, double lo, double hi, bool lo_open, bool hi_open);
   long int_at_least(std::string_view key, long def, long lo);
+
+  // Arrays. get_numbers: an array of numbers, or one number as one value; empty when absent.
+  // get_rows: an array of arrays of numbers (a table's rows). count: the entries of an array of
+  // tables ([[wells]]), whose keys are then read as "wells[0].name"; 0 when absent.
+  std::vector<double> get_numbers(std::string_view key);
+  std::vector<std::vector<double>> get_rows(std::string_view key);
+  std::size_t count(std::string_view key);
 
   // A string key turned into a value by `parse` (e.g. parse_tridiag_algo); its ConfigError is
   // reported with the key's name.

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
@@ -52,11 +54,7 @@ class Outputs {
     char stem[64];
     std::snprintf(stem, sizeof stem, "%s_%04d", m_.name().c_str(), index_++);
     if (pvd_) {
-      auto g = m_.grid();
-      std::vector<io::VtkField> fs;
-      for (auto& f : m_.fields()) fs.push_back({f.name, std::move(f.values)});
-      auto file = std::string(stem) + ".vti";
-      io::write_vti(o_.dir / file, g.points, g.origin, g.spacing, fs, m_.time());
+      const auto file = m_.write_snapshot(o_.dir, stem);
       pvd_->add(m_.time(), file);  // rewrites the .pvd, so a crashed run leaves a valid collection
     }
     if (o_.png) m_.write_plot(o_.dir / (std::string(stem) + ".png"));
@@ -72,41 +70,62 @@ class Outputs {
 
 }  // namespace
 
+std::string Model::write_snapshot(const std::filesystem::path& dir, const std::string& stem) const {
+  auto g = grid();
+  std::vector<io::VtkField> fs;
+  for (auto& f : fields()) fs.push_back({f.name, std::move(f.values)});
+  const std::string file = stem + ".vti";
+  io::write_vti(dir / file, g.points, g.origin, g.spacing, fs, time());
+  return file;
+}
+
 RunReport run_model(Model& m, const OutputOptions& o, bool progress) {
   spdlog::info("{}", m.summary());
   Outputs out(m, o);
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
-  auto snapshot_time = [&](int k) { return nsnap > 0 ? t_end * k / nsnap : t_end; };
+  // where the loop stops: the model's report times (a CSV row at each, snapshots spread over
+  // them), or equal intervals with a snapshot at each (and a CSV row every series_every steps)
+  const auto reports = m.report_times();
+  const bool by_reports = !reports.empty();
+  std::vector<double> stops;
+  std::vector<char> snap_at;
+  if (by_reports) {
+    stops = reports;
+    const std::size_t n = stops.size();
+    const std::size_t every = nsnap > 0 ? (n + static_cast<std::size_t>(nsnap) - 1) / static_cast<std::size_t>(nsnap) : 0;
+    for (std::size_t r = 0; r < n; ++r) snap_at.push_back(nsnap > 0 && ((r + 1) % every == 0 || r + 1 == n));
+  } else {
+    for (int k = 1; k <= std::max(nsnap, 1); ++k) stops.push_back(nsnap > 0 ? t_end * k / nsnap : t_end);
+    snap_at.assign(stops.size(), nsnap > 0);
+  }
 
   const bool tty = isatty(fileno(stderr));
   auto t0 = Clock::now();
   auto last_print = t0;
   double compute = 0;
-  int next_snap = 1;
   out.series();
   if (nsnap > 0) out.snapshot();
-  while (m.time() < t_end * (1 - 1e-12)) {
-    double t_stop = nsnap > 0 ? snapshot_time(next_snap) : t_end;
-    auto ts = Clock::now();
-    m.step(t_stop);
-    compute += seconds_since(ts);
-    bool at_snapshot = nsnap > 0 && m.time() >= t_stop * (1 - 1e-12);
-    if (o.enabled && (m.steps() % o.series_every == 0 || at_snapshot)) out.series();
-    if (at_snapshot) {
-      out.snapshot();
-      ++next_snap;
-    }
-    if (progress && seconds_since(last_print) > 1.0) {
-      last_print = Clock::now();
-      double el = seconds_since(t0), frac = m.time() / t_end;
-      char line[256];
-      std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %.1f s elapsed, ~%.0f s left", m.steps(),
-                    m.time(), t_end, 100 * frac, m.progress().c_str(), el, frac > 0 ? el * (1 - frac) / frac : 0.0);
-      if (tty)
-        std::fprintf(stderr, "\r%s\033[K", line);
-      else
-        spdlog::info("{}", line);
+  for (std::size_t s = 0; s < stops.size(); ++s) {
+    const double t_stop = stops[s];
+    while (m.time() < t_stop * (1 - 1e-12)) {
+      auto ts = Clock::now();
+      m.step(t_stop);
+      compute += seconds_since(ts);
+      const bool reached = m.time() >= t_stop * (1 - 1e-12);
+      if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) out.series();
+      if (reached && snap_at[s]) out.snapshot();
+      if (progress && seconds_since(last_print) > 1.0) {
+        last_print = Clock::now();
+        double el = seconds_since(t0), frac = m.time() / t_end;
+        char line[256];
+        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %.1f s elapsed, ~%.0f s left", m.steps(),
+                      m.time(), t_end, 100 * frac, m.progress().c_str(), el, frac > 0 ? el * (1 - frac) / frac : 0.0);
+        if (tty)
+          std::fprintf(stderr, "\r%s\033[K", line);
+        else
+          spdlog::info("{}", line);
+      }
     }
   }
   if (progress && tty) std::fprintf(stderr, "\r\033[K");

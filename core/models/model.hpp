@@ -51,6 +51,12 @@ class Model {
   virtual void write_plot(const std::filesystem::path& png) const = 0;
   // Scalars for the end-of-run summary (e.g. the error against an analytic solution).
   virtual std::map<std::string, double> final_stats() const = 0;
+  // Times the run must stop at and report (CSV rows, snapshots); empty: snapshots at equal
+  // intervals (OutputOptions::snapshots) and a CSV row every series_every steps.
+  virtual std::vector<double> report_times() const { return {}; }
+  // Writes a VTK snapshot of the state as dir / (stem + extension) and returns the file's name;
+  // the default is ImageData (.vti) of grid() with fields() as point data.
+  virtual std::string write_snapshot(const std::filesystem::path& dir, const std::string& stem) const;
   // A hint when this case is too small for its backend to pay off, naming what is faster; empty
   // when none applies. `run` logs it.
   virtual std::string backend_hint() const { return ""; }

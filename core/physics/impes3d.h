@@ -247,8 +247,11 @@ PF_TEMPLATE PF_FN void imp_face(PF_GLOBAL const pf_real* props, long E, long a, 
   const pf_real gro = -go * dd;                                                    /* oil: Phi = p - gamma d */
   const pf_real grw = -(props[IMP_P_PC * E + b] - props[IMP_P_PC * E + a]) - gw * dd; /* water: p - p_c - gamma d */
   const pf_real dp = pb - pa;
-  const pf_real lo = (dp + gro > (pf_real)0) ? props[IMP_P_LO * E + b] : props[IMP_P_LO * E + a];
-  const pf_real lw = (dp + grw > (pf_real)0) ? props[IMP_P_LW * E + b] : props[IMP_P_LW * E + a];
+  /* b is upstream when its potential is higher; at a tie the cell with the lower index, so that a
+     and b (each computing the face from its side) agree and the fluxes cancel exactly */
+  const pf_real dpo = dp + gro, dpw = dp + grw;
+  const pf_real lo = (dpo > (pf_real)0 || (dpo == (pf_real)0 && b < a)) ? props[IMP_P_LO * E + b] : props[IMP_P_LO * E + a];
+  const pf_real lw = (dpw > (pf_real)0 || (dpw == (pf_real)0 && b < a)) ? props[IMP_P_LW * E + b] : props[IMP_P_LW * E + a];
   *co = T * lo;
   *cw = T * lw;
   *eo = *co * gro;

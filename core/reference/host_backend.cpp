@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -72,6 +73,21 @@ void HostBackend::fill(Buffer& dst, Precision prec, double value, std::size_t n)
   check_range(dst, n * size_of(prec), 0, "fill");
   if (prec == Precision::Float) fill_t<float>(dst, value, n, hc_);
   else fill_t<double>(dst, value, n, hc_);
+}
+
+Backend::MemoryInfo HostBackend::memory() const {
+  // MemAvailable of /proc/meminfo (kB): what can be allocated without swapping
+  MemoryInfo m;
+  if (FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f)) {
+      unsigned long long kb = 0;
+      if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) m.free = static_cast<std::size_t>(kb) * 1024;
+    }
+    std::fclose(f);
+  }
+  m.max_buffer = m.free;
+  return m;
 }
 
 std::unique_ptr<Backend> make_serial_backend() { return std::make_unique<HostBackend>(false, 1); }

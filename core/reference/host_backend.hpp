@@ -26,6 +26,7 @@ class HostBackend : public FamilyBackend {
   void copy(const Buffer& src, Buffer& dst, std::size_t bytes) override;
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override;
   void sync() override {}
+  MemoryInfo memory() const override;
 
  private:
   HostContext hc_;

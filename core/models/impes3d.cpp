@@ -1,0 +1,617 @@
+#include "core/models/impes3d.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/io/png_plot.hpp"
+#include "core/kernels/blas.hpp"
+#include "core/kernels/control.hpp"
+#include "core/kernels/reduce.hpp"
+#include "core/solvers/convergence.hpp"
+
+namespace poreflow {
+
+namespace {
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream o;
+  o.precision(3);
+  o << double(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return o.str();
+}
+
+double word_value(unsigned long long w, Precision prec) {
+  return prec == Precision::Float ? double(phys::pf_from_word<float>(w)) : phys::pf_from_word<double>(w);
+}
+
+}  // namespace
+
+ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec) {
+  const Box3 box = Box3::standalone(g.nx, g.ny, g.nz, 1);
+  const std::size_t E = box.extent(), v = size_of(prec);
+  ImpesMemory m;
+  // cell arrays: tx ty tz depth pv0 p p_old dp dp_prev mw mo mw2 mo2 sw (14), props, coefficients, ccell
+  const std::size_t props = IMP_NPROPS * E * v, coef = sor3d_coef_values(box) * v;
+  m.total = 14 * E * v + props + coef + E * sizeof(int) + completions * (IMP_NCP + 2) * v + completions * 2 * 8 +
+            wells * IMP_NWP * v + impes3d_words(static_cast<long>(wells)) * 8 + kControlBytes;
+  m.largest = std::max(props, coef);
+  return m;
+}
+
+template <class T>
+Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) {
+  const Precision prec = precision_of<T>();
+  check_precision(be, prec, "impes3d");
+  const auto& in = cfg_.input;
+  const auto& g = in.grid;
+  std::size_t ncomp = 0;
+  for (const auto& w : in.wells) ncomp += w.completions.size();
+  // the need, before anything is allocated
+  const ImpesMemory need = impes3d_memory(g, ncomp, in.wells.size(), prec);
+  const auto have = be.memory();
+  const std::string grid_name = std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " (" +
+                                std::to_string(g.cells()) + " cells)";
+  if (have.free > 0 && need.total > have.free)
+    throw ConfigError("the grid " + grid_name + " needs " + gib(need.total) + " of device memory in " + to_string(prec) + ", but " +
+                      be.device_name() + " has " + gib(have.free) + " free");
+  if (have.max_buffer > 0 && need.largest > have.max_buffer)
+    throw ConfigError("the grid " + grid_name + " needs buffers of " + gib(need.largest) + ", but the largest " + be.device_name() +
+                      " allocates is " + gib(have.max_buffer));
+
+  geo_ = build_geometry(g);
+  if (geo_.active == 0) throw ConfigError("case '" + in.source + "': the grid has no active cell");
+  wa_ = build_wells(in, geo_);
+  prm_host_ = build_prm(in.fluid);
+  E_ = geo_.box.extent();
+  auto up = [&](const std::vector<double>& v) {
+    Field<T> f(be, v.size());
+    if (!v.empty()) f.upload(std::vector<T>(v.begin(), v.end()));
+    return f;
+  };
+  tx_ = up(geo_.tx);
+  ty_ = up(geo_.ty);
+  tz_ = up(geo_.tz);
+  depth_ = up(geo_.depth);
+  pv0_ = up(geo_.pv0);
+  prm_ = up(prm_host_);
+  const ImpesState st = initial_state(in, geo_, prm_host_);
+  p_ = up(st.p);
+  mw_ = up(st.mw);
+  mo_ = up(st.mo);
+  sw_ = up(st.sw);
+  for (Field<T>* f : {&p_old_, &dp_, &dp_prev_, &mw2_, &mo2_}) {
+    *f = Field<T>(be, E_);
+    f->fill(T(0));  // the halo stays 0: read next to the boundary, times a zero coefficient
+  }
+  props_ = Field<T>(be, IMP_NPROPS * E_);
+  props_.fill(T(0));
+  coef_ = Field<T>(be, sor3d_coef_values(geo_.box));
+  coef_.fill(T(0));
+  const std::size_t nc = std::max<std::size_t>(ncomp, 1), nw = std::max<std::size_t>(in.wells.size(), 1);
+  cwi_ = up(wa_.cwi.empty() ? std::vector<double>(1, 0.0) : wa_.cwi);
+  cdepth_ = up(wa_.cdepth.empty() ? std::vector<double>(1, 0.0) : wa_.cdepth);
+  comp_ = Field<T>(be, IMP_NCP * nc);
+  comp_.fill(T(0));
+  cidx_ = be.alloc(2 * nc * sizeof(long));
+  if (!wa_.cidx.empty()) be.upload(*cidx_, wa_.cidx.data(), wa_.cidx.size() * sizeof(long));
+  ccell_ = be.alloc(E_ * sizeof(int));
+  be.upload(*ccell_, wa_.ccell.data(), E_ * sizeof(int));
+  words_ = be.alloc(impes3d_words(static_cast<long>(nw)) * 8);
+  ctrl_ = be.alloc(kControlBytes);
+  std::vector<double> wp;
+  for (std::size_t w = 0; w < in.wells.size(); ++w) {
+    settings_.push_back(in.wells[w].initial);
+    const auto x = well_params(in.wells[w], in.wells[w].initial, wa_, w);
+    wp.insert(wp.end(), x.begin(), x.end());
+  }
+  if (wp.empty()) wp.assign(IMP_NWP, 0.0);
+  wp_ = up(wp);
+  wells_.assign(in.wells.size(), ImpesWellResult{});
+  h_bhp_.assign(in.wells.size(), {});
+  h_wct_.assign(in.wells.size(), {});
+
+  grid_ = {geo_.box, &tx_.buffer(), &ty_.buffer(), &tz_.buffer(), &depth_.buffer(), &pv0_.buffer()};
+  tables_ = {&prm_.buffer(), prm_host_.size(), cfg_.numerics.tables};
+  dt_next_ = cfg_.numerics.dt_init;
+
+  // omega = auto: the Jacobi spectral radius of the pressure equation's smoothest mode,
+  // rho = dt S / (C + dt S), from the means over the active cells of the accumulation term C and of
+  // S = sum over the cell's faces of T (k_rw / mu_w + k_ro / mu_o), at the initial state
+  {
+    double s_sum = 0, c_sum = 0;
+    for (long k = 0; k < g.nz; ++k)
+      for (long j = 0; j < g.ny; ++j)
+        for (long i = 0; i < g.nx; ++i) {
+          const long L = geo_.at(i, j, k);
+          if (!(geo_.pv0[L] > 0)) continue;
+          const auto v = phys::imp_pvt_at<double>(prm_host_.data(), st.p[L]);
+          const auto sat = phys::imp_sat_at<double>(prm_host_.data(), st.sw[L]);
+          double dfdp;
+          phys::imp_pore_factor<double>(prm_host_.data(), st.p[L], &dfdp);
+          const double lt = sat.krw / v.muw + sat.kro / v.muo;
+          const double t = geo_.tx[L] + geo_.tx[L - 1] + geo_.ty[L] + geo_.ty[L - geo_.box.sy] + geo_.tz[L] + geo_.tz[L - geo_.box.sz];
+          s_sum += t * lt;
+          c_sum += geo_.pv0[L] * dfdp - (v.dbw * st.mw[L] + v.dbo * st.mo[L]);
+        }
+    mobility_s_ = s_sum / double(geo_.active);
+    compress_c_ = c_sum / double(geo_.active);
+  }
+  omega_ = omega_for(dt_next_);
+  mw0_ = sum(mw_);
+  mo0_ = sum(mo_);
+  apply_schedule();  // events at t = 0
+}
+
+template <class T>
+double Impes3D<T>::omega_for(double dt) const {
+  if (cfg_.numerics.omega > 0) return cfg_.numerics.omega;
+  const double s = dt * mobility_s_, c = std::max(compress_c_, 1e-300);
+  const double rho = s / (c + s);
+  const double w = 2.0 / (1.0 + std::sqrt(std::max(0.0, 1.0 - rho * rho)));
+  return std::clamp(w, 1.0, 1.99);
+}
+
+template <class T>
+std::string Impes3D<T>::summary() const {
+  const auto& g = cfg_.input.grid;
+  const auto& nm = cfg_.numerics;
+  std::ostringstream o;
+  o << "impes3d: " << g.nx << " x " << g.ny << " x " << g.nz << " cells (" << geo_.active << " active, pore volume "
+    << geo_.pore_volume << " m3), " << cfg_.input.wells.size() << " wells, " << cfg_.input.report_times.size()
+    << " reports to " << end_time() << " days; SOR " << to_string(nm.design) << " " << to_string(nm.sor_shape) << ", omega "
+    << (nm.omega > 0 ? std::to_string(nm.omega) : "auto") << ", to a volume error of " << nm.tolerance_for(precision_of<T>())
+    << "; precision "
+    << to_string(precision_of<T>());
+  return o.str();
+}
+
+template <class T>
+GridInfo Impes3D<T>::grid() const {
+  GridInfo gi;
+  const auto& g = cfg_.input.grid;
+  gi.points = {g.nx, g.ny, g.nz};
+  return gi;
+}
+
+template <class T>
+double Impes3D<T>::sum(const Field<T>& f) const {
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = ReduceOp::Sum;
+  r.cfg = {be_.reduce().default_variant()};
+  r.a = &f.buffer();
+  r.n = f.size();
+  return be_.reduce().run(r);
+}
+
+template <class T>
+double Impes3D<T>::water_in_place() const {
+  return sum(mw_);
+}
+template <class T>
+double Impes3D<T>::oil_in_place() const {
+  return sum(mo_);
+}
+
+template <class T>
+void Impes3D<T>::apply_schedule() {
+  const auto& ev = cfg_.input.schedule;
+  while (next_event_ < ev.size() && ev[next_event_].time <= t_ + 1e-9 * std::max(1.0, t_)) {
+    const auto& e = ev[next_event_++];
+    std::size_t w = 0;
+    while (cfg_.input.wells[w].name != e.well) ++w;
+    settings_[w] = e.setting;
+    const auto x = well_params(cfg_.input.wells[w], e.setting, wa_, w);
+    const std::vector<T> xt(x.begin(), x.end());
+    // only the changed well's parameters go to the device
+    be_.upload(wp_.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+    spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t_, e.well, e.setting.open ? "open" : "shut",
+                 to_string(e.setting.control), e.setting.rate, e.setting.bhp);
+  }
+}
+
+template <class T>
+typename Impes3D<T>::Attempt Impes3D<T>::try_step(double dt) {
+  const Precision prec = precision_of<T>();
+  const auto& nm = cfg_.numerics;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  Attempt at;
+  be_.copy(p_.buffer(), p_old_.buffer(), E_ * sizeof(T));
+  be_.fill(*words_, Precision::Double, 0.0, impes3d_words(std::max<long>(long(cfg_.input.wells.size()), 1)));
+  auto k = be_.impes3d();
+  k.props({prec, grid_, tables_, &p_old_.buffer(), &mw_.buffer(), &mo_.buffer(), &props_.buffer(), nm.cell_shape});
+  k.assemble({prec, grid_, dt, &p_old_.buffer(), &props_.buffer(), &coef_.buffer(), nm.cell_shape});
+  Impes3DWellArgs w;
+  w.prec = prec;
+  w.grid = grid_;
+  w.tables = tables_;
+  w.wells = static_cast<long>(cfg_.input.wells.size());
+  w.completions = static_cast<long>(wa_.cwi.size());
+  w.wp = &wp_.buffer();
+  w.cidx = cidx_.get();
+  w.cwi = &cwi_.buffer();
+  w.cdepth = &cdepth_.buffer();
+  w.comp = &comp_.buffer();
+  w.props = &props_.buffer();
+  w.p = &p_old_.buffer();
+  w.dt = dt;
+  w.coef = &coef_.buffer();
+  w.words = words_.get();
+  k.wells_prepare(w);
+
+  // the pressure increment: from the last one scaled by the steps (it changes smoothly), or 0
+  if (nm.extrapolate && prev_dt_ > 0) {
+    dp_.fill(T(0));
+    be_.blas().axpy({prec, E_, std::min(dt / prev_dt_, 4.0), &dp_prev_.buffer(), &dp_.buffer()});
+  } else {
+    dp_.fill(T(0));
+  }
+  Sor3DArgs sa;
+  sa.prec = prec;
+  sa.box = geo_.box;
+  sa.p = &dp_.buffer();
+  sa.coef = &coef_.buffer();
+  omega_ = omega_for(dt);
+  sa.omega = omega_;
+  sa.threshold = nm.tolerance_for(prec);
+  sa.check_every = nm.check_every;
+  sa.design = nm.design;
+  sa.shape = nm.sor_shape;
+  sa.ctrl = ctrl_.get();
+  auto sor = be_.sor3d();
+  sor.reset(sa);
+  const long ce = nm.check_every;
+  auto round_up = [&](long x) { return std::max(ce, (x + ce - 1) / ce * ce); };
+  BatchSizes bs;
+  bs.first = round_up(last_sor_ > 0 ? last_sor_ : 16);
+  bs.then = round_up(std::max<long>(bs.first / 4, 8));
+  bs.max = 4096;
+  FusedStatus st;
+  run_batches(
+      nm.max_iterations, bs, [&](long first, long count) { sor.iterate(sa, first, count); },
+      [&](long next) {
+        st = sor.status(sa, next);
+        return st.converged || st.non_finite;
+      });
+  last_sor_ = st.iterations;
+  sor_total_ += st.iterations;
+  last_residual_ = st.last_metric;
+  const auto t1 = clock::now();
+  seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
+  if (st.non_finite) {
+    at.why = "the pressure solve produced a non-finite residual";
+    return at;
+  }
+  if (!st.converged) {
+    std::ostringstream o;
+    o << "the pressure solve did not converge in pressure.max_iterations = " << nm.max_iterations << " iterations (volume error "
+      << st.last_metric << ", tolerance " << nm.tolerance_for(prec) << ")";
+    at.why = o.str();
+    return at;
+  }
+  be_.blas().axpy({prec, E_, 1.0, &dp_.buffer(), &p_.buffer()});  // p = p^n + dp
+  w.p = &p_.buffer();
+  k.wells_finish(w);
+  Impes3DUpdateArgs u;
+  u.prec = prec;
+  u.grid = grid_;
+  u.tables = tables_;
+  u.dt = dt;
+  u.p_old = &p_old_.buffer();
+  u.p_new = &p_.buffer();
+  u.props = &props_.buffer();
+  u.mw_in = &mw_.buffer();
+  u.mo_in = &mo_.buffer();
+  u.ccell = ccell_.get();
+  u.comp = &comp_.buffer();
+  u.completions = w.completions;
+  u.mw_out = &mw2_.buffer();
+  u.mo_out = &mo2_.buffer();
+  u.sw = &sw_.buffer();
+  u.words = words_.get();
+  u.shape = nm.cell_shape;
+  k.update(u);
+  const std::size_t nwords = impes3d_words(long(cfg_.input.wells.size()));
+  std::vector<unsigned long long> words(nwords);
+  be_.download(*words_, words.data(), nwords * 8);
+  seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
+  double s[IMP_NSTAT];
+  for (int i = 0; i < IMP_NSTAT; ++i) s[i] = word_value(words[i], prec);
+  std::ostringstream o;
+  o.precision(4);
+  if (std::isnan(s[IMP_S_DSW]) || std::isnan(s[IMP_S_DP]) || std::isnan(s[IMP_S_CFL])) {
+    o << "the update produced NaN";
+  } else if (s[IMP_S_SWLO] > nm.sw_tolerance || s[IMP_S_SWHI] > nm.sw_tolerance) {
+    o << "S_w left [0, 1] by " << std::max(s[IMP_S_SWLO], s[IMP_S_SWHI]);
+  } else if (fail_at_ >= 0 && t_ + dt >= fail_at_) {
+    o << "a failure asked for by the test at t = " << fail_at_;
+    fail_at_ = -1;
+  }
+  if (!o.str().empty()) {
+    at.why = o.str();
+    return at;
+  }
+  // accepted: masses, rates, the next step's size
+  mw_.swap(mw2_);
+  mo_.swap(mo2_);
+  dp_.swap(dp_prev_);
+  prev_dt_ = dt;
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const unsigned long long* x = words.data() + IMP_NSTAT + i * IMP_NWO;
+    auto& r = wells_[i];
+    const double qw = word_value(x[IMP_O_QW], prec), qo = word_value(x[IMP_O_QO], prec);
+    const bool inj = cfg_.input.wells[i].kind == WellKind::Injector;
+    r.water_injection = inj ? qw : 0;
+    r.water_rate = inj ? 0 : -qw;
+    r.oil_rate = -qo;
+    r.bhp = word_value(x[IMP_O_BHP], prec);
+    r.control = static_cast<int>(std::lround(word_value(x[IMP_O_CTRL], prec)));
+    // cumulatives in double from the rates the device added to the masses (crossflow included)
+    r.water_injected += inj ? dt * qw : 0;
+    r.water_total += inj ? 0 : -dt * qw;
+    r.oil_total += -dt * qo;
+  }
+  max_cfl_ = std::max(max_cfl_, dt * s[IMP_S_CFL]);
+  // what the last step allows the next: the CFL limit, and the S_w and pressure changes scaled
+  const double tiny = 1e-30;
+  dt_limit_ = std::min({nm.cfl / std::max(s[IMP_S_CFL], tiny), dt * nm.ds_max / std::max(s[IMP_S_DSW], tiny),
+                        dt * nm.dp_max / std::max(s[IMP_S_DP], tiny)});
+  at.ok = true;
+  return at;
+}
+
+template <class T>
+void Impes3D<T>::step(double t_stop) {
+  apply_schedule();
+  const auto& nm = cfg_.numerics;
+  double limit = t_stop;
+  const auto& ev = cfg_.input.schedule;
+  if (next_event_ < ev.size()) limit = std::min(limit, ev[next_event_].time);
+  const double left = limit - t_;
+  double dt = std::min(dt_next_, left);
+  bool truncated = dt < dt_next_;
+  if (!truncated && left < 2 * dt) {  // no sliver of a step before the stop: two even ones
+    dt = left <= dt * (1 + 1e-9) ? left : 0.5 * left;
+  }
+  const double planned = dt_next_;
+  bool failed = false;
+  for (int cut = 0;; ++cut) {
+    const Attempt a = try_step(dt);
+    if (a.ok) break;
+    ++cuts_total_;
+    std::ostringstream o;
+    o << "step " << steps_ + 1 << " (t = " << t_ << " days, dt = " << dt << "): " << a.why;
+    if (cut >= nm.max_cuts || dt * 0.5 < nm.dt_min) {
+      // name the worst cell of the last attempt
+      const auto p = cells_of(p_), s = cells_of(sw_);
+      const auto& g = cfg_.input.grid;
+      long worst = -1;
+      for (std::size_t c = 0; c < p.size(); ++c)
+        if (!std::isfinite(p[c]) || !std::isfinite(s[c]) || s[c] < -nm.sw_tolerance || s[c] > 1 + nm.sw_tolerance) {
+          worst = static_cast<long>(c);
+          break;
+        }
+      if (worst >= 0) {
+        const long i = worst % g.nx, j = (worst / g.nx) % g.ny, kk = worst / (long(g.nx) * g.ny);
+        o << "; at cell (" << i + 1 << ", " << j + 1 << ", " << kk + 1 << "): p = " << p[worst] << ", S_w = " << s[worst];
+      }
+      o << "; no step of at least time.dt_min = " << nm.dt_min << " within time.max_cuts = " << nm.max_cuts
+        << " halvings succeeded";
+      throw NumericalError(o.str());
+    }
+    dt *= 0.5;
+    failed = true;
+    spdlog::warn("{}; retrying with dt = {:g}", o.str(), dt);
+    be_.copy(p_old_.buffer(), p_.buffer(), E_ * sizeof(T));  // the start of the step again
+  }
+  t_ = (dt == left) ? limit : t_ + dt;
+  last_dt_ = dt;
+  ++steps_;
+  // the next step grows from this one (from the planned size when a stop shortened it, from the
+  // size that worked after a retry) within what this step's changes allow
+  const double base = failed ? dt : (truncated ? planned : dt);
+  dt_next_ = std::clamp(std::min(nm.growth * base, dt_limit_), nm.dt_min, nm.dt_max);
+  // a report time reached: its row of the history
+  const auto& rt = cfg_.input.report_times;
+  while (next_report_ < rt.size() && t_ >= rt[next_report_] * (1 - 1e-12)) {
+    record_report();
+    ++next_report_;
+  }
+  apply_schedule();
+}
+
+template <class T>
+void Impes3D<T>::record_report() {
+  double fopr = 0, fwpr = 0, fwir = 0;
+  for (std::size_t w = 0; w < wells_.size(); ++w) {
+    fopr += wells_[w].oil_rate;
+    fwpr += wells_[w].water_rate;
+    fwir += wells_[w].water_injection;
+    h_bhp_[w].push_back(wells_[w].control == IMP_CTRL_SHUT ? NAN : wells_[w].bhp);
+    const double l = wells_[w].oil_rate + wells_[w].water_rate;
+    h_wct_[w].push_back(cfg_.input.wells[w].kind == WellKind::Producer && l > 0 ? wells_[w].water_rate / l : NAN);
+  }
+  h_time_.push_back(t_);
+  h_fopr_.push_back(fopr);
+  h_fwpr_.push_back(fwpr);
+  h_fwir_.push_back(fwir);
+  h_fwct_.push_back(fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0);
+}
+
+template <class T>
+std::string Impes3D<T>::progress() const {
+  std::ostringstream o;
+  o.precision(3);
+  o << "dt " << last_dt_ << " d, SOR " << last_sor_ << " it (omega " << omega_ << ", error " << last_residual_ << "), "
+    << cuts_total_ << " retries";
+  return o.str();
+}
+
+template <class T>
+std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
+  const auto v = f.download();
+  const auto& g = cfg_.input.grid;
+  std::vector<double> out(g.cells(), 0.0);
+  for (long k = 0; k < g.nz; ++k)
+    for (long j = 0; j < g.ny; ++j)
+      for (long i = 0; i < g.nx; ++i) out[g.index(i, j, k)] = double(v[geo_.at(i, j, k)]);
+  return out;
+}
+
+template <class T>
+std::vector<double> Impes3D<T>::pressure() const {
+  return cells_of(p_);
+}
+template <class T>
+std::vector<double> Impes3D<T>::saturation() const {
+  return cells_of(sw_);
+}
+
+template <class T>
+std::vector<NamedField> Impes3D<T>::fields() const {
+  return {{"pressure", pressure()}, {"sw", saturation()}};
+}
+
+template <class T>
+std::vector<std::string> Impes3D<T>::series_columns() const {
+  std::vector<std::string> c = {"TIME", "STEPS", "DT",   "FOPR", "FWPR", "FLPR", "FWIR",  "FOPT", "FWPT", "FWIT",
+                                "FWCT", "FPR",   "FOIP", "FWIP", "SOR_ITERATIONS", "RETRIES"};
+  for (const auto& w : cfg_.input.wells)
+    for (const char* v : {"WOPR", "WWPR", "WWIR", "WBHP", "WWCT", "WOPT", "WWPT", "WWIT", "WCTRL"}) c.push_back(std::string(v) + ":" + w.name);
+  return c;
+}
+
+template <class T>
+std::vector<double> Impes3D<T>::series_row() const {
+  double fopr = 0, fwpr = 0, fwir = 0, fopt = 0, fwpt = 0, fwit = 0;
+  for (const auto& w : wells_) {
+    fopr += w.oil_rate;
+    fwpr += w.water_rate;
+    fwir += w.water_injection;
+    fopt += w.oil_total;
+    fwpt += w.water_total;
+    fwit += w.water_injected;
+  }
+  // FPR: the pore-volume weighted pressure (a report-time copy of the pressure)
+  const auto p = p_.download();
+  double pv = 0, pp = 0;
+  for (std::size_t L = 0; L < E_; ++L)
+    if (geo_.pv0[L] > 0) {
+      pv += geo_.pv0[L];
+      pp += geo_.pv0[L] * double(p[L]);
+    }
+  std::vector<double> r = {t_,   double(steps_), last_dt_, fopr, fwpr, fopr + fwpr, fwir, fopt, fwpt, fwit,
+                           fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0, pp / pv, oil_in_place(), water_in_place(),
+                           double(sor_total_), double(cuts_total_)};
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const auto& w = wells_[i];
+    const double l = w.oil_rate + w.water_rate;
+    r.insert(r.end(), {w.oil_rate, w.water_rate, w.water_injection, w.bhp, l > 0 ? w.water_rate / l : 0.0, w.oil_total,
+                       w.water_total, w.water_injected, double(w.control)});
+  }
+  return r;
+}
+
+template <class T>
+void Impes3D<T>::write_plot(const std::filesystem::path& png) const {
+  const auto stem = (png.parent_path() / png.stem()).string();
+  // rates, water cut and BHP against time
+  if (!h_time_.empty()) {
+    using io::Series;
+    std::vector<io::Panel> panels(3);
+    panels[0] = {"field rates", "time (days)", "sm3/day", {}};
+    panels[0].series.push_back(Series{"oil production", h_time_, h_fopr_, {20, 20, 20}});
+    panels[0].series.push_back(Series{"water production", h_time_, h_fwpr_, {30, 100, 220}});
+    panels[0].series.push_back(Series{"water injection", h_time_, h_fwir_, {30, 160, 60}, true});
+    panels[1] = {"water cut", "time (days)", "", {}};
+    panels[1].ymin = 0;
+    panels[1].ymax = 1;
+    panels[1].series.push_back(Series{"field", h_time_, h_fwct_, {0, 0, 0}});
+    panels[2] = {"bottom-hole pressure", "time (days)", "bar", {}};
+    static const std::array<std::array<unsigned char, 3>, 6> colors{
+        {{200, 40, 40}, {40, 90, 200}, {30, 150, 60}, {180, 120, 20}, {130, 50, 170}, {20, 150, 150}}};
+    for (std::size_t w = 0; w < wells_.size(); ++w) {
+      const auto col = colors[w % colors.size()];
+      if (cfg_.input.wells[w].kind == WellKind::Producer)
+        panels[1].series.push_back(Series{cfg_.input.wells[w].name, h_time_, h_wct_[w], col, true});
+      panels[2].series.push_back(Series{cfg_.input.wells[w].name, h_time_, h_bhp_[w], col});
+    }
+    io::write_plot_png(stem + "_wells.png", panels);
+  }
+  // S_w in the chosen layer
+  const auto& g = cfg_.input.grid;
+  const auto s = saturation();
+  const int k = cfg_.map_layer;
+  std::vector<double> layer(static_cast<std::size_t>(g.nx) * g.ny);
+  for (long j = 0; j < g.ny; ++j)
+    for (long i = 0; i < g.nx; ++i) {
+      const std::size_t c = g.index(i, j, k);
+      layer[static_cast<std::size_t>(j) * g.nx + i] = geo_.pv0[geo_.at(i, j, k)] > 0 ? s[c] : NAN;
+    }
+  std::ostringstream t;
+  t.precision(4);
+  t << "water saturation, layer " << k + 1 << ", t = " << t_ << " days";
+  io::write_map_png(stem + "_sw_layer" + std::to_string(k + 1) + ".png", g.nx, g.ny, layer, 0, 1, t.str());
+}
+
+template <class T>
+std::string Impes3D<T>::write_snapshot(const std::filesystem::path& dir, const std::string& stem) const {
+  const auto& g = cfg_.input.grid;
+  if (!hex_) {
+    std::vector<int> active(g.cells());
+    for (long k = 0; k < g.nz; ++k)
+      for (long j = 0; j < g.ny; ++j)
+        for (long i = 0; i < g.nx; ++i) active[g.index(i, j, k)] = geo_.pv0[geo_.at(i, j, k)] > 0;
+    hex_ = std::make_unique<io::HexGrid>(io::hex_grid_cartesian(g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.tops, active));
+  }
+  const auto p = pressure(), s = saturation();
+  std::vector<double> pa, sa, pe, po;
+  for (auto c : hex_->cell_index) {
+    pa.push_back(p[c]);
+    sa.push_back(s[c]);
+    pe.push_back(g.permx[c]);
+    po.push_back(g.poro[c]);
+  }
+  const std::string file = stem + ".vtu";
+  io::write_vtu(dir / file, *hex_, {{"pressure", pa}, {"sw", sa}, {"permx", pe}, {"poro", po}}, t_);
+  return file;
+}
+
+template <class T>
+std::map<std::string, double> Impes3D<T>::final_stats() const {
+  std::map<std::string, double> s;
+  double inj = 0, wprod = 0, oprod = 0;
+  for (const auto& w : wells_) {
+    inj += w.water_injected;
+    wprod += w.water_total;
+    oprod += w.oil_total;
+  }
+  const double mw = water_in_place(), mo = oil_in_place();
+  // (in place now - in place at the start) = injected - produced, per phase
+  s["mass_balance_water_rel"] = std::fabs((mw - mw0_) - (inj - wprod)) / std::max(mw0_, 1e-300);
+  s["mass_balance_oil_rel"] = std::fabs((mo - mo0_) + oprod) / std::max(mo0_, 1e-300);
+  s["water_injected_sm3"] = inj;
+  s["water_produced_sm3"] = wprod;
+  s["oil_produced_sm3"] = oprod;
+  s["oil_in_place_sm3"] = mo;
+  s["water_in_place_sm3"] = mw;
+  s["retried_steps"] = double(cuts_total_);
+  s["sor_iterations_total"] = double(sor_total_);
+  s["sor_iterations_per_step"] = steps_ ? double(sor_total_) / double(steps_) : 0.0;
+  s["seconds_pressure"] = seconds_pressure_;
+  s["seconds_transport_and_wells"] = seconds_other_;
+  s["cfl_max"] = max_cfl_;
+  s["omega_last"] = omega_;
+  return s;
+}
+
+template class Impes3D<float>;
+template class Impes3D<double>;
+
+}  // namespace poreflow

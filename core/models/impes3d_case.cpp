@@ -1,0 +1,334 @@
+// The TOML route into an impes3d run (docs/impes3d.md lists every key and its unit): a Cartesian
+// grid of uniform, per-axis or generated properties, tables, wells, a schedule, report times and
+// the numerics. Fills the same ImpesInput an Eclipse deck fills.
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/models/impes3d.hpp"
+#include "core/models/impes3d_fields.hpp"
+
+namespace poreflow {
+namespace {
+
+std::string idx(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
+
+// a per-axis size: `key` as one number or nk values; or `extent` (lx, ly, lz) divided evenly
+std::vector<double> axis_sizes(io::CaseFile& cf, const std::string& key, const std::string& extent, int n, double def) {
+  auto v = cf.get_numbers("grid." + key);
+  const double ext = cf.get_double("grid." + extent, 0);
+  if (!v.empty() && ext > 0) cf.fail("grid." + extent, "and grid." + key + " are both given: use one");
+  if (ext < 0) cf.fail("grid." + extent, "must be positive");
+  if (ext > 0) return std::vector<double>(n, ext / n);
+  if (v.empty()) return std::vector<double>(n, def);
+  if (v.size() == 1) return std::vector<double>(n, v[0]);
+  if (v.size() != static_cast<std::size_t>(n))
+    cf.fail("grid." + key, "has " + std::to_string(v.size()) + " values: give one, or one per cell along its axis (" + std::to_string(n) + ")");
+  for (double x : v)
+    if (!(x > 0)) cf.fail("grid." + key, "must be positive");
+  return v;
+}
+
+// a rock property: one number, or one per layer (nz values); fills every cell
+std::vector<double> layered(io::CaseFile& cf, const std::string& key, const ImpesGrid& g, double def, bool* given = nullptr) {
+  auto v = cf.get_numbers(key);
+  if (given) *given = !v.empty();
+  if (v.empty()) v = {def};
+  if (v.size() != 1 && v.size() != static_cast<std::size_t>(g.nz))
+    cf.fail(key, "has " + std::to_string(v.size()) + " values: give one, or one per layer (" + std::to_string(g.nz) + ")");
+  std::vector<double> out(g.cells());
+  const std::size_t plane = static_cast<std::size_t>(g.nx) * g.ny;
+  for (std::size_t c = 0; c < out.size(); ++c) out[c] = v.size() == 1 ? v[0] : v[c / plane];
+  return out;
+}
+
+// 1-based index from the case, negative counting from the end (-1: the last)
+long cell_index(io::CaseFile& cf, const std::string& key, long n, long def) {
+  const long v = cf.get_int(key, def);
+  if (v == 0) cf.fail(key, "= 0: indices start at 1 (negative ones count from the end, -1 is the last)");
+  return v > 0 ? v - 1 : n + v;
+}
+
+WellSetting read_setting(io::CaseFile& cf, const std::string& base, WellSetting s, WellKind kind) {
+  s.open = cf.get_bool(base + ".open", s.open);
+  if (cf.has(base + ".control")) s.control = cf.get_choice(base + ".control", "bhp", parse_well_control);
+  else cf.get_string(base + ".control", "");
+  s.rate = cf.get_double(base + ".rate", s.rate);
+  s.bhp = cf.get_double(base + ".bhp", s.bhp);
+  (void)kind;
+  return s;
+}
+
+SwofTable read_swof(io::CaseFile& cf) {
+  SwofTable t;
+  auto rows = cf.get_rows("fluid.swof");
+  if (rows.empty()) {
+    // Corey curves when no table is given
+    const double swc = cf.in_range("fluid.corey.swc", 0.2, 0, 1, false, true);
+    const double sor = cf.in_range("fluid.corey.sor", 0.2, 0, 1, false, true);
+    if (swc + sor >= 1) cf.fail("fluid.corey.swc", "+ fluid.corey.sor must be < 1");
+    const double nw = cf.positive("fluid.corey.nw", 2), no = cf.positive("fluid.corey.no", 2);
+    const double krw_max = cf.in_range("fluid.corey.krw_max", 1, 0, 1, true, false);
+    const double kro_max = cf.in_range("fluid.corey.kro_max", 1, 0, 1, true, false);
+    const double pc_max = cf.non_negative("fluid.corey.pc_max", 0);
+    const long n = cf.int_at_least("fluid.corey.rows", 21, 2);
+    for (long r = 0; r < n; ++r) {
+      const double se = double(r) / double(n - 1);
+      t.sw.push_back(swc + (1 - swc - sor) * se);
+      t.krw.push_back(krw_max * std::pow(se, nw));
+      t.krow.push_back(kro_max * std::pow(1 - se, no));
+      t.pcow.push_back(pc_max * (1 - se));
+    }
+    if (sor > 0) {  // above 1 - S_or the oil is immobile and the water's k_rw stays
+      t.sw.push_back(1.0);
+      t.krw.push_back(krw_max);
+      t.krow.push_back(0.0);
+      t.pcow.push_back(0.0);
+    }
+    return t;
+  }
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != 4) cf.fail("fluid.swof", "row " + std::to_string(r + 1) + " needs 4 values: S_w, k_rw, k_row, p_cow");
+    t.sw.push_back(rows[r][0]);
+    t.krw.push_back(rows[r][1]);
+    t.krow.push_back(rows[r][2]);
+    t.pcow.push_back(rows[r][3]);
+  }
+  return t;
+}
+
+}  // namespace
+
+Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be) {
+  Impes3DConfig c;
+  ImpesInput& in = c.input;
+  in.source = cf.source();
+  ImpesGrid& g = in.grid;
+  g.nx = static_cast<int>(cf.int_at_least("grid.nx", 10, 1));
+  g.ny = static_cast<int>(cf.int_at_least("grid.ny", 10, 1));
+  g.nz = static_cast<int>(cf.int_at_least("grid.nz", 1, 1));
+  const std::size_t n = g.cells();
+  const auto dxs = axis_sizes(cf, "dx", "lx", g.nx, 10), dys = axis_sizes(cf, "dy", "ly", g.ny, 10),
+             dzs = axis_sizes(cf, "dz", "lz", g.nz, 1);
+  const double top = cf.get_double("grid.top", 1000);
+  const double dip_x = cf.get_double("grid.dip_x", 0), dip_y = cf.get_double("grid.dip_y", 0);
+  g.dx.resize(n);
+  g.dy.resize(n);
+  g.dz.resize(n);
+  g.tops.resize(n);
+  double above = 0;  // the thickness of the layers above layer k
+  for (int k = 0; k < g.nz; above += dzs[k], ++k) {
+    double x = 0;
+    for (int i = 0; i < g.nx; ++i) {
+      double y = 0;
+      for (int j = 0; j < g.ny; ++j) {
+        const std::size_t cc = g.index(i, j, k);
+        g.dx[cc] = dxs[i];
+        g.dy[cc] = dys[j];
+        g.dz[cc] = dzs[k];
+        // tilted layers: the depth of the top grows along x and y through the cells' centres
+        g.tops[cc] = top + above + dip_x * (x + 0.5 * dxs[i]) + dip_y * (y + 0.5 * dys[j]);
+        y += dys[j];
+      }
+      x += dxs[i];
+    }
+  }
+
+  // rock: uniform or per layer, or generated
+  if (cf.has("rock.generate")) {
+    LayeredFieldSpec s;
+    s.seed = static_cast<std::uint64_t>(cf.int_at_least("rock.generate.seed", 1, 0));
+    auto range = [&](const char* key, double lo, double hi, double* a, double* b) {
+      auto v = cf.get_numbers(std::string("rock.generate.") + key);
+      if (v.empty()) v = {lo, hi};
+      if (v.size() != 2 || !(v[0] > 0) || !(v[1] >= v[0]))
+        cf.fail(std::string("rock.generate.") + key, "must be [min, max] with 0 < min <= max");
+      *a = v[0];
+      *b = v[1];
+    };
+    range("kh", 100, 1000, &s.kh_min, &s.kh_max);
+    range("kv", 10, 100, &s.kv_min, &s.kv_max);
+    range("poro", 0.15, 0.3, &s.poro_min, &s.poro_max);
+    if (s.poro_max > 1) cf.fail("rock.generate.poro", "must lie in (0, 1]");
+    s.correlation_length = cf.non_negative("rock.generate.correlation_length", 5);
+    s.layer_correlation = cf.in_range("rock.generate.layer_correlation", 0.7, 0, 1, false, true);
+    const auto f = generate_layered(g.nx, g.ny, g.nz, s);
+    g.permx = f.kh;
+    g.permy = f.kh;
+    g.permz = f.kv;
+    g.poro = f.poro;
+  } else {
+    bool has_y = false, has_z = false;
+    g.permx = layered(cf, "rock.permx", g, 100);
+    g.permy = layered(cf, "rock.permy", g, 0, &has_y);
+    if (!has_y) g.permy = g.permx;
+    g.permz = layered(cf, "rock.permz", g, 0, &has_z);
+    if (!has_z) {
+      const double kvkh = cf.non_negative("rock.kv_kh", 0.1);
+      for (std::size_t cc = 0; cc < n; ++cc) g.permz[cc] = kvkh * g.permx[cc];
+    }
+    g.poro = layered(cf, "rock.poro", g, 0.2);
+  }
+  g.ntg = layered(cf, "rock.ntg", g, 1.0);
+  // inactive cells: a list of [i, j, k] (1-based) or whole layers
+  for (const auto& r : cf.get_rows("grid.inactive")) {
+    if (r.size() != 3) cf.fail("grid.inactive", "rows are [i, j, k] (1-based)");
+    const long i = long(r[0]) - 1, j = long(r[1]) - 1, k = long(r[2]) - 1;
+    if (i < 0 || j < 0 || k < 0 || i >= g.nx || j >= g.ny || k >= g.nz)
+      cf.fail("grid.inactive", "cell [" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ", " + std::to_string(k + 1) +
+                                   "] is outside the grid");
+    if (g.actnum.empty()) g.actnum.assign(n, 1);
+    g.actnum[g.index(i, j, k)] = 0;
+  }
+  in.fluid.rock.cr = cf.non_negative("rock.compressibility", 5e-5);
+  in.fluid.rock.pref = cf.get_double("rock.p_ref", 1.01325);
+
+  // fluid
+  auto& f = in.fluid;
+  f.rho_w = cf.positive("fluid.rho_water", 1000);
+  f.rho_o = cf.positive("fluid.rho_oil", 850);
+  f.gravity = cf.get_bool("fluid.gravity", true);
+  if (auto w = cf.get_numbers("fluid.pvtw"); !w.empty()) {
+    if (w.size() != 5) cf.fail("fluid.pvtw", "needs 5 values: p_ref (bar), B_w, c_w (1/bar), mu_w (cP), c_v (1/bar)");
+    f.pvtw = {w[0], w[1], w[2], w[3], w[4]};
+  }
+  for (const auto& r : cf.get_rows("fluid.pvdo")) {
+    if (r.size() != 3) cf.fail("fluid.pvdo", "rows are [p (bar), B_o, mu_o (cP)]");
+    f.pvdo.p.push_back(r[0]);
+    f.pvdo.bo.push_back(r[1]);
+    f.pvdo.muo.push_back(r[2]);
+  }
+  if (f.pvdo.p.empty()) {
+    // a slightly compressible oil when no table is given
+    const double bo = cf.positive("fluid.bo", 1.1), mu = cf.positive("fluid.mu_oil", 2.0), co = cf.non_negative("fluid.c_oil", 1e-4);
+    for (double p : {1.0, 100.0, 200.0, 400.0, 800.0}) {
+      f.pvdo.p.push_back(p);
+      f.pvdo.bo.push_back(bo / (1 + co * (p - 100.0)));
+      f.pvdo.muo.push_back(mu);
+    }
+  }
+  f.swof = read_swof(cf);
+
+  // initial state: equilibrium from a datum
+  auto& ini = in.initial;
+  ini.datum_pressure = cf.positive("initial.pressure", 100);
+  ini.datum_depth = cf.get_double("initial.datum_depth", g.tops[0]);
+  ini.owc_depth = cf.get_double("initial.owc_depth", ini.owc_depth);
+  ini.pc_owc = cf.get_double("initial.pc_owc", 0);
+  if (cf.has("initial.sw")) {
+    if (std::isfinite(ini.owc_depth)) cf.fail("initial.sw", "and initial.owc_depth are both given: a contact sets S_w");
+    ini.sw_uniform = cf.in_range("initial.sw", 0.2, 0, 1, false, false);
+  }
+
+  // wells
+  const std::size_t nw = cf.count("wells");
+  for (std::size_t w = 0; w < nw; ++w) {
+    const std::string b = idx("wells", w);
+    ImpesWell well;
+    well.name = cf.get_string(b + ".name", "");
+    if (well.name.empty()) cf.fail(b + ".name", "is missing");
+    const std::string type = cf.get_string(b + ".type", "producer");
+    if (type == "producer") well.kind = WellKind::Producer;
+    else if (type == "injector") well.kind = WellKind::Injector;
+    else cf.fail(b + ".type", "= '" + type + "' is not producer or injector");
+    const long i = cell_index(cf, b + ".i", g.nx, 1), j = cell_index(cf, b + ".j", g.ny, 1);
+    auto ks = cf.get_numbers(b + ".k");
+    if (ks.empty()) ks = {1, double(g.nz)};
+    if (ks.size() == 1) ks.push_back(ks[0]);
+    if (ks.size() != 2 || ks[0] != std::floor(ks[0]) || ks[1] != std::floor(ks[1]) || ks[0] == 0 || ks[1] == 0)
+      cf.fail(b + ".k", "must be a layer or [first, last] (1-based; negative counts from the bottom)");
+    long k0 = ks[0] > 0 ? long(ks[0]) - 1 : g.nz + long(ks[0]);
+    long k1 = ks[1] > 0 ? long(ks[1]) - 1 : g.nz + long(ks[1]);
+    if (k1 < k0) std::swap(k0, k1);
+    const double diameter = cf.positive(b + ".diameter", 0.2), skin = cf.get_double(b + ".skin", 0);
+    const double wi = cf.non_negative(b + ".wi", 0);
+    const bool skip_inactive = cf.get_bool(b + ".skip_inactive", false);
+    for (long k = k0; k <= k1; ++k) {
+      if (skip_inactive && i >= 0 && j >= 0 && i < g.nx && j < g.ny && k >= 0 && k < g.nz && !g.actnum.empty() &&
+          g.actnum[g.index(i, j, k)] == 0)
+        continue;
+      well.completions.push_back({i, j, k, wi, diameter, skin});
+    }
+    well.ref_depth = cf.get_double(b + ".ref_depth", well.ref_depth);
+    WellSetting s;
+    s.control = well.kind == WellKind::Injector ? WellControl::Rate : WellControl::Lrat;
+    s.bhp = well.kind == WellKind::Injector ? 1000 : 1.01325;  // no limit to speak of unless given
+    well.initial = read_setting(cf, b, s, well.kind);
+    in.wells.push_back(std::move(well));
+  }
+  // the schedule: from `time` on, the named well's keys that are given
+  const std::size_t ne = cf.count("schedule");
+  for (std::size_t e = 0; e < ne; ++e) {
+    const std::string b = idx("schedule", e);
+    ScheduleEvent ev;
+    ev.time = cf.get_double(b + ".time", -1);
+    ev.well = cf.get_string(b + ".well", "");
+    const ImpesWell* w = nullptr;
+    for (const auto& x : in.wells)
+      if (x.name == ev.well) w = &x;
+    if (!w) cf.fail(b + ".well", "= '" + ev.well + "' is not a well of this case");
+    // settings build on the well's latest earlier setting
+    WellSetting base = w->initial;
+    for (const auto& prev : in.schedule)
+      if (prev.well == ev.well) base = prev.setting;
+    ev.setting = read_setting(cf, b, base, w->kind);
+    in.schedule.push_back(ev);
+  }
+
+  // time
+  const double end = cf.positive("time.end", 100);
+  auto rt = cf.get_numbers("time.report_times");
+  const long reports = cf.int_at_least("time.reports", 10, 1);
+  if (!rt.empty()) {
+    in.report_times = rt;
+    if (rt.back() != end) in.report_times.push_back(end);
+  } else {
+    for (long r = 1; r <= reports; ++r) in.report_times.push_back(end * double(r) / double(reports));
+  }
+  auto& nm = c.numerics;
+  nm.dt_init = cf.positive("time.dt_init", nm.dt_init);
+  nm.dt_min = cf.positive("time.dt_min", nm.dt_min);
+  nm.dt_max = cf.positive("time.dt_max", nm.dt_max);
+  if (nm.dt_min > nm.dt_max) cf.fail("time.dt_min", "must not exceed time.dt_max");
+  nm.cfl = cf.in_range("time.cfl", nm.cfl, 0, 10, true, false);
+  nm.ds_max = cf.in_range("time.ds_max", nm.ds_max, 0, 1, true, false);
+  nm.dp_max = cf.positive("time.dp_max", nm.dp_max);
+  nm.growth = cf.in_range("time.growth", nm.growth, 1, 100, false, false);
+  nm.max_cuts = static_cast<int>(cf.int_at_least("time.max_cuts", nm.max_cuts, 0));
+  nm.sw_tolerance = cf.in_range("time.sw_tolerance", nm.sw_tolerance, 0, 0.1, false, false);
+
+  const std::string solver = cf.get_string("pressure.solver", "sor");
+  if (solver != "sor") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: sor)");
+  if (cf.has("pressure.omega")) {
+    const std::string key = "pressure.omega";
+    bool is_auto = false;
+    try {
+      is_auto = cf.get_string(key, "auto") == "auto";
+    } catch (const ConfigError&) {
+      nm.omega = cf.in_range(key, 1.5, 0, 2, true, true);
+    }
+    if (!is_auto && nm.omega == 0) cf.fail(key, "must be \"auto\" or a number in (0, 2)");
+  }
+  // 0: by precision (ImpesNumerics::tolerance_for)
+  nm.tolerance = cf.get_double("pressure.tolerance", 0);
+  if (cf.has("pressure.tolerance") && !(nm.tolerance > 0)) cf.fail("pressure.tolerance", "must be positive");
+  nm.max_iterations = cf.int_at_least("pressure.max_iterations", nm.max_iterations, 1);
+  nm.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", nm.check_every, 1));
+  nm.design = cf.get_choice("pressure.design", "simple", parse_sor_design);
+  nm.sor_shape = cf.get_choice("pressure.shape", nm.design == SorDesign::Tiled ? "march:32x8" : "3d:32x4x2", parse_box_shape);
+  const std::string guess = cf.get_string("pressure.initial_guess", "extrapolate");
+  if (guess != "extrapolate" && guess != "zero")
+    cf.fail("pressure.initial_guess", "= '" + guess + "' is not extrapolate (the last increment, scaled by the steps) or zero");
+  nm.extrapolate = guess == "extrapolate";
+  nm.cell_shape = cf.get_choice("kernels.shape", "3d:32x4x2", parse_box_shape);
+  nm.tables = cf.get_choice("kernels.tables", "auto", parse_table_space);
+
+  c.map_layer = static_cast<int>(cell_index(cf, "output.layer", g.nz, 1));
+  if (c.map_layer < 0 || c.map_layer >= g.nz) cf.fail("output.layer", "is outside the grid's " + std::to_string(g.nz) + " layers");
+  (void)be;
+  validate(in);
+  return c;
+}
+
+}  // namespace poreflow

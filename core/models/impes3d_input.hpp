@@ -1,0 +1,134 @@
+#pragma once
+// What an impes3d run is made of, in the shape an Eclipse deck has it (issue: decks fill the same
+// structures): per-cell grid and rock arrays, PVT and saturation tables, wells with their
+// completions and a schedule of control changes, report times. METRIC units throughout: bar, m,
+// day, mD, cP, sm3, kg/m3. Cells are numbered i + nx (j + ny k), 0-based, k = 0 the top layer.
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/kernels/box3.hpp"
+#include "core/kernels/impes3d.hpp"
+#include "core/kernels/sor3d.hpp"
+
+namespace poreflow {
+
+struct ImpesGrid {
+  int nx = 0, ny = 0, nz = 0;
+  // per cell (nx ny nz values): sizes, depth of the top face, rock
+  std::vector<double> dx, dy, dz, tops, permx, permy, permz, poro, ntg;
+  std::vector<int> actnum;               // 0: inactive (empty: all active)
+  std::vector<double> multx, multy, multz;  // transmissibility multipliers of the +i, +j, +k faces (empty: 1)
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nz; }
+  std::size_t index(long i, long j, long k) const { return static_cast<std::size_t>(i + nx * (j + static_cast<long>(ny) * k)); }
+};
+
+struct SwofTable {
+  std::vector<double> sw, krw, krow, pcow;
+};
+struct PvdoTable {
+  std::vector<double> p, bo, muo;
+};
+struct PvtwData {
+  double pref = 1.01325, bw = 1.0, cw = 4e-5, muw = 0.5, cvw = 0;
+};
+struct RockData {
+  double pref = 1.01325, cr = 0;
+};
+
+struct ImpesFluid {
+  double rho_w = 1000, rho_o = 850;  // surface densities, kg/m3
+  bool gravity = true;
+  PvtwData pvtw;
+  PvdoTable pvdo;
+  SwofTable swof;
+  RockData rock;
+};
+
+// A completion in cell (i, j, k): its well index, or 0 to compute it (Peaceman, vertical well).
+struct ImpesCompletion {
+  long i = 0, j = 0, k = 0;
+  double wi = 0;
+  double diameter = 0.2, skin = 0;
+};
+
+enum class WellKind { Producer, Injector };
+// The control: a producer's oil, water or liquid rate, an injector's water rate, or the BHP.
+enum class WellControl { Orat, Wrat, Lrat, Rate, Bhp };
+const char* to_string(WellControl c);
+WellControl parse_well_control(std::string_view s);
+
+struct WellSetting {
+  bool open = true;
+  WellControl control = WellControl::Bhp;
+  double rate = 0;  // target (rate control) or limit (BHP control; 0: none), sm3/day
+  double bhp = 0;   // target (BHP control) or limit (rate control), bar
+};
+
+struct ImpesWell {
+  std::string name;
+  WellKind kind = WellKind::Producer;
+  double ref_depth = std::numeric_limits<double>::quiet_NaN();  // of the BHP; NaN: the top completion's centre
+  std::vector<ImpesCompletion> completions;
+  WellSetting initial;
+};
+
+// From `time` on (days), well `well` runs with `setting`.
+struct ScheduleEvent {
+  double time = 0;
+  std::string well;
+  WellSetting setting;
+};
+
+struct ImpesInitial {
+  // explicit per-cell values, or equilibrium: pressure at a datum depth, hydrostatic phases and
+  // S_w from the capillary pressure above an oil-water contact (Eclipse EQUIL)
+  std::vector<double> pressure, sw;
+  double datum_depth = 0, datum_pressure = 100;
+  double owc_depth = std::numeric_limits<double>::quiet_NaN();  // NaN: no water zone (S_w = S_wc)
+  double pc_owc = 0;
+  double sw_uniform = std::numeric_limits<double>::quiet_NaN();  // equilibrium pressures with this S_w everywhere
+};
+
+struct ImpesInput {
+  ImpesGrid grid;
+  ImpesFluid fluid;
+  std::vector<ImpesWell> wells;
+  std::vector<ScheduleEvent> schedule;  // sorted by time
+  std::vector<double> report_times;     // increasing, > 0; the last is the end of the run
+  ImpesInitial initial;
+  std::string source;                   // for messages
+};
+
+// How the run is computed (case keys [time], [pressure], [kernels]).
+struct ImpesNumerics {
+  double dt_init = 0.1, dt_min = 1e-6, dt_max = 30;  // days
+  double cfl = 0.9;       // of the saturation update's CFL limit (Coats)
+  double ds_max = 0.1;    // largest S_w change per step ...
+  double dp_max = 50;     // ... and pressure change (bar); the next step is sized from the last one's
+  double growth = 2;      // largest growth of dt from one step to the next
+  int max_cuts = 8;       // halvings of a step before the run stops
+  double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry
+  // pressure: red-black SOR
+  double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
+  // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float
+  // (float's rounding leaves residuals of about 1e-6: the rows' terms are ~10 times the increment)
+  double tolerance = 0;
+  double tolerance_for(Precision p) const { return tolerance > 0 ? tolerance : (p == Precision::Float ? 1e-5 : 1e-7); }
+  long max_iterations = 5000;
+  int check_every = 2;
+  bool extrapolate = true;  // start from the last increment scaled by dt (else from 0)
+  SorDesign design = SorDesign::Simple;
+  BoxShape sor_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
+  BoxShape cell_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
+  TableSpace tables = TableSpace::Auto;
+};
+
+// Throws ConfigError naming the first thing that is wrong (array sizes, negative permeability, a
+// table that is not monotonic or does not span [S_wc, 1 - S_or], a well outside the grid or
+// completed in an inactive cell, two wells in one cell, a schedule event in the past or for an
+// unknown well, ...).
+void validate(const ImpesInput& in);
+
+}  // namespace poreflow
