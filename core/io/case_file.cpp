@@ -101,6 +101,18 @@ void CaseFile::set(std::string_view assignment) {
   toml::table* t = &impl_->table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     if (parts[i].empty()) throw ConfigError("--set '" + std::string(assignment) + "': empty key part");
+    // "wells[1]": an entry of an array of tables, which must exist
+    if (const auto open = parts[i].find('['); open != std::string::npos && parts[i].back() == ']') {
+      const std::string name = parts[i].substr(0, open), index = parts[i].substr(open + 1, parts[i].size() - open - 2);
+      auto* arr = t->get(name) ? t->get(name)->as_array() : nullptr;
+      std::size_t k = 0;
+      bool number = !index.empty() && index.find_first_not_of("0123456789") == std::string::npos;
+      if (number) k = std::stoul(index);
+      if (!arr || !number || k >= arr->size() || !arr->get(k)->as_table())
+        throw ConfigError("--set '" + std::string(assignment) + "': there is no table " + parts[i]);
+      t = arr->get(k)->as_table();
+      continue;
+    }
     auto* node = t->get(parts[i]);
     if (!node) {
       t->insert(parts[i], toml::table{});

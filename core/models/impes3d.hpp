@@ -22,8 +22,12 @@ struct Impes3DConfig {
   int map_layer = 0;  // the layer of the S_w map (0-based)
 };
 
-// Reads a TOML case (core/models/impes3d_case.cpp); validate()d.
-Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be);
+// Reads a TOML case (core/models/impes3d_case.cpp); validate()d. The grid's memory need in prec
+// is checked against the backend before any per-cell array is built.
+Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec);
+
+// ConfigError naming the need and the device when a grid of these dimensions does not fit
+void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be);
 
 // Device memory an impes3d run of this grid needs in precision prec (bytes), and the largest
 // single buffer.

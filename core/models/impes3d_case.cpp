@@ -100,7 +100,7 @@ SwofTable read_swof(io::CaseFile& cf) {
 
 }  // namespace
 
-Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be) {
+Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec) {
   Impes3DConfig c;
   ImpesInput& in = c.input;
   in.source = cf.source();
@@ -109,6 +109,7 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be) {
   g.ny = static_cast<int>(cf.int_at_least("grid.ny", 10, 1));
   g.nz = static_cast<int>(cf.int_at_least("grid.nz", 1, 1));
   const std::size_t n = g.cells();
+  check_impes3d_memory(g, 0, 0, prec, be);  // before anything of the grid's size is built
   const auto dxs = axis_sizes(cf, "dx", "lx", g.nx, 10), dys = axis_sizes(cf, "dy", "ly", g.ny, 10),
              dzs = axis_sizes(cf, "dz", "lz", g.nz, 1);
   const double top = cf.get_double("grid.top", 1000);
@@ -214,6 +215,7 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be) {
   auto& ini = in.initial;
   ini.datum_pressure = cf.positive("initial.pressure", 100);
   ini.datum_depth = cf.get_double("initial.datum_depth", g.tops[0]);
+  ini.hydrostatic = cf.get_bool("initial.hydrostatic", true);
   ini.owc_depth = cf.get_double("initial.owc_depth", ini.owc_depth);
   ini.pc_owc = cf.get_double("initial.pc_owc", 0);
   if (cf.has("initial.sw")) {
@@ -326,7 +328,6 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be) {
 
   c.map_layer = static_cast<int>(cell_index(cf, "output.layer", g.nz, 1));
   if (c.map_layer < 0 || c.map_layer >= g.nz) cf.fail("output.layer", "is outside the grid's " + std::to_string(g.nz) + " layers");
-  (void)be;
   validate(in);
   return c;
 }

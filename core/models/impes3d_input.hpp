@@ -89,6 +89,7 @@ struct ImpesInitial {
   double owc_depth = std::numeric_limits<double>::quiet_NaN();  // NaN: no water zone (S_w = S_wc)
   double pc_owc = 0;
   double sw_uniform = std::numeric_limits<double>::quiet_NaN();  // equilibrium pressures with this S_w everywhere
+  bool hydrostatic = true;  // false: the datum pressure in every cell (no contact), out of equilibrium
 };
 
 struct ImpesInput {

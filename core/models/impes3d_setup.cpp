@@ -201,7 +201,13 @@ ImpesState initial_state(const ImpesInput& in, const ImpesGeometry& geo, const s
   };
 
   const bool explicit_state = !ini.pressure.empty();
-  if (!explicit_state) {
+  if (!explicit_state && !ini.hydrostatic) {
+    for (std::size_t L = 0; L < E; ++L)
+      if (geo.pv0[L] > 0) {
+        st.p[L] = ini.datum_pressure;
+        st.sw[L] = sw_fixed;
+      }
+  } else if (!explicit_state) {
     // the continuous profiles from the datum (RK2 in depth), over every depth the cells span
     double lo = ini.datum_depth, hi = ini.datum_depth;
     for (std::size_t L = 0; L < E; ++L)

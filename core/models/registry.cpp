@@ -22,7 +22,7 @@ std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec)
   if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\" or \"impes3d\")");
   if (name == "bl1d") return build<BL1D>(be, prec, read_bl1d_config(cf, be));
   if (name == "adi2d") return build<Adi2D>(be, prec, read_adi2d_config(cf, be));
-  if (name == "impes3d") return build<Impes3D>(be, prec, read_impes3d_config(cf, be));
+  if (name == "impes3d") return build<Impes3D>(be, prec, read_impes3d_config(cf, be, prec));
   cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d)");
 }
 

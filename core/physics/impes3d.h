@@ -10,9 +10,12 @@
    so compressibility keeps it regular with every well shut, and the error of the last solve is fed
    back through the right-hand side. It is solved for the increment dp = p^{n+1} - p^n, whose
    right-hand side is the volume error an unchanged pressure would leave: rounding then scales
-   with the increment, not with the pressure, and float converges as far as double. The masses move with exactly the face fluxes of the pressure
-   equation (upwinded by the potentials of p^n, evaluated at p^{n+1}), so each phase is conserved to
-   rounding. Gravity and capillary pressure enter explicitly.
+   with the increment, not with the pressure, and float converges as far as double.
+   The masses then move with the face fluxes at p^{n+1}, each face computed alike from both sides,
+   so each phase is conserved to rounding; their mobilities are upwinded by the potentials at
+   p^{n+1} (the pressure equation used those of p^n: where a flow reversed, the difference is a
+   volume error the next step's right-hand side takes back). Gravity and capillary pressure enter
+   explicitly.
 
    Parameters and tables travel as one array `prm` (IMP_* below, then the tables), read through
    PF_TABLE_SPACE: constant memory where it fits (CUDA __constant__, OpenCL __constant), global
@@ -90,7 +93,8 @@
    of non-negative numbers' bits (NaN wins), then IMP_NWO words per well */
 #define IMP_S_DSW 0   /* max |S_w^{n+1} - S_w^n| */
 #define IMP_S_DP 1    /* max |p^{n+1} - p^n|, bar */
-#define IMP_S_CFL 2   /* max over cells of f_w' (outflow, reservoir m3/day) / V_p: dt * this is the CFL number */
+#define IMP_S_CFL 2   /* max over cells of f_w' (outflow through faces and wells, reservoir m3/day) / V_p:
+                         dt times this is the step's CFL number */
 #define IMP_S_SWLO 3  /* max(0, -S_w) */
 #define IMP_S_SWHI 4  /* max(0, S_w - 1) */
 #define IMP_S_NEG 5   /* max(0, -m_a / V_p0): a negative mass */
@@ -323,8 +327,8 @@ PF_TEMPLATE PF_FN void imp_assemble_cell(pf_box3 bx, long i, long j, long k, lon
 
 /* ---- the explicit update (SaturationCalc) ---------------------------------------------------- */
 
-/* New masses of cell (i, j, k) from the fluxes at p^{n+1} (p_new) with the mobilities and
-   upwinding of the start of the step (props, p_old), and from its completion's rates (ccell: the
+/* New masses of cell (i, j, k) from the fluxes at p^{n+1} (p_new) with the mobilities of the start
+   of the step (props) upwinded by the potentials at p^{n+1}, and from its completion's rates (ccell: the
    completion in the cell, or -1; comp: the rates the finish step wrote). Writes the masses and S_w
    and returns the cell's statistics in st[IMP_NSTAT]. */
 PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box3 bx, long i, long j, long k, long E,
@@ -354,8 +358,11 @@ PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box
     if (t[f] > (pf_real)0) {
       const long b = nb[f];
       pf_real cw, co, ew, eo;
-      imp_face(props, E, L, b, t[f], pa, p_old[b], da, depth[b], &cw, &co, &ew, &eo);
-      const pf_real dp = p_new[b] - pa1;
+      /* upwinded by the potentials of p^{n+1}: a face whose flow reversed during the step takes the
+         mobility of its new upstream cell, so no cell gives away fluid it does not hold */
+      const pf_real pb1 = p_new[b];
+      imp_face(props, E, L, b, t[f], pa1, pb1, da, depth[b], &cw, &co, &ew, &eo);
+      const pf_real dp = pb1 - pa1;
       const pf_real fw = cw * dp + ew, fo = co * dp + eo;
       sum_w += fw;
       sum_o += fo;
@@ -364,8 +371,10 @@ PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box
   }
   const int c = ccell[L];
   if (c >= 0) {
-    sum_w += comp[c * IMP_NCP + IMP_C_RW];
-    sum_o += comp[c * IMP_NCP + IMP_C_RO];
+    const pf_real qw = comp[c * IMP_NCP + IMP_C_RW], qo = comp[c * IMP_NCP + IMP_C_RO];
+    sum_w += qw;
+    sum_o += qo;
+    out += fmax(-qw, (pf_real)0) * bw + fmax(-qo, (pf_real)0) * bo; /* a producer drains its cell too */
   }
   const pf_real w = mw_in[L] + dt * sum_w, o = mo_in[L] + dt * sum_o;
   mw_out[L] = w;
