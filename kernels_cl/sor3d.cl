@@ -47,6 +47,35 @@ PF_KERNEL void sor_simple_check(PF_SOR_ARGS) {
   if (active && pf_is_leader()) pf_cv_publish(key, ctrl, plan.s1, plan.s2, ctrl, 0);
 }
 
+/* Zline: one work-item per column of the colour over (half-row index, row); scratch holds the
+   Thomas factors (two arrays of E values). */
+pf_key pf_sor_zline(const int check, const int active, __global const pf_real* coef, __global pf_real* p,
+                    __global pf_real* scratch, long E, pf_box3 b, pf_real omega, int colour) {
+  const int lid = get_local_id(0), tx = lid % PF_SOR_BX, ty = lid / PF_SOR_BX;
+  const long ih = (long)get_group_id(0) * PF_SOR_BX + tx;
+  pf_key m = 0;
+  if (!active) return m;
+  for (long j = (long)get_group_id(1) * PF_SOR_BY + ty; j < b.ny; j += (long)get_num_groups(1) * PF_SOR_BY)
+    if (2 * ih + ((colour + j) & 1) < b.nx) {
+      const pf_real r = sor_zline_column(coef, p, scratch, E, b, colour, ih, j, omega);
+      if (check) m = max(m, pf_bits(r));
+    }
+  return m;
+}
+
+PF_KERNEL void sor_zline_step(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_sor_zline(0, active, coef, p, scratch, E, b, omega, colour);
+}
+
+PF_KERNEL void sor_zline_check(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+  __local pf_key s[PF_BLOCK];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_key key = pf_sor_zline(1, active, coef, p, scratch, E, b, omega, colour);
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_cv_publish(key, ctrl, plan.s1, plan.s2, ctrl, 0);
+}
+
 #if defined(PF_SOR_PITCH)
 /* Tiled (paper 003): a group of PF_SOR_BX x PF_SOR_BY work-items owns a tile of PF_SOR_BX half-rows
    (2 PF_SOR_BX cells in i) by PF_SOR_BY rows and marches through its chunk of layers with the planes

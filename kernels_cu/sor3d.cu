@@ -27,6 +27,8 @@ struct SorParams {
   int bx, by, bz;  // the block's shape
   long kchunk;     // layers per block along k (march and tiled)
   int pitch;       // tiled: padded row of a plane, in values
+  T* scratch;      // zline
+  long E;
 };
 
 // Simple: one thread per cell of the colour, over (half-row index, row, layer); march shapes walk
@@ -133,6 +135,26 @@ __global__ void sor_tiled_kernel(SorParams<T> prm) {
   if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
 }
 
+// Zline: one thread per column of the colour over (half-row index, row).
+template <class T, bool CHECK>
+__global__ void sor_zline_kernel(SorParams<T> prm) {
+  using K = bits_t<T>;
+  if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
+  const pf_box3 b = prm.b;
+  const int tid = threadIdx.x, tx = tid % prm.bx, ty = tid / prm.bx;
+  const long ih = static_cast<long>(blockIdx.x) * prm.bx + tx;
+  K m = 0;
+  for (long j = static_cast<long>(blockIdx.y) * prm.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * prm.by)
+    if (2 * ih + ((prm.colour + j) & 1) < b.nx) {
+      const T r = phys::sor_zline_column<T>(prm.coef, prm.p, prm.scratch, prm.E, b, prm.colour, ih, j, prm.omega);
+      if constexpr (CHECK) {
+        const K d = metric_bits(r);
+        m = d > m ? d : m;
+      }
+    }
+  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
+}
+
 unsigned blocks_of(long n, int b) { return static_cast<unsigned>(std::max<long>(1, (n + b - 1) / b)); }
 
 template <class T, bool CHECK>
@@ -142,6 +164,10 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   const unsigned gx = blocks_of(hx, s.bx), gy = std::min(blocks_of(l.box.ny, s.by), 65535u);
   prm.bx = s.bx;
   prm.by = s.by;
+  if (l.design == SorDesign::Zline) {
+    sor_zline_kernel<T, CHECK><<<dim3(gx, gy, 1), s.bx * s.by, 0, stream>>>(prm);
+    return;
+  }
   if (l.design == SorDesign::Tiled) {
     const int threads = s.bx * s.by;
     prm.bz = 1;
@@ -186,6 +212,8 @@ void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream) {
   prm.check_slot = l.check_slot;
   prm.clear_slot = l.clear_slot;
   prm.ctrl = l.ctrl;
+  prm.scratch = static_cast<T*>(l.scratch);
+  prm.E = l.extent;
   if (l.check) launch<T, true>(l, prm, stream);
   else launch<T, false>(l, prm, stream);
 }

@@ -25,6 +25,8 @@ struct SorLaunch {
   bool check = false;
   int check_slot = 0, clear_slot = -1;
   unsigned long long* ctrl = nullptr;
+  void* scratch = nullptr;  // zline
+  long extent = 0;          // zline: values of one scratch array
 };
 template <class T>
 void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream);

@@ -23,6 +23,8 @@ class CudaSor3D final : public Sor3DImpl {
     l.omega = a.omega;
     l.threshold = a.threshold;
     l.ctrl = dptr<unsigned long long>(a.ctrl);
+    if (a.scratch) l.scratch = dptr(*a.scratch);
+    l.extent = static_cast<long>(a.box.extent());
     for (long it = first; it < first + count; ++it) {
       const FusedPlan plan = fused_plan(it, a.check_every);
       l.it = it;

@@ -19,9 +19,9 @@ class ClSor3D final : public Sor3DImpl {
   void iterate(const Sor3DArgs& a, long first, long count) override {
     ctx_.require_int64_atomics(a.prec);
     const BoxShape& s = a.shape;
-    const bool tiled = a.design == SorDesign::Tiled;
+    const bool tiled = a.design == SorDesign::Tiled, zline = a.design == SorDesign::Zline;
     const bool march = s.kind == BoxLaunch::March;
-    const int bz = march || tiled ? 1 : s.bz;
+    const int bz = march || tiled || zline ? 1 : s.bz;
     const int threads = s.bx * s.by * bz;
     std::string defines = "#define PF_SOR_BX " + std::to_string(s.bx) + "\n#define PF_SOR_BY " + std::to_string(s.by) +
                           "\n#define PF_SOR_BZ " + std::to_string(bz) + "\n";
@@ -33,14 +33,16 @@ class ClSor3D final : public Sor3DImpl {
                           ctx_.device_name());
       defines += "#define PF_SOR_PITCH " + std::to_string(sor3d_tile_pitch(s.bx)) + "\n";
     }
-    const std::string base = tiled ? "sor_tiled_" : "sor_simple_";
+    const std::string base = tiled ? "sor_tiled_" : zline ? "sor_zline_" : "sor_simple_";
     cl::Kernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
                          &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};
     const pf_box3 b = a.box.view();
     const std::size_t gx = blocks_of(phys::pf_rb_hx(b), s.bx), gy = std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
     std::size_t gz = blocks_of(b.nz, bz);
-    if (tiled || march) {
+    if (zline) {
+      gz = 1;
+    } else if (tiled || march) {
       kchunk = sor3d_kchunk(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
       gz = blocks_of(b.nz, static_cast<int>(kchunk));
     }
@@ -51,6 +53,10 @@ class ClSor3D final : public Sor3DImpl {
       ctx_.set_real(*k, 4, a.prec, a.threshold);
       ctx_.set(*k, 6, cl_long(kchunk));
       ctx_.set(*k, 7, mem(*a.ctrl));
+      if (zline) {
+        ctx_.set(*k, 10, mem(*a.scratch));
+        ctx_.set(*k, 11, cl_long(a.box.extent()));
+      }
     }
     const cl::NDRange global(gx * threads, gy, gz), local(threads, 1, 1);
     for (long it = first; it < first + count; ++it) {

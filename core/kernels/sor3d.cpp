@@ -9,7 +9,8 @@
 
 namespace poreflow {
 namespace {
-constexpr EnumNames<SorDesign, 2> kDesigns{{{"simple", SorDesign::Simple}, {"tiled", SorDesign::Tiled}}};
+constexpr EnumNames<SorDesign, 3> kDesigns{
+    {{"simple", SorDesign::Simple}, {"tiled", SorDesign::Tiled}, {"zline", SorDesign::Zline}}};
 }
 
 const char* to_string(SorDesign d) { return enum_name(d, kDesigns); }
@@ -53,6 +54,10 @@ void Sor3DKernels::check(const Sor3DArgs& a) const {
   if (a.design == SorDesign::Tiled && a.shape.kind != BoxLaunch::March)
     throw ConfigError("sor3d: the tiled design needs a march:BXxBY shape, not " + to_string(a.shape));
   check_control_block(a.ctrl, "sor3d ctrl");
+  if (a.design == SorDesign::Zline) {
+    check_values(a.scratch, 2 * a.box.extent(), a.prec, "sor3d scratch");
+    if (a.scratch == a.p || a.scratch == a.coef) throw BackendError("sor3d: scratch must be a buffer of its own");
+  }
 }
 
 void Sor3DKernels::reset(const Sor3DArgs& a) {

@@ -18,13 +18,17 @@ namespace poreflow {
 //           along k through a chunk of layers, the k - 1, k, k + 1 planes in shared (local)
 //           memory, each plane stored by colour in padded rows so that no two threads of a warp
 //           hit the same bank. Needs a march shape.
-enum class SorDesign { Simple, Tiled };
+//   Zline:  line SOR along k: columns coloured by (i + j) parity, each solved exactly along k
+//           (Thomas, one thread per column) and relaxed; its factors go through `scratch`. Far
+//           fewer iterations where the vertical coupling dominates (thin layers: reservoirs),
+//           at less parallelism per sweep. The same semantics on every backend.
+enum class SorDesign { Simple, Tiled, Zline };
 const char* to_string(SorDesign d);
 SorDesign parse_sor_design(std::string_view s);
 
 // Iteration `it` is a red sweep (colour 0) then a black sweep (colour 1), each updating every cell
 // of its colour: p += omega * res / D, res = R - D p + the neighbours' terms, from the current
-// values of the other colour. Every backend sweeps in this order and computes the same iterates
+// values of the other colour (Zline: every column of its colour, core/physics/sor3d.h). Every backend sweeps in this order and computes the same iterates
 // to rounding. With a check (fused_plan(it, check_every)), both sweeps fold the largest |res| they
 // saw (each row's residual just before its update) into the check's slot; the red sweep of the
 // next iteration decides (converged when it is below `threshold`; stopped on NaN); launches after
@@ -38,8 +42,9 @@ struct Sor3DArgs {
   double threshold = 0;       // absolute threshold on max |residual|; 0: never converges
   int check_every = 1;
   SorDesign design = SorDesign::Simple;
-  BoxShape shape;
+  BoxShape shape;             // zline: the threads of a block over (half-row, row) columns
   Buffer* ctrl = nullptr;     // a control block (kControlBytes)
+  Buffer* scratch = nullptr;  // zline: 2 x p's extent values
 };
 
 // values of the coefficient buffer of a box (both colours, every coefficient)

@@ -73,6 +73,7 @@ class Impes3D final : public Model {
   long sor_iterations() const { return sor_total_; }
   double last_dt() const { return last_dt_; }
   double omega() const { return omega_; }
+  SorDesign design() const { return cfg_.numerics.design; }
   std::vector<double> pressure() const;  // per cell (nx ny nz), 0 for inactive cells
   std::vector<double> saturation() const;
   // a step fails once when it reaches this time (tests of the retry)
@@ -111,7 +112,8 @@ class Impes3D final : public Model {
   double seconds_pressure_ = 0, seconds_other_ = 0;
   double mw0_ = 0, mo0_ = 0;
   double fail_at_ = -1;
-  double mobility_s_ = 0, compress_c_ = 0;  // for omega = auto (omega_for)
+  double coupling_[3] = {0, 0, 0}, compress_c_ = 0;  // the design and omega = auto (omega_for)
+  Field<T> scratch_;                                 // zline's factors
   std::vector<ImpesWellResult> wells_;
   // report history (plots)
   std::vector<double> h_time_, h_fopr_, h_fwpr_, h_fwir_, h_fwct_;

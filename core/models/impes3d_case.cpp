@@ -317,8 +317,13 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
   if (cf.has("pressure.tolerance") && !(nm.tolerance > 0)) cf.fail("pressure.tolerance", "must be positive");
   nm.max_iterations = cf.int_at_least("pressure.max_iterations", nm.max_iterations, 1);
   nm.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", nm.check_every, 1));
-  nm.design = cf.get_choice("pressure.design", "simple", parse_sor_design);
-  nm.sor_shape = cf.get_choice("pressure.shape", nm.design == SorDesign::Tiled ? "march:32x8" : "3d:32x4x2", parse_box_shape);
+  const std::string design = cf.get_string("pressure.design", "auto");
+  nm.design_auto = design == "auto";
+  if (!nm.design_auto) nm.design = cf.get_choice("pressure.design", "auto", parse_sor_design);
+  // the shape: per design unless given (zline and tiled take march shapes over columns)
+  nm.sor_shape_given = cf.has("pressure.shape");
+  if (nm.sor_shape_given) nm.sor_shape = cf.get_choice("pressure.shape", "", parse_box_shape);
+  else cf.get_string("pressure.shape", "");
   const std::string guess = cf.get_string("pressure.initial_guess", "extrapolate");
   if (guess != "extrapolate" && guess != "zero")
     cf.fail("pressure.initial_guess", "= '" + guess + "' is not extrapolate (the last increment, scaled by the steps) or zero");

@@ -120,8 +120,10 @@ struct ImpesNumerics {
   long max_iterations = 5000;
   int check_every = 2;
   bool extrapolate = true;  // start from the last increment scaled by dt (else from 0)
+  bool design_auto = true;  // zline where the vertical coupling dominates, else simple
   SorDesign design = SorDesign::Simple;
   BoxShape sor_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
+  bool sor_shape_given = false;  // else the design's default (simple 3d:32x4x2, tiled march:32x8, zline march:32x4)
   BoxShape cell_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
   TableSpace tables = TableSpace::Auto;
 };

@@ -10,9 +10,36 @@
 namespace poreflow {
 namespace {
 
+// one colour sweep of columns (zline)
+template <class T>
+T sweep_lines(const HostContext& hc, const Sor3DArgs& a, int c, bool check) {
+  const pf_box3 b = a.box.view();
+  const T* coef = host_ptr<T>(*a.coef);
+  T* p = host_ptr<T>(*a.p);
+  T* scratch = host_ptr<T>(*a.scratch);
+  const long E = static_cast<long>(a.box.extent());
+  const T omega = T(a.omega);
+  T m = 0;
+  bool nan = false;
+#pragma omp parallel for schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
+    reduction(max : m) reduction(|| : nan)
+  for (long j = 0; j < b.ny; ++j) {
+    const long n = (b.nx - ((c + j) & 1) + 1) / 2;  // columns of colour c in the row
+    for (long ih = 0; ih < n; ++ih) {
+      const T r = phys::sor_zline_column<T>(coef, p, scratch, E, b, c, ih, j, omega);
+      if (check) {
+        m = r > m ? r : m;
+        nan = nan || std::isnan(r);
+      }
+    }
+  }
+  return nan ? std::numeric_limits<T>::quiet_NaN() : m;
+}
+
 // one colour sweep; returns max |residual| (NaN when one was NaN) when `check`
 template <class T>
 T sweep(const HostContext& hc, const Sor3DArgs& a, int c, bool check) {
+  if (a.design == SorDesign::Zline) return sweep_lines<T>(hc, a, c, check);
   const pf_box3 b = a.box.view();
   const T* coef = host_ptr<T>(*a.coef);
   T* p = host_ptr<T>(*a.p);
