@@ -196,7 +196,36 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   sor_simple_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, 0, stream>>>(prm);
 }
 
+template <class T>
+__global__ void csr_kernel(const T* __restrict__ coef, pf_box3 b, int* __restrict__ row_ptr, int* __restrict__ col,
+                           T* __restrict__ val) {
+  const long n = b.nx * b.ny * b.nz;
+  const long r = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r > n) return;
+  row_ptr[r] = static_cast<int>(7 * r);
+  if (r == n) return;
+  const long i = r % b.nx, j = (r / b.nx) % b.ny, k = r / (b.nx * b.ny);
+  const long q = phys::pf_rb_of(b, i, j, k), m2 = 2 * phys::pf_rb_m(b);
+  // columns in increasing order: k - 1, j - 1, i - 1, the cell, i + 1, j + 1, k + 1
+  const long nb[7] = {r - b.nx * b.ny, r - b.nx, r - 1, r, r + 1, r + b.nx, r + b.nx * b.ny};
+  const bool has[7] = {k > 0, j > 0, i > 0, true, i + 1 < b.nx, j + 1 < b.ny, k + 1 < b.nz};
+  const int which[7] = {PF_SOR_B, PF_SOR_S, PF_SOR_W, PF_SOR_D, PF_SOR_E, PF_SOR_N, PF_SOR_T};
+  for (int e = 0; e < 7; ++e) {
+    const T c = coef[q + which[e] * m2];
+    col[7 * r + e] = static_cast<int>(has[e] ? nb[e] : r);
+    val[7 * r + e] = e == 3 ? c : (has[e] ? -c : T(0));
+  }
+}
+
 }  // namespace
+
+template <class T>
+void launch_sor3d_csr(const T* coef, pf_box3 b, int* row_ptr, int* col, T* val, cudaStream_t stream) {
+  const long n = b.nx * b.ny * b.nz;
+  csr_kernel<T><<<static_cast<unsigned>((n + 1 + 255) / 256), 256, 0, stream>>>(coef, b, row_ptr, col, val);
+}
+template void launch_sor3d_csr<float>(const float*, pf_box3, int*, int*, float*, cudaStream_t);
+template void launch_sor3d_csr<double>(const double*, pf_box3, int*, int*, double*, cudaStream_t);
 
 template <class T>
 void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream) {

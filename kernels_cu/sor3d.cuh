@@ -31,4 +31,10 @@ struct SorLaunch {
 template <class T>
 void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream);
 
+// The operator of the colour-packed coefficients as CSR with 7 entries a row (rows and columns
+// i + nx (j + ny k); a missing neighbour is an explicit 0 on the row's own column, so every row has
+// the same length): row_ptr (cells + 1), col, val (7 cells each).
+template <class T>
+void launch_sor3d_csr(const T* coef, pf_box3 b, int* row_ptr, int* col, T* val, cudaStream_t stream);
+
 }  // namespace poreflow::cu

@@ -270,4 +270,39 @@ TEST_CASE_TEMPLATE("sor3d: a NaN in the system stops the iteration", T, float, d
   });
 }
 
+TEST_CASE_TEMPLATE("sor3d: the vendor sparse product applies the same operator", T, float, double) {
+  const System s = make_system(33, 31, 7);
+  const Box3& b = s.box;
+  const pf_box3 v = b.view();
+  const long m2 = 2 * phys::pf_rb_m(v), n = b.cells();
+  auto x = random_vector<double>(static_cast<std::size_t>(n), -1, 1);
+  std::vector<double> want(static_cast<std::size_t>(n));
+  for (long k = 0; k < b.nz; ++k)
+    for (long j = 0; j < b.ny; ++j)
+      for (long i = 0; i < b.nx; ++i) {
+        const long r = i + b.nx * (j + b.ny * k), q = phys::pf_rb_of(v, i, j, k);
+        auto c = [&](int f) { return double(T(s.coef[q + f * m2])); };
+        auto xs = [&](long di, long dj, long dk, bool has) {
+          return has ? double(T(x[(i + di) + b.nx * ((j + dj) + b.ny * (k + dk))])) : 0.0;
+        };
+        want[r] = c(PF_SOR_D) * double(T(x[r])) - c(PF_SOR_W) * xs(-1, 0, 0, i > 0) - c(PF_SOR_E) * xs(1, 0, 0, i + 1 < b.nx) -
+                  c(PF_SOR_S) * xs(0, -1, 0, j > 0) - c(PF_SOR_N) * xs(0, 1, 0, j + 1 < b.ny) -
+                  c(PF_SOR_B) * xs(0, 0, -1, k > 0) - c(PF_SOR_T) * xs(0, 0, 1, k + 1 < b.nz);
+      }
+  for_each_backend([&](Backend& be) {
+    if (be.sor3d().vendor_name().empty()) return;
+    auto coef = make_field(be, convert<T>(s.coef));
+    auto fx = make_field(be, convert<T>(x));
+    Field<T> fy(be, static_cast<std::size_t>(n));
+    fy.fill(T(kNaN));
+    Sor3DArgs a;
+    a.prec = precision_of<T>();
+    a.box = b;
+    a.coef = &coef.buffer();
+    be.sor3d().vendor_spmv(a, fx.buffer(), fy.buffer());
+    CHECK(max_rel_diff(convert<double>(fy.download()), want) <= 50 * tol<T>());
+    CHECK(be.sor3d().vendor_bytes(a) > 0);
+  });
+}
+
 }  // TEST_SUITE

@@ -1,55 +1,19 @@
 // The tridiag family on the cuda backend: the plan and kernels of kernels_cu/tridiag.cu, and
 // cuSPARSE's batched solvers on the same data for comparison.
-#include <cusparse.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <limits>
 #include <string>
 
+#include "backends/cuda/cusparse.hpp"
 #include "backends/cuda/families.hpp"
 #include "kernels_cu/tridiag.cuh"
 
 namespace poreflow::cuda_detail {
 namespace {
 
-// ---- cuSPARSE -------------------------------------------------------------------------------------
-
-[[noreturn]] void throw_cusparse(cusparseStatus_t st, const char* what, const char* file, int line) {
-  const std::string msg = std::string(what) + " failed: " + cusparseGetErrorString(st);
-  throw BackendError(where(msg.c_str(), file, line));
-}
-
-#define PF_CHECK_CUSPARSE(call)                                                         \
-  do {                                                                                  \
-    cusparseStatus_t pf_sp_st_ = (call);                                                \
-    if (pf_sp_st_ != CUSPARSE_STATUS_SUCCESS) throw_cusparse(pf_sp_st_, #call, __FILE__, __LINE__); \
-  } while (0)
-
-// The handle, created on first use and bound to the backend's stream.
-class SparseHandle {
- public:
-  SparseHandle() = default;
-  ~SparseHandle() {
-    if (!h_) return;
-    if (cusparseStatus_t st = cusparseDestroy(h_); st != CUSPARSE_STATUS_SUCCESS)
-      spdlog::error("cusparseDestroy failed: {}", cusparseGetErrorString(st));
-  }
-  SparseHandle(const SparseHandle&) = delete;
-  SparseHandle& operator=(const SparseHandle&) = delete;
-  cusparseHandle_t get(cudaStream_t stream) {
-    if (!h_) {
-      cusparseHandle_t h = nullptr;
-      PF_CHECK_CUSPARSE(cusparseCreate(&h));
-      h_ = h;
-      PF_CHECK_CUSPARSE(cusparseSetStream(h_, stream));
-    }
-    return h_;
-  }
-
- private:
-  cusparseHandle_t h_ = nullptr;
-};
+// ---- cuSPARSE (backends/cuda/cusparse.hpp) ------------------------------------------------------
 
 // float and double entry points under one name
 cusparseStatus_t gtsv2_strided_bytes(cusparseHandle_t h, int m, const float* dl, const float* d, const float* du,

@@ -72,6 +72,21 @@ void Sor3DKernels::iterate(const Sor3DArgs& a, long first, long count) {
   impl_.iterate(a, first, count);
 }
 
+void Sor3DImpl::vendor_spmv(const Sor3DArgs&, const Buffer&, Buffer&) {
+  throw BackendError("sor3d: no vendor sparse product on this backend");
+}
+
+double Sor3DImpl::vendor_bytes(const Sor3DArgs&) const { return 0; }
+
+void Sor3DKernels::vendor_spmv(const Sor3DArgs& a, const Buffer& x, Buffer& y) {
+  check_precision(be_, a.prec, "sor3d vendor_spmv");
+  check_values(a.coef, sor3d_coef_values(a.box), a.prec, "sor3d vendor_spmv coef");
+  check_values(&x, static_cast<std::size_t>(a.box.cells()), a.prec, "sor3d vendor_spmv x");
+  check_values(&y, static_cast<std::size_t>(a.box.cells()), a.prec, "sor3d vendor_spmv y");
+  if (&x == &y) throw BackendError("sor3d vendor_spmv: x and y must differ");
+  impl_.vendor_spmv(a, x, y);
+}
+
 FusedStatus Sor3DKernels::status(const Sor3DArgs& a, long next) {
   check_control_block(a.ctrl, "sor3d ctrl");
   return read_fused_status(be_, *a.ctrl, a.prec, a.threshold, a.check_every, next);

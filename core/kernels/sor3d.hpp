@@ -3,6 +3,7 @@
 // the residual reduced and the convergence decided on the device as jacobi1d does (the fused stop
 // of core/kernels/converge.h): the host reads the control block once per batch of iterations.
 // impes3d solves its pressure equation with it; fluids3d's red-black sweeps share its layout.
+#include <string>
 #include <string_view>
 
 #include "core/backend.hpp"
@@ -63,6 +64,13 @@ class Sor3DImpl {
   virtual ~Sor3DImpl() = default;
   // iterations [first, first + count), count > 0, arguments checked
   virtual void iterate(const Sor3DArgs& a, long first, long count) = 0;
+  // A vendor library's y = A x with the operator of a's coefficients (D on the diagonal, minus the
+  // neighbour coefficients), x and y holding the box's cells compactly (i + nx (j + ny k)): the
+  // bandwidth anchor of reading one sweep's data. Empty name: none on this backend.
+  virtual std::string vendor_name() const { return ""; }
+  virtual void vendor_spmv(const Sor3DArgs& a, const Buffer& x, Buffer& y);
+  // the bytes one vendor product moves (its matrix format, x and y)
+  virtual double vendor_bytes(const Sor3DArgs& a) const;
 };
 
 class Sor3DKernels {
@@ -73,6 +81,9 @@ class Sor3DKernels {
   void iterate(const Sor3DArgs& a, long first, long count);
   // waits and reads the control block; `next` is the first iteration not yet enqueued
   FusedStatus status(const Sor3DArgs& a, long next);
+  std::string vendor_name() const { return impl_.vendor_name(); }
+  void vendor_spmv(const Sor3DArgs& a, const Buffer& x, Buffer& y);
+  double vendor_bytes(const Sor3DArgs& a) const { return impl_.vendor_bytes(a); }
 
  private:
   void check(const Sor3DArgs& a) const;
