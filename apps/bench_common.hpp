@@ -50,6 +50,9 @@ struct BenchOptions {
   double serial_budget = 30;  // adi2d: seconds a serial or omp run may take before it is scaled
   double device_budget = 30;  // adi2d: the same for cuda and opencl
   int steps = 100;            // adi2d
+  int impes_steps = 10;       // impes3d: the most steps timed per grid
+  std::string cases;          // impes3d: case1:NXxNYxNZ, fig10:..., case2, case2-full
+  std::string cases_dir = "cases";
 };
 
 // The backends to run: the list given (or every available one) with serial first, the baseline.

@@ -22,6 +22,10 @@ template <class T>
 void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 template <class T>
 void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
+void bench_sor3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
+void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 
 // every reduction configuration of a backend (each variant; both combines for the paper
 // variants), restricted to --variants
@@ -29,5 +33,7 @@ std::vector<ReduceConfig> bench_reduce_configs(Backend& be, const BenchOptions& 
 
 // paper 002's Tables 2 and 3: seconds per backend and algorithm over the grid sizes, then speedups
 void print_adi2d_tables(const std::vector<BenchRow>& rows);
+// paper 003's measurements: time per step (or per whole case), cell updates per second, speedup
+void print_impes3d_table(const std::vector<BenchRow>& rows);
 
 }  // namespace poreflow::app

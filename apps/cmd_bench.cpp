@@ -13,7 +13,7 @@
 namespace poreflow::app {
 
 void add_bench(CLI::App& app, Common& c) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d, tridiag, adi2d");
+  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d, tridiag, adi2d, sor3d, impes3d");
   bench->require_subcommand(1);
   static BenchOptions o;
   struct Kind {
@@ -23,7 +23,9 @@ void add_bench(CLI::App& app, Common& c) {
   for (Kind kind : {Kind{"reduce", "reductions: every variant, CUB on cuda, against the copy bandwidth"},
                     Kind{"bl1d", "one fused Jacobi iteration with its convergence check (paper 000)"},
                     Kind{"tridiag", "batched tridiagonal solvers: algorithm x layout x shape, cuSPARSE on cuda"},
-                    Kind{"adi2d", "the 100-step adi2d case per backend, algorithm and grid (papers 002/004)"}}) {
+                    Kind{"adi2d", "the 100-step adi2d case per backend, algorithm and grid (papers 002/004)"},
+                    Kind{"sor3d", "one red-black SOR iteration with its residual per design and shape, cuSPARSE on cuda"},
+                    Kind{"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2"}}) {
     const std::string k = kind.name;
     auto* sub = bench->add_subcommand(k, kind.help);
     add_common_options(*sub, c, false, true);
@@ -52,10 +54,26 @@ void add_bench(CLI::App& app, Common& c) {
           ->capture_default_str();
       sub->add_option("--gpu-budget", o.device_budget, "the same for a cuda or opencl run")->capture_default_str();
     }
+    if (k == "sor3d") {
+      sub->add_option("--grids", o.sizes, "N^3 or NXxNYxNZ list (default 64^3,128^3,256^3,512x512x64)");
+      sub->add_option("--variants", o.variants, "only these designs: simple, tiled, zline, vendor (comma-separated)");
+    }
+    if (k == "impes3d") {
+      sub->add_option("--cases", o.cases, "case1:NXxNYxNZ, fig10:NXxNYxNZ, case2, case2-full (default: paper 003's "
+                                          "variants, the figure-10 series, case 2 and its whole run)");
+      sub->add_option("--cases-dir", o.cases_dir, "where impes_case1.toml and impes_case2.toml are")->capture_default_str();
+      sub->add_option("--steps", o.impes_steps, "most steps timed per grid (serial times fewer within its budget; every "
+                                          "backend then times as many)")
+          ->capture_default_str();
+      sub->add_option("--cpu-budget", o.serial_budget, "seconds of timed steps a serial or omp grid may take")
+          ->capture_default_str();
+      sub->add_option("--gpu-budget", o.device_budget, "the same for cuda and opencl")->capture_default_str();
+    }
     sub->callback([&c, sub, k] {
       apply_logging(c);
       // benchmarks default to float, as the papers measured
-      auto prec = parse_precision(sub->count("--precision") ? c.precision : "float");
+      // (impes3d: double, as its targets are set)
+      auto prec = parse_precision(sub->count("--precision") ? c.precision : k == "impes3d" ? "double" : "float");
       const bool f = prec == Precision::Float;
       std::vector<BenchRow> rows;
       std::vector<std::pair<std::string, double>> bw;
@@ -64,11 +82,17 @@ void add_bench(CLI::App& app, Common& c) {
       if (k == "tridiag")
         f ? bench_tridiag<float>(o, c.backend_opts, rows, bw) : bench_tridiag<double>(o, c.backend_opts, rows, bw);
       if (k == "adi2d") f ? bench_adi2d<float>(o, c.backend_opts, rows, bw) : bench_adi2d<double>(o, c.backend_opts, rows, bw);
-      fill_speedups(rows, k == "tridiag" || k == "adi2d" ? "thomas" : "serial");
+      if (k == "sor3d") f ? bench_sor3d<float>(o, c.backend_opts, rows, bw) : bench_sor3d<double>(o, c.backend_opts, rows, bw);
+      if (k == "impes3d")
+        f ? bench_impes3d<float>(o, c.backend_opts, rows, bw) : bench_impes3d<double>(o, c.backend_opts, rows, bw);
+      if (k != "impes3d")  // impes3d fills its own: serial over the same steps
+        fill_speedups(rows, k == "tridiag" || k == "adi2d" ? "thomas" : k == "sor3d" ? "simple" : "serial");
       if (k == "adi2d")
         print_adi2d_tables(rows);
+      else if (k == "impes3d")
+        print_impes3d_table(rows);
       else
-        print_rows(rows, k == "reduce" ? "us" : k == "bl1d" ? "us/it" : "us");
+        print_rows(rows, k == "reduce" ? "us" : k == "bl1d" || k == "sor3d" ? "us/it" : "us");
       for (const auto& [name, gbps] : bw) fmt::print("copy bandwidth {}: {:.1f} GB/s (read + write)\n", name, gbps);
       if (!o.json.empty()) {
         write_json(o.json, k, rows, bw);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
-#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [bench] [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d]
+#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [bench]
+#                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
@@ -38,9 +39,17 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIME
 }
 
 bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and scaled
-  local extra=()
+  local extra=() tag=$1
   [ "$1" = adi2d ] && extra=(--cpu-budget 5 --gpu-budget 3 --sizes 65,129,257,513,1025,2049 --precision ${ADI_PRECISION:-double})
-  run bench_$1 "$PF" bench "$1" --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$1.json" "${extra[@]}"
+  [ "$1" = impes3d ] && extra=(--cpu-budget ${IMPES_CPU_BUDGET:-3} --steps 10 ${IMPES_CASES:+--cases $IMPES_CASES})
+  if [ "$1" = sor3d ]; then  # both precisions: the targets are set for each
+    for p in float double; do
+      run bench_sor3d_$p "$PF" bench sor3d --backends omp,cuda,opencl --cl-platform NVIDIA --precision $p \
+        --json "$OUT/bench_sor3d_$p.json"
+    done
+    return
+  fi
+  run bench_$tag "$PF" bench "$1" --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$tag.json" "${extra[@]}"
 }
 
 pack() {  # after every stage, so a call cut off by its time limit still brings back what it did
@@ -64,7 +73,13 @@ for s in "${stages[@]}"; do
     leaks)  # compute-sanitizer's memcheck with leak checking over a part of the cuda suite
       run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
         "$BUILD/tests/poreflow_tests" --test-suite=backend --pf-backend=cuda \
-        "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*"
+        "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*,sor3d*,impes3d: *"
+      ;;
+    run-impes)  # the whole of case 2 (double) on cuda and NVIDIA's OpenCL, and compared across backends
+      for b in cuda opencl; do
+        run run_impes_case2_$b "$PF" run cases/impes_case2.toml --backend $b --cl-platform NVIDIA --no-output
+      done
+      run compare_impes_case2 "$PF" compare cases/impes_case2.toml --backends omp,cuda,opencl --cl-platform NVIDIA
       ;;
     run-adi2d)  # the 1025^2 adi2d case on cuda and NVIDIA's OpenCL, with the pressure/transport split
       for b in cuda opencl; do
