@@ -51,15 +51,17 @@ PF_KERNEL void sor_simple_check(PF_SOR_ARGS) {
    Thomas factors (two arrays of E values). */
 pf_key pf_sor_zline(const int check, const int active, __global const pf_real* coef, __global pf_real* p,
                     __global pf_real* scratch, long E, pf_box3 b, pf_real omega, int colour) {
-  const int lid = get_local_id(0), tx = lid % PF_SOR_BX, ty = lid / PF_SOR_BX;
-  const long ih = (long)get_group_id(0) * PF_SOR_BX + tx;
+  /* one work-item per column of the colour, the columns numbered along the rows */
+  const long hx = pf_rb_hx(b), columns = hx * b.ny;
   pf_key m = 0;
   if (!active) return m;
-  for (long j = (long)get_group_id(1) * PF_SOR_BY + ty; j < b.ny; j += (long)get_num_groups(1) * PF_SOR_BY)
+  for (long col = get_global_id(0); col < columns; col += get_global_size(0)) {
+    const long ih = col % hx, j = col / hx;
     if (2 * ih + ((colour + j) & 1) < b.nx) {
       const pf_real r = sor_zline_column(coef, p, scratch, E, b, colour, ih, j, omega);
       if (check) m = max(m, pf_bits(r));
     }
+  }
   return m;
 }
 

@@ -63,7 +63,7 @@ __global__ void sor_simple_kernel(SorParams<T> prm) {
 // of padded rows: the cell a thread updates and its i +- 1 neighbours are then consecutive values
 // across the threads of a row, free of bank conflicts. Every plane is loaded once per chunk.
 template <class T, bool CHECK>
-__global__ void sor_tiled_kernel(SorParams<T> prm) {
+__global__ void __launch_bounds__(512) sor_tiled_kernel(SorParams<T> prm) {
   using K = bits_t<T>;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* sm = reinterpret_cast<T*>(smem_raw);
@@ -135,16 +135,20 @@ __global__ void sor_tiled_kernel(SorParams<T> prm) {
   if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
 }
 
-// Zline: one thread per column of the colour over (half-row index, row).
+// Zline: one thread per column of the colour, the columns (half-row index, row) numbered along
+// the rows so that a block's threads read consecutive values. A thread's column is a chain of
+// dependent steps: small blocks spread the columns over every SM.
 template <class T, bool CHECK>
-__global__ void sor_zline_kernel(SorParams<T> prm) {
+__global__ void __launch_bounds__(1024) sor_zline_kernel(SorParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
   const pf_box3 b = prm.b;
-  const int tid = threadIdx.x, tx = tid % prm.bx, ty = tid / prm.bx;
-  const long ih = static_cast<long>(blockIdx.x) * prm.bx + tx;
+  const int tid = threadIdx.x;
+  const long hx = phys::pf_rb_hx(b), columns = hx * b.ny;
   K m = 0;
-  for (long j = static_cast<long>(blockIdx.y) * prm.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * prm.by)
+  for (long col = static_cast<long>(blockIdx.x) * blockDim.x + tid; col < columns;
+       col += static_cast<long>(gridDim.x) * blockDim.x) {
+    const long ih = col % hx, j = col / hx;
     if (2 * ih + ((prm.colour + j) & 1) < b.nx) {
       const T r = phys::sor_zline_column<T>(prm.coef, prm.p, prm.scratch, prm.E, b, prm.colour, ih, j, prm.omega);
       if constexpr (CHECK) {
@@ -152,6 +156,7 @@ __global__ void sor_zline_kernel(SorParams<T> prm) {
         m = d > m ? d : m;
       }
     }
+  }
   if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
 }
 
@@ -165,7 +170,9 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   prm.bx = s.bx;
   prm.by = s.by;
   if (l.design == SorDesign::Zline) {
-    sor_zline_kernel<T, CHECK><<<dim3(gx, gy, 1), s.bx * s.by, 0, stream>>>(prm);
+    const int threads = s.bx * s.by;
+    const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(hx * l.box.ny, threads), 1L << 30));
+    sor_zline_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
     return;
   }
   if (l.design == SorDesign::Tiled) {

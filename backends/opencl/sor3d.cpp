@@ -58,7 +58,9 @@ class ClSor3D final : public Sor3DImpl {
         ctx_.set(*k, 11, cl_long(a.box.extent()));
       }
     }
-    const cl::NDRange global(gx * threads, gy, gz), local(threads, 1, 1);
+    const std::size_t zblocks = std::min<std::size_t>(blocks_of(phys::pf_rb_hx(b) * b.ny, threads), std::size_t(1) << 30);
+    const cl::NDRange global = zline ? cl::NDRange(zblocks * threads, 1, 1) : cl::NDRange(gx * threads, gy, gz),
+                      local(threads, 1, 1);
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, a.check_every);
       cl::Kernel& k = *ks[p.check];

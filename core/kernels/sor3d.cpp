@@ -53,6 +53,9 @@ void Sor3DKernels::check(const Sor3DArgs& a) const {
     throw ConfigError("sor3d: the launch shape " + to_string(a.shape) + " must have a multiple of 32 threads");
   if (a.design == SorDesign::Tiled && a.shape.kind != BoxLaunch::March)
     throw ConfigError("sor3d: the tiled design needs a march:BXxBY shape, not " + to_string(a.shape));
+  // the tiled kernel is compiled for at most 512 threads a block (its registers in double)
+  if (a.design == SorDesign::Tiled && a.shape.threads() > 512)
+    throw ConfigError("sor3d: the tiled design takes at most 512 threads a block, not " + to_string(a.shape));
   check_control_block(a.ctrl, "sor3d ctrl");
   if (a.design == SorDesign::Zline) {
     check_values(a.scratch, 2 * a.box.extent(), a.prec, "sor3d scratch");

@@ -50,33 +50,76 @@ PF_TEMPLATE PF_FN pf_real sor_point(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_
    at half-index ih of row j (i = 2 ih + ((c + j) & 1), present when i < nx) is solved exactly along
    k (Thomas) with its x and y neighbours' current values, then relaxed: p += omega (x - p). The
    forward sweep keeps its factors in scratch (two arrays of E values, at the cells' indices in p's
-   array). Returns the largest |residual| of the column's rows before the update. */
+   array). Returns the largest |residual| of the column's rows before the update.
+   A GPU thread walks a whole column, a chain of dependent steps: each chunk of PF_ZCHUNK cells first
+   issues all its loads (independent of the chain, so their latencies overlap), then runs the chain
+   on registers, instead of waiting on each cell's loads in turn. */
+#ifndef PF_ZCHUNK
+#define PF_ZCHUNK 8
+#endif
+#if defined(__CUDACC__) || defined(__OPENCL_VERSION__) || defined(__OPENCL_C_VERSION__)
+#define PF_UNROLL _Pragma("unroll")
+#else
+#define PF_UNROLL
+#endif
 PF_TEMPLATE PF_FN pf_real sor_zline_column(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_real* p, PF_GLOBAL pf_real* scratch,
                                            long E, pf_box3 b, int c, long ih, long j, pf_real omega) {
   const long i = 2 * ih + ((c + j) & 1);
   const long m2 = 2 * pf_rb_m(b);
   pf_real worst = (pf_real)0, cp = (pf_real)0, dp = (pf_real)0;
-  for (long k = 0; k < b.nz; ++k) {
-    const long q = pf_rb_of(b, i, j, k), at = pf_box_at(b, i, j, k);
-    const pf_real w = coef[q + PF_SOR_W * m2], e = coef[q + PF_SOR_E * m2], s = coef[q + PF_SOR_S * m2],
-                  n = coef[q + PF_SOR_N * m2], bo = coef[q + PF_SOR_B * m2], t = coef[q + PF_SOR_T * m2],
-                  d = coef[q + PF_SOR_D * m2], r = coef[q + PF_SOR_R * m2];
-    const pf_real pw = p[at - 1], pe = p[at + 1], ps = p[at - b.sy], pn = p[at + b.sy];
-    const pf_real res = sor_residual(w, e, s, n, bo, t, d, r, p[at], pw, pe, ps, pn, p[at - b.sz], p[at + b.sz]);
-    if (fabs(res) > worst || res != res) worst = fabs(res); /* a NaN, once in, stays */
-    const pf_real rhs = r + ((w * pw + e * pe) + (s * ps + n * pn));
-    const pf_real den = d + bo * cp; /* Thomas with the sub-diagonal -B and the super-diagonal -T */
-    cp = -t / den;
-    dp = (rhs + bo * dp) / den;
-    scratch[at] = cp;
-    scratch[E + at] = dp;
+  for (long k0 = 0; k0 < b.nz; k0 += PF_ZCHUNK) {
+    pf_real lb[PF_ZCHUNK] = {0}, lt[PF_ZCHUNK] = {0}, ld[PF_ZCHUNK] = {0}, lr[PF_ZCHUNK] = {0};
+    PF_UNROLL
+    for (int u = 0; u < PF_ZCHUNK; ++u) {
+      const long k = k0 + u;
+      if (k < b.nz) {
+        const long q = pf_rb_of(b, i, j, k), at = pf_box_at(b, i, j, k);
+        const pf_real w = coef[q + PF_SOR_W * m2], e = coef[q + PF_SOR_E * m2], s = coef[q + PF_SOR_S * m2],
+                      n = coef[q + PF_SOR_N * m2], bo = coef[q + PF_SOR_B * m2], t = coef[q + PF_SOR_T * m2],
+                      d = coef[q + PF_SOR_D * m2], r = coef[q + PF_SOR_R * m2];
+        const pf_real pw = p[at - 1], pe = p[at + 1], ps = p[at - b.sy], pn = p[at + b.sy];
+        const pf_real res = sor_residual(w, e, s, n, bo, t, d, r, p[at], pw, pe, ps, pn, p[at - b.sz], p[at + b.sz]);
+        if (fabs(res) > worst || res != res) worst = fabs(res); /* a NaN, once in, stays */
+        lb[u] = bo;
+        lt[u] = t;
+        ld[u] = d;
+        lr[u] = r + ((w * pw + e * pe) + (s * ps + n * pn));
+      }
+    }
+    PF_UNROLL
+    for (int u = 0; u < PF_ZCHUNK; ++u) {
+      const long k = k0 + u;
+      if (k < b.nz) {
+        const long at = pf_box_at(b, i, j, k);
+        const pf_real den = ld[u] + lb[u] * cp; /* Thomas with the sub-diagonal -B and the super-diagonal -T */
+        cp = -lt[u] / den;
+        dp = (lr[u] + lb[u] * dp) / den;
+        scratch[at] = cp;
+        scratch[E + at] = dp;
+      }
+    }
   }
   pf_real x = (pf_real)0;
-  for (long k = b.nz - 1; k >= 0; --k) {
-    const long at = pf_box_at(b, i, j, k);
-    x = scratch[E + at] - scratch[at] * x;
-    const pf_real old = p[at];
-    p[at] = old + omega * (x - old);
+  for (long k1 = b.nz - 1; k1 >= 0; k1 -= PF_ZCHUNK) {
+    pf_real lc[PF_ZCHUNK] = {0}, lq[PF_ZCHUNK] = {0}, lo[PF_ZCHUNK] = {0}; /* (every used entry is loaded first) */
+    PF_UNROLL
+    for (int u = 0; u < PF_ZCHUNK; ++u) {
+      const long k = k1 - u;
+      if (k >= 0) {
+        const long at = pf_box_at(b, i, j, k);
+        lc[u] = scratch[at];
+        lq[u] = scratch[E + at];
+        lo[u] = p[at];
+      }
+    }
+    PF_UNROLL
+    for (int u = 0; u < PF_ZCHUNK; ++u) {
+      const long k = k1 - u;
+      if (k >= 0) {
+        x = lq[u] - lc[u] * x;
+        p[pf_box_at(b, i, j, k)] = lo[u] + omega * (x - lo[u]);
+      }
+    }
   }
   return worst;
 }

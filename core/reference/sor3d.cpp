@@ -44,20 +44,37 @@ T sweep(const HostContext& hc, const Sor3DArgs& a, int c, bool check) {
   const T* coef = host_ptr<T>(*a.coef);
   T* p = host_ptr<T>(*a.p);
   const T omega = T(a.omega);
-  const long ny = b.ny, nz = b.nz;
+  const long ny = b.ny, nz = b.nz, m2 = 2 * phys::pf_rb_m(b);
   T m = 0;
   bool nan = false;
+  // sor_point's update, a row at a time: the row's coefficient arrays are contiguous and the cells
+  // of one colour do not read each other, so the compiler may vectorize across the row
 #pragma omp parallel for collapse(2) schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
     reduction(max : m) reduction(|| : nan)
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < ny; ++j) {
-      const long n = (b.nx - phys::pf_rb_shift(c, j, k) + 1) / 2;  // cells of colour c in the row
+      const long s = phys::pf_rb_shift(c, j, k);
+      const long n = (b.nx - s + 1) / 2;  // cells of colour c in the row
+      const T* __restrict cw = coef + phys::pf_rb_at(b, c, 0, j, k);
+      T* __restrict pr = p + phys::pf_box_at(b, s, j, k);  // the row's first cell of colour c
+      const long sy = b.sy, sz = b.sz;
+      T rm = 0;
+      bool rn = false;
+#pragma omp simd reduction(max : rm) reduction(|| : rn)
       for (long ih = 0; ih < n; ++ih) {
-        const T r = phys::sor_point<T>(coef, p, b, c, ih, j, k, omega);
-        if (check) {
-          m = r > m ? r : m;
-          nan = nan || std::isnan(r);
-        }
+        T* const x = pr + 2 * ih;
+        const T pc = x[0], d = cw[ih + PF_SOR_D * m2];
+        const T res = phys::sor_residual<T>(cw[ih + PF_SOR_W * m2], cw[ih + PF_SOR_E * m2], cw[ih + PF_SOR_S * m2],
+                                            cw[ih + PF_SOR_N * m2], cw[ih + PF_SOR_B * m2], cw[ih + PF_SOR_T * m2], d,
+                                            cw[ih + PF_SOR_R * m2], pc, x[-1], x[1], x[-sy], x[sy], x[-sz], x[sz]);
+        x[0] = pc + omega * res / d;
+        const T ar = std::fabs(res);
+        rm = ar > rm ? ar : rm;
+        rn = rn || res != res;
+      }
+      if (check) {
+        m = rm > m ? rm : m;
+        nan = nan || rn;
       }
     }
   return nan ? std::numeric_limits<T>::quiet_NaN() : m;
