@@ -115,7 +115,7 @@ struct Run {
   std::unique_ptr<Buffer> ctrl;
   Sor3DArgs a;
   Run(Backend& be, const System& s, const Variant& v, double omega)
-      : p(be, s.p0.size()), coef(be, s.coef.size()), scratch(be, v.design == SorDesign::Zline ? 2 * s.box.extent() : 1) {
+      : p(be, s.p0.size()), coef(be, s.coef.size()), scratch(be, v.design == SorDesign::Zline ? 3 * s.box.extent() : 1) {
     coef.upload(std::vector<U>(s.coef.begin(), s.coef.end()));
     ctrl = be.alloc(kControlBytes);
     a.prec = precision_of<U>();

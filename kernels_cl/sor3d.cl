@@ -65,6 +65,12 @@ pf_key pf_sor_zline(const int check, const int active, __global const pf_real* c
   return m;
 }
 
+/* the factors of every column, both colours (one work-item per column (i, j)) */
+PF_KERNEL void sor_zline_factor_all(__global const pf_real* coef, __global pf_real* scratch, long E, pf_box3 b) {
+  const long col = get_global_id(0);
+  if (col < b.nx * b.ny) sor_zline_factor(coef, scratch, E, b, col % b.nx, col / b.nx);
+}
+
 PF_KERNEL void sor_zline_step(PF_SOR_ARGS, __global pf_real* scratch, long E) {
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_sor_zline(0, active, coef, p, scratch, E, b, omega, colour);

@@ -45,6 +45,7 @@ __global__ void sor_simple_kernel(SorParams<T> prm) {
   if (ih < hx) {
     const long k0 = static_cast<long>(blockIdx.z) * prm.kchunk, k1 = (k0 + prm.kchunk < b.nz) ? k0 + prm.kchunk : b.nz;
     for (long j = static_cast<long>(blockIdx.y) * prm.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * prm.by)
+#pragma unroll 2  // two layers' loads in flight per thread
       for (long k = k0 + tz; k < k1; k += prm.bz)
         if (phys::pf_rb_present(b, prm.colour, ih, j, k)) {
           const T r = phys::sor_point<T>(prm.coef, prm.p, b, prm.colour, ih, j, k, prm.omega);
@@ -139,7 +140,7 @@ __global__ void __launch_bounds__(512) sor_tiled_kernel(SorParams<T> prm) {
 // the rows so that a block's threads read consecutive values. A thread's column is a chain of
 // dependent steps: small blocks spread the columns over every SM.
 template <class T, bool CHECK>
-__global__ void __launch_bounds__(1024) sor_zline_kernel(SorParams<T> prm) {
+__global__ void __launch_bounds__(256) sor_zline_kernel(SorParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
   const pf_box3 b = prm.b;
@@ -204,6 +205,12 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
 }
 
 template <class T>
+__global__ void zline_factor_kernel(const T* __restrict__ coef, T* __restrict__ scratch, long E, pf_box3 b) {
+  const long col = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (col < b.nx * b.ny) phys::sor_zline_factor<T>(coef, scratch, E, b, col % b.nx, col / b.nx);
+}
+
+template <class T>
 __global__ void csr_kernel(const T* __restrict__ coef, pf_box3 b, int* __restrict__ row_ptr, int* __restrict__ col,
                            T* __restrict__ val) {
   const long n = b.nx * b.ny * b.nz;
@@ -225,6 +232,14 @@ __global__ void csr_kernel(const T* __restrict__ coef, pf_box3 b, int* __restric
 }
 
 }  // namespace
+
+template <class T>
+void launch_sor3d_factor(const T* coef, T* scratch, long extent, pf_box3 b, cudaStream_t stream) {
+  const long n = b.nx * b.ny;
+  zline_factor_kernel<T><<<static_cast<unsigned>((n + 63) / 64), 64, 0, stream>>>(coef, scratch, extent, b);
+}
+template void launch_sor3d_factor<float>(const float*, float*, long, pf_box3, cudaStream_t);
+template void launch_sor3d_factor<double>(const double*, double*, long, pf_box3, cudaStream_t);
 
 template <class T>
 void launch_sor3d_csr(const T* coef, pf_box3 b, int* row_ptr, int* col, T* val, cudaStream_t stream) {

@@ -31,6 +31,10 @@ struct SorLaunch {
 template <class T>
 void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream);
 
+// zline: the factors of every column (both colours) into scratch (core/physics/sor3d.h)
+template <class T>
+void launch_sor3d_factor(const T* coef, T* scratch, long extent, pf_box3 b, cudaStream_t stream);
+
 // The operator of the colour-packed coefficients as CSR with 7 entries a row (rows and columns
 // i + nx (j + ny k); a missing neighbour is an explicit 0 on the row's own column, so every row has
 // the same length): row_ptr (cells + 1), col, val (7 cells each).

@@ -82,7 +82,7 @@ SorRun run_sor(Backend& be, const System& s, SorDesign design, const char* shape
   auto p = make_field(be, convert<T>(s.p0));
   auto coef = make_field(be, convert<T>(s.coef));
   auto ctrl = be.alloc(kControlBytes);
-  Field<T> scratch(be, 2 * s.box.extent());
+  Field<T> scratch(be, 3 * s.box.extent());
   scratch.fill(T(kNaN));  // every factor is written before it is read
   Sor3DArgs a;
   a.prec = precision_of<T>();

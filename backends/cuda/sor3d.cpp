@@ -28,6 +28,13 @@ class CudaSor3D final : public Sor3DImpl {
     l.ctrl = dptr<unsigned long long>(a.ctrl);
     if (a.scratch) l.scratch = dptr(*a.scratch);
     l.extent = static_cast<long>(a.box.extent());
+    if (a.design == SorDesign::Zline && first == 0) {
+      with_type(a.prec, [&](auto t) {
+        using T = decltype(t);
+        cu::launch_sor3d_factor<T>(dptr<T>(*a.coef), dptr<T>(*a.scratch), l.extent, l.box, ctx_.stream());
+      });
+      PF_CHECK_LAUNCH("sor3d zline factor");
+    }
     for (long it = first; it < first + count; ++it) {
       const FusedPlan plan = fused_plan(it, a.check_every);
       l.it = it;

@@ -61,6 +61,13 @@ class ClSor3D final : public Sor3DImpl {
     const std::size_t zblocks = std::min<std::size_t>(blocks_of(phys::pf_rb_hx(b) * b.ny, threads), std::size_t(1) << 30);
     const cl::NDRange global = zline ? cl::NDRange(zblocks * threads, 1, 1) : cl::NDRange(gx * threads, gy, gz),
                       local(threads, 1, 1);
+    if (zline && first == 0) {
+      cl::Kernel& f = ctx_.kernel("sor3d", a.prec, threads, "sor_zline_factor_all", defines);
+      Args(ctx_, f, a.prec).buf(a.coef).buf(a.scratch);
+      ctx_.set(f, 2, cl_long(a.box.extent()));
+      set_box(f, 3, b);
+      ctx_.launch(f, cl::NDRange(blocks_of(b.nx * b.ny, threads) * threads), local);
+    }
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, a.check_every);
       cl::Kernel& k = *ks[p.check];

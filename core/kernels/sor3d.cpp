@@ -56,9 +56,12 @@ void Sor3DKernels::check(const Sor3DArgs& a) const {
   // the tiled kernel is compiled for at most 512 threads a block (its registers in double)
   if (a.design == SorDesign::Tiled && a.shape.threads() > 512)
     throw ConfigError("sor3d: the tiled design takes at most 512 threads a block, not " + to_string(a.shape));
+  // zline: a thread holds a chunk of its column in registers
+  if (a.design == SorDesign::Zline && a.shape.threads() > 256)
+    throw ConfigError("sor3d: the zline design takes at most 256 threads a block, not " + to_string(a.shape));
   check_control_block(a.ctrl, "sor3d ctrl");
   if (a.design == SorDesign::Zline) {
-    check_values(a.scratch, 2 * a.box.extent(), a.prec, "sor3d scratch");
+    check_values(a.scratch, 3 * a.box.extent(), a.prec, "sor3d scratch");
     if (a.scratch == a.p || a.scratch == a.coef) throw BackendError("sor3d: scratch must be a buffer of its own");
   }
 }

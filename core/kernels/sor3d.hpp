@@ -20,7 +20,9 @@ namespace poreflow {
 //           memory, each plane stored by colour in padded rows so that no two threads of a warp
 //           hit the same bank. Needs a march shape.
 //   Zline:  line SOR along k: columns coloured by (i + j) parity, each solved exactly along k
-//           (Thomas, one thread per column) and relaxed; its factors go through `scratch`. Far
+//           (Thomas, one thread per column) and relaxed; its factors go through `scratch`,
+//           computed once a solve, before iteration 0 (the coefficients must not change
+//           between the iterations of one solve). Far
 //           fewer iterations where the vertical coupling dominates (thin layers: reservoirs),
 //           at less parallelism per sweep. The same semantics on every backend.
 enum class SorDesign { Simple, Tiled, Zline };
@@ -45,7 +47,7 @@ struct Sor3DArgs {
   SorDesign design = SorDesign::Simple;
   BoxShape shape;             // zline: the threads of a block over (half-row, row) columns
   Buffer* ctrl = nullptr;     // a control block (kControlBytes)
-  Buffer* scratch = nullptr;  // zline: 2 x p's extent values
+  Buffer* scratch = nullptr;  // zline: 3 x p's extent values (the columns' factors, filled by iteration 0)
 };
 
 // values of the coefficient buffer of a box (both colours, every coefficient)

@@ -36,9 +36,9 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
   const std::size_t E = box.extent(), v = size_of(prec);
   ImpesMemory m;
   // cell arrays: tx ty tz depth pv0 p p_old dp dp_prev mw mo mw2 mo2 sw (14) and zline's scratch
-  // (2), props, coefficients, ccell
+  // (3), props, coefficients, ccell
   const std::size_t props = IMP_NPROPS * E * v, coef = sor3d_coef_values(box) * v;
-  m.total = 16 * E * v + props + coef + E * sizeof(int) + completions * (IMP_NCP + 2) * v + completions * 2 * 8 +
+  m.total = 17 * E * v + props + coef + E * sizeof(int) + completions * (IMP_NCP + 2) * v + completions * 2 * 8 +
             wells * IMP_NWP * v + impes3d_words(static_cast<long>(wells)) * 8 + kControlBytes;
   m.largest = std::max(props, coef);
   return m;
@@ -154,7 +154,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) 
   if (!nm.sor_shape_given)
     nm.sor_shape = parse_box_shape(nm.design == SorDesign::Simple ? "3d:32x4x2" : nm.design == SorDesign::Tiled ? "march:32x8" : "march:32x1");
   if (nm.design == SorDesign::Zline) {
-    scratch_ = Field<T>(be, 2 * E_);
+    scratch_ = Field<T>(be, 3 * E_);
     scratch_.fill(T(0));
   }
   omega_ = omega_for(dt_next_);

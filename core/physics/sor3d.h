@@ -48,9 +48,11 @@ PF_TEMPLATE PF_FN pf_real sor_point(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_
 
 /* Line SOR along k (the "zline" design): columns coloured by (i + j) parity; the column of colour c
    at half-index ih of row j (i = 2 ih + ((c + j) & 1), present when i < nx) is solved exactly along
-   k (Thomas) with its x and y neighbours' current values, then relaxed: p += omega (x - p). The
-   forward sweep keeps its factors in scratch (two arrays of E values, at the cells' indices in p's
-   array). Returns the largest |residual| of the column's rows before the update.
+   k (Thomas) with its x and y neighbours' current values, then relaxed: p += omega (x - p).
+   The column's matrix does not change during a solve: sor_zline_factor, before the first
+   iteration, stores Thomas's factors (c'_k and 1 / den_k) in scratch (arrays 0 and 1 of E values,
+   at the cells' indices in p's array); a sweep then runs the right-hand side through them (array 2
+   holds d'_k between the forward and the backward pass): no division in the chain.
    A GPU thread walks a whole column, a chain of dependent steps: each chunk of PF_ZCHUNK cells first
    issues all its loads (independent of the chain, so their latencies overlap), then runs the chain
    on registers, instead of waiting on each cell's loads in turn. */
@@ -62,13 +64,27 @@ PF_TEMPLATE PF_FN pf_real sor_point(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_
 #else
 #define PF_UNROLL
 #endif
+/* the factors of the column at (i, j), either colour (sub-diagonal -B, super-diagonal -T) */
+PF_TEMPLATE PF_FN void sor_zline_factor(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_real* scratch, long E, pf_box3 b,
+                                        long i, long j) {
+  const long m2 = 2 * pf_rb_m(b);
+  pf_real cp = (pf_real)0;
+  for (long k = 0; k < b.nz; ++k) {
+    const long q = pf_rb_of(b, i, j, k), at = pf_box_at(b, i, j, k);
+    const pf_real inv = (pf_real)1 / (coef[q + PF_SOR_D * m2] + coef[q + PF_SOR_B * m2] * cp);
+    cp = -coef[q + PF_SOR_T * m2] * inv;
+    scratch[at] = cp;
+    scratch[E + at] = inv;
+  }
+}
+
 PF_TEMPLATE PF_FN pf_real sor_zline_column(PF_GLOBAL const pf_real* coef, PF_GLOBAL pf_real* p, PF_GLOBAL pf_real* scratch,
                                            long E, pf_box3 b, int c, long ih, long j, pf_real omega) {
   const long i = 2 * ih + ((c + j) & 1);
   const long m2 = 2 * pf_rb_m(b);
-  pf_real worst = (pf_real)0, cp = (pf_real)0, dp = (pf_real)0;
+  pf_real worst = (pf_real)0, dp = (pf_real)0;
   for (long k0 = 0; k0 < b.nz; k0 += PF_ZCHUNK) {
-    pf_real lb[PF_ZCHUNK] = {0}, lt[PF_ZCHUNK] = {0}, ld[PF_ZCHUNK] = {0}, lr[PF_ZCHUNK] = {0};
+    pf_real lb[PF_ZCHUNK] = {0}, li[PF_ZCHUNK] = {0}, lr[PF_ZCHUNK] = {0}; /* (every used entry is loaded first) */
     PF_UNROLL
     for (int u = 0; u < PF_ZCHUNK; ++u) {
       const long k = k0 + u;
@@ -81,8 +97,7 @@ PF_TEMPLATE PF_FN pf_real sor_zline_column(PF_GLOBAL const pf_real* coef, PF_GLO
         const pf_real res = sor_residual(w, e, s, n, bo, t, d, r, p[at], pw, pe, ps, pn, p[at - b.sz], p[at + b.sz]);
         if (fabs(res) > worst || res != res) worst = fabs(res); /* a NaN, once in, stays */
         lb[u] = bo;
-        lt[u] = t;
-        ld[u] = d;
+        li[u] = scratch[E + at];
         lr[u] = r + ((w * pw + e * pe) + (s * ps + n * pn));
       }
     }
@@ -90,25 +105,21 @@ PF_TEMPLATE PF_FN pf_real sor_zline_column(PF_GLOBAL const pf_real* coef, PF_GLO
     for (int u = 0; u < PF_ZCHUNK; ++u) {
       const long k = k0 + u;
       if (k < b.nz) {
-        const long at = pf_box_at(b, i, j, k);
-        const pf_real den = ld[u] + lb[u] * cp; /* Thomas with the sub-diagonal -B and the super-diagonal -T */
-        cp = -lt[u] / den;
-        dp = (lr[u] + lb[u] * dp) / den;
-        scratch[at] = cp;
-        scratch[E + at] = dp;
+        dp = (lr[u] + lb[u] * dp) * li[u];
+        scratch[2 * E + pf_box_at(b, i, j, k)] = dp;
       }
     }
   }
   pf_real x = (pf_real)0;
   for (long k1 = b.nz - 1; k1 >= 0; k1 -= PF_ZCHUNK) {
-    pf_real lc[PF_ZCHUNK] = {0}, lq[PF_ZCHUNK] = {0}, lo[PF_ZCHUNK] = {0}; /* (every used entry is loaded first) */
+    pf_real lc[PF_ZCHUNK] = {0}, lq[PF_ZCHUNK] = {0}, lo[PF_ZCHUNK] = {0};
     PF_UNROLL
     for (int u = 0; u < PF_ZCHUNK; ++u) {
       const long k = k1 - u;
       if (k >= 0) {
         const long at = pf_box_at(b, i, j, k);
         lc[u] = scratch[at];
-        lq[u] = scratch[E + at];
+        lq[u] = scratch[2 * E + at];
         lo[u] = p[at];
       }
     }

@@ -84,6 +84,15 @@ template <class T>
 void iterate_t(const HostContext& hc, const Sor3DArgs& a, long first, long count) {
   unsigned long long* ctrl = host_ptr<unsigned long long>(*a.ctrl);
   const T thr = static_cast<T>(a.threshold);
+  if (a.design == SorDesign::Zline && first == 0) {
+    const pf_box3 b = a.box.view();
+    const T* coef = host_ptr<T>(*a.coef);
+    T* scratch = host_ptr<T>(*a.scratch);
+    const long E = static_cast<long>(a.box.extent());
+#pragma omp parallel for schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells())))
+    for (long j = 0; j < b.ny; ++j)
+      for (long i = 0; i < b.nx; ++i) phys::sor_zline_factor<T>(coef, scratch, E, b, i, j);
+  }
   for (long it = first; it < first + count; ++it) {
     const FusedPlan plan = fused_plan(it, a.check_every);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, thr, PF_CV_TEST, 1)) return;

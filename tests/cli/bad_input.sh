@@ -60,5 +60,21 @@ expect_fail "fluid.k3 = -1 must be a finite number > 0" "${adi[@]}" --set fluid.
 expect_fail "saturations must sum to 1" "${adi[@]}" --set initial.sw=0.5
 expect_fail "not a known pattern" "${adi[@]}" --set wells.pattern=spiral
 
+# impes3d (paper 003): wells, rock, tables, schedule and memory, each named
+imp=(run "$src/cases/impes_case1.toml" --no-output -q --set grid.nx=10 --set grid.ny=10 --set grid.nz=3 --set time.end=30
+  --set time.reports=3)
+expect_fail "well 'INJ' completion 1: cell \(11, 1, 1\) is outside the 10 x 10 x 3 grid" "${imp[@]}" --set 'wells[0].i=11'
+expect_fail "well 'INJ' completion 1: cell \(1, 1, 1\) is inactive" "${imp[@]}" --set 'grid.inactive=[[1, 1, 1]]'
+expect_fail "PERMX of cell \(1, 1, 1\) = -5 is negative" "${imp[@]}" --set rock.permx=-5
+expect_fail "SWOF's S_w column is not increasing: row 3" "${imp[@]}" \
+  --set 'fluid.swof=[[0.2, 0, 1, 0], [0.5, 0.3, 0.2, 0], [0.4, 0.5, 0, 0]]'
+expect_fail "SWOF does not reach 1 - S_or" "${imp[@]}" --set 'fluid.swof=[[0.2, 0, 1, 0], [0.5, 0.3, 0.2, 0], [0.7, 0.5, 0.1, 0]]'
+expect_fail "PVDO's pressure column is not increasing" "${imp[@]}" --set 'fluid.pvdo=[[50.0, 1.2, 1.1], [40.0, 1.1, 1.2]]'
+expect_fail "schedule event 1 \(well 'I2', t = -5\): the time must be >= 0" run "$src/cases/impes_case2.toml" --no-output -q \
+  --set 'schedule[0].time=-5'
+expect_fail "100000 x 100000 x 3 grid \(30000000000 cells\) needs .* GiB of memory in double, but .* has .* GiB free" \
+  "${imp[@]}" --set grid.nx=100000 --set grid.ny=100000
+expect_fail "unknown SOR design 'diagonal'|pressure.design" "${imp[@]}" --set pressure.design=diagonal
+
 [ $failures -eq 0 ] || { echo "$failures bad-input case(s) failed"; exit 1; }
 echo "all bad-input cases give a clear error"
