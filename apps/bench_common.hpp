@@ -53,6 +53,7 @@ struct BenchOptions {
   int impes_steps = 10;       // impes3d: the most steps timed per grid
   std::string cases;          // impes3d: case1:NXxNYxNZ, fig10:..., case2, case2-full
   std::string cases_dir = "cases";
+  long serial_max_cells = 3'000'000;  // impes3d: larger grids are not run on serial
 };
 
 // The backends to run: the list given (or every available one) with serial first, the baseline.

@@ -68,6 +68,7 @@ void add_bench(CLI::App& app, Common& c) {
       sub->add_option("--cpu-budget", o.serial_budget, "seconds of timed steps a serial or omp grid may take")
           ->capture_default_str();
       sub->add_option("--gpu-budget", o.device_budget, "the same for cuda and opencl")->capture_default_str();
+      sub->add_option("--serial-max-cells", o.serial_max_cells, "larger grids are not run on serial")->capture_default_str();
     }
     sub->callback([&c, sub, k] {
       apply_logging(c);

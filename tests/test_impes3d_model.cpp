@@ -384,8 +384,10 @@ TEST_CASE("impes3d: a step that fails is cut in half and retried") {
     CHECK(cut.rep.stats.at("mass_balance_water_rel") < 1e-8);
     CHECK(b.wells()[1].oil_total == doctest::Approx(a.wells()[1].oil_total).epsilon(0.01));
     // a genuine one: a first step far too long pushes S_w out of [0, 1] and is cut until it fits
+    // (the injector under BHP control without a rate limit: no first-step bound from its rate)
     auto big = run_case(be, Precision::Double, kScheduled,
-                        {"time.dt_init=200.0", "time.dt_max=200.0", "time.ds_max=1.0", "time.cfl=10.0", "time.reports=1"});
+                        {"time.dt_init=200.0", "time.dt_max=200.0", "time.ds_max=1.0", "time.cfl=10.0", "time.reports=1",
+                         "wells[0].control=\"bhp\"", "wells[0].bhp=300.0", "wells[0].rate=0.0"});
     CHECK(big.as<double>().retries() >= 1);
     CHECK(big.rep.stats.at("mass_balance_oil_rel") < 1e-8);
   });

@@ -123,7 +123,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) 
 
   grid_ = {geo_.box, &tx_.buffer(), &ty_.buffer(), &tz_.buffer(), &depth_.buffer(), &pv0_.buffer()};
   tables_ = {&prm_.buffer(), prm_host_.size(), cfg_.numerics.tables};
-  dt_next_ = cfg_.numerics.dt_init;
+  dt_next_ = std::min(cfg_.numerics.dt_init, injection_dt());
 
   // the couplings of the pressure equation at the initial state, for the design and omega = auto:
   // means over the active cells of the accumulation term C and, per direction, of the sum over the
@@ -236,8 +236,30 @@ void Impes3D<T>::apply_schedule() {
     spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t_, e.well, e.setting.open ? "open" : "shut",
                  to_string(e.setting.control), e.setting.rate, e.setting.bhp);
     // the flow changes abruptly: the steps start again from the first step's size and grow
-    if (t_ > 0) dt_next_ = std::min(dt_next_, cfg_.numerics.dt_init);
+    if (t_ > 0) dt_next_ = std::min({dt_next_, cfg_.numerics.dt_init, injection_dt()});
   }
+}
+
+// A first step's bound from the injectors: a completion's share of its well's rate (by well index)
+// fills at most time.ds_max of its cell's pore volume. Before water moves, an injected cell's
+// water cannot leave it (k_rw(S_wc) = 0): a thin cell by a strong injector (case 1 as 960 x 960 x 1)
+// would otherwise overfill in the first step at any dt the halvings reach.
+template <class T>
+double Impes3D<T>::injection_dt() const {
+  double bound = std::numeric_limits<double>::infinity();
+  const auto& wells = cfg_.input.wells;
+  for (std::size_t w = 0; w < wells.size(); ++w) {
+    const WellSetting& st = settings_[w];
+    if (wells[w].kind != WellKind::Injector || !st.open || !(st.rate > 0)) continue;
+    double wi = 0;
+    for (long c = wa_.first[w]; c < wa_.first[w] + wa_.count[w]; ++c) wi += wa_.cwi[c];
+    for (long c = wa_.first[w]; c < wa_.first[w] + wa_.count[w]; ++c) {
+      const double share = wi > 0 ? wa_.cwi[c] / wi : 1.0 / double(wa_.count[w]);
+      const double pv = geo_.pv0[static_cast<std::size_t>(wa_.cidx[2 * c])];
+      if (share > 0 && pv > 0) bound = std::min(bound, cfg_.numerics.ds_max * pv / (st.rate * share));
+    }
+  }
+  return std::max(bound, cfg_.numerics.dt_min);
 }
 
 template <class T>

@@ -89,6 +89,7 @@ class Impes3D final : public Model {
   void apply_schedule();
   double sum(const Field<T>& f) const;
   double omega_for(double dt) const;
+  double injection_dt() const;  // days
   std::vector<double> cells_of(const Field<T>& f) const;
   void record_report();
   std::string cell_name(long L) const;
