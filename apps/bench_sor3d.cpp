@@ -85,7 +85,11 @@ System make_system(const Grid3& g) {
 struct Variant {
   SorDesign design;
   std::string shape;
-  std::string label() const { return std::string(to_string(design)) + (shape.empty() ? "" : " " + shape); }
+  int lanes = 0;  // zline on cuda: 1 a thread per column, 32 a warp per column
+  std::string label() const {
+    return std::string(to_string(design)) + (shape.empty() ? "" : " " + shape) +
+           (lanes == 1 ? " thread/column" : lanes == 32 ? " warp/column" : "");
+  }
 };
 
 // host backends sweep rows by OpenMP whatever the shape: one row per design
@@ -97,7 +101,12 @@ std::vector<Variant> variants_for(const std::string& backend, const BenchOptions
     for (const char* sh : {"3d:32x4x2", "3d:32x8x1", "march:32x8", "march:32x16", "march:64x4"})
       all.push_back({SorDesign::Simple, sh});
     for (const char* sh : {"march:16x16", "march:32x8", "march:32x16"}) all.push_back({SorDesign::Tiled, sh});
-    for (const char* sh : {"march:32x1", "march:32x4"}) all.push_back({SorDesign::Zline, sh});
+    if (backend == "cuda" || backend == "opencl") {
+      all.push_back({SorDesign::Zline, "march:32x4", 1});
+      all.push_back({SorDesign::Zline, "march:32x4", 32});
+    } else {
+      all.push_back({SorDesign::Zline, "march:32x4"});
+    }
   }
   auto wanted = split_list(o.variants);
   if (wanted.empty()) return all;
@@ -129,6 +138,7 @@ struct Run {
     if (!v.shape.empty()) a.shape = parse_box_shape(v.shape);
     a.ctrl = ctrl.get();
     a.scratch = v.design == SorDesign::Zline ? &scratch.buffer() : nullptr;
+    a.zline_lanes = v.lanes;
   }
   void restart(const System& s) { p.upload(std::vector<U>(s.p0.begin(), s.p0.end())); }
 };

@@ -65,6 +65,98 @@ pf_key pf_sor_zline(const int check, const int active, __global const pf_real* c
   return m;
 }
 
+/* Zline, 32 work-items per column (few columns; twin of cuda's sor_zline_warp_kernel): they load
+   32 layers at once into local memory, then each runs the column's Thomas chain on them (the same
+   arithmetic as sor_zline_column, in its order) and keeps its own layer's result. A group holds
+   PF_BLOCK / 32 columns; its loops have the same trip counts for all its work-items (barriers). */
+#define PF_ZW (PF_BLOCK / 32)
+pf_key pf_sor_zline_wide(const int check, const int active, __global const pf_real* coef, __global pf_real* p,
+                         __global pf_real* sc, long E, pf_box3 b, pf_real omega, int colour, __local pf_real* lm) {
+  const int lid = get_local_id(0), lane = lid & 31, w = lid >> 5;
+  const long hx = pf_rb_hx(b), columns = hx * b.ny, m2 = 2 * pf_rb_m(b);
+  __local pf_real* l0 = lm + w * 96;
+  __local pf_real* l1 = l0 + 32;
+  __local pf_real* l2 = l0 + 64;
+  pf_key m = 0;
+  const long rounds = active ? (columns + (long)get_num_groups(0) * PF_ZW - 1) / ((long)get_num_groups(0) * PF_ZW) : 0;
+  for (long rd = 0; rd < rounds; ++rd) {
+    const long col = (rd * (long)get_num_groups(0) + (long)get_group_id(0)) * PF_ZW + w;
+    const long ih = col % hx, j = col / hx, i = 2 * ih + ((colour + j) & 1);
+    const int mine_col = col < columns && i < b.nx;
+    pf_real dp = (pf_real)0;
+    for (long k0 = 0; k0 < b.nz; k0 += 32) {
+      const long k = k0 + lane;
+      const int n = b.nz - k0 < 32 ? (int)(b.nz - k0) : 32;
+      long at = 0;
+      pf_real lb = (pf_real)0, li = (pf_real)0, lr = (pf_real)0;
+      if (mine_col && k < b.nz) {
+        const long q = pf_rb_of(b, i, j, k);
+        at = pf_box_at(b, i, j, k);
+        const pf_real cw = coef[q + PF_SOR_W * m2], ce = coef[q + PF_SOR_E * m2], cs = coef[q + PF_SOR_S * m2],
+                      cn = coef[q + PF_SOR_N * m2], cb = coef[q + PF_SOR_B * m2], ct = coef[q + PF_SOR_T * m2],
+                      cd = coef[q + PF_SOR_D * m2], cr = coef[q + PF_SOR_R * m2];
+        const pf_real pw = p[at - 1], pe = p[at + 1], ps = p[at - b.sy], pn = p[at + b.sy];
+        const pf_real res = sor_residual(cw, ce, cs, cn, cb, ct, cd, cr, p[at], pw, pe, ps, pn, p[at - b.sz], p[at + b.sz]);
+        if (check) m = max(m, pf_bits(fabs(res)));
+        lb = cb;
+        li = sc[E + at];
+        lr = cr + ((cw * pw + ce * pe) + (cs * ps + cn * pn));
+      }
+      l0[lane] = lb;
+      l1[lane] = li;
+      l2[lane] = lr;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      pf_real mine = (pf_real)0;
+      for (int u = 0; u < n; ++u) {
+        dp = (l2[u] + l0[u] * dp) * l1[u];
+        if (u == lane) mine = dp;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (mine_col && k < b.nz) sc[2 * E + at] = mine;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    pf_real x = (pf_real)0;
+    for (long k1 = b.nz - 1; k1 >= 0; k1 -= 32) {
+      const long k = k1 - lane;
+      const int n = k1 + 1 < 32 ? (int)(k1 + 1) : 32;
+      long at = 0;
+      pf_real lc = (pf_real)0, lq = (pf_real)0, lo = (pf_real)0;
+      if (mine_col && k >= 0) {
+        at = pf_box_at(b, i, j, k);
+        lc = sc[at];
+        lq = sc[2 * E + at];
+        lo = p[at];
+      }
+      l0[lane] = lc;
+      l1[lane] = lq;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      pf_real mine = (pf_real)0;
+      for (int u = 0; u < n; ++u) {
+        x = l1[u] - l0[u] * x;
+        if (u == lane) mine = x;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (mine_col && k >= 0) p[at] = lo + omega * (mine - lo);
+    }
+  }
+  return m;
+}
+
+PF_KERNEL void sor_zline_wide_step(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+  __local pf_real lm[PF_ZW * 96];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_sor_zline_wide(0, active, coef, p, scratch, E, b, omega, colour, lm);
+}
+
+PF_KERNEL void sor_zline_wide_check(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+  __local pf_real lm[PF_ZW * 96];
+  __local pf_key s[PF_BLOCK];
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
+  pf_key key = pf_sor_zline_wide(1, active, coef, p, scratch, E, b, omega, colour, lm);
+  key = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, key, s);
+  if (active && pf_is_leader()) pf_cv_publish(key, ctrl, plan.s1, plan.s2, ctrl, 0);
+}
+
 /* the factors of every column, both colours (one work-item per column (i, j)) */
 PF_KERNEL void sor_zline_factor_all(__global const pf_real* coef, __global pf_real* scratch, long E, pf_box3 b) {
   const long col = get_global_id(0);

@@ -161,6 +161,82 @@ __global__ void __launch_bounds__(256) sor_zline_kernel(SorParams<T> prm) {
   if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
 }
 
+// Zline, a warp per column (few columns: case 2 has 1386 a colour, 44 warps' worth as a thread
+// per column, far from filling an H100): the warp's lanes load 32 layers at once (one latency
+// instead of a chain of them) and every lane runs the column's Thomas chain on values passed by
+// shuffles, keeping its own layer's result. The arithmetic is sor_zline_column's, in its order.
+template <class T, bool CHECK>
+__global__ void __launch_bounds__(256) sor_zline_warp_kernel(SorParams<T> prm) {
+  using K = bits_t<T>;
+  if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
+  constexpr unsigned kAll = 0xffffffffu;
+  const pf_box3 b = prm.b;
+  const int lane = threadIdx.x & 31;
+  const long hx = phys::pf_rb_hx(b), columns = hx * b.ny, m2 = 2 * phys::pf_rb_m(b), E = prm.E;
+  const long warps = static_cast<long>(gridDim.x) * (blockDim.x >> 5);
+  const T* __restrict__ cf = prm.coef;
+  T* __restrict__ p = prm.p;
+  T* __restrict__ sc = prm.scratch;
+  K m = 0;
+  for (long col = static_cast<long>(blockIdx.x) * (blockDim.x >> 5) + (threadIdx.x >> 5); col < columns; col += warps) {
+    const long ih = col % hx, j = col / hx, i = 2 * ih + ((prm.colour + j) & 1);
+    if (i >= b.nx) continue;  // the same for the whole warp
+    T dp = 0;
+    for (long k0 = 0; k0 < b.nz; k0 += 32) {
+      const long k = k0 + lane;
+      const int n = b.nz - k0 < 32 ? static_cast<int>(b.nz - k0) : 32;
+      T lb = 0, li = 0, lr = 0;
+      long at = 0;
+      if (k < b.nz) {
+        const long q = phys::pf_rb_of(b, i, j, k);
+        at = phys::pf_box_at(b, i, j, k);
+        const T w = cf[q + PF_SOR_W * m2], e = cf[q + PF_SOR_E * m2], s = cf[q + PF_SOR_S * m2], nn = cf[q + PF_SOR_N * m2],
+                bo = cf[q + PF_SOR_B * m2], t = cf[q + PF_SOR_T * m2], d = cf[q + PF_SOR_D * m2], r = cf[q + PF_SOR_R * m2];
+        const T pw = p[at - 1], pe = p[at + 1], ps = p[at - b.sy], pn = p[at + b.sy];
+        const T res = phys::sor_residual<T>(w, e, s, nn, bo, t, d, r, p[at], pw, pe, ps, pn, p[at - b.sz], p[at + b.sz]);
+        if constexpr (CHECK) {
+          const K x = metric_bits(fabs(res));
+          m = x > m ? x : m;
+        }
+        lb = bo;
+        li = sc[E + at];
+        lr = r + ((w * pw + e * pe) + (s * ps + nn * pn));
+      }
+      T mine = 0;
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const T bu = __shfl_sync(kAll, lb, u), iu = __shfl_sync(kAll, li, u), ru = __shfl_sync(kAll, lr, u);
+        if (u < n) dp = (ru + bu * dp) * iu;
+        if (u == lane) mine = dp;
+      }
+      if (k < b.nz) sc[2 * E + at] = mine;
+    }
+    __syncwarp();
+    T x = 0;
+    for (long k1 = b.nz - 1; k1 >= 0; k1 -= 32) {
+      const long k = k1 - lane;
+      const int n = k1 + 1 < 32 ? static_cast<int>(k1 + 1) : 32;
+      T lc = 0, lq = 0, lo = 0;
+      long at = 0;
+      if (k >= 0) {
+        at = phys::pf_box_at(b, i, j, k);
+        lc = sc[at];
+        lq = sc[2 * E + at];
+        lo = p[at];
+      }
+      T mine = 0;
+#pragma unroll
+      for (int u = 0; u < 32; ++u) {
+        const T cu = __shfl_sync(kAll, lc, u), qu = __shfl_sync(kAll, lq, u);
+        if (u < n) x = qu - cu * x;
+        if (u == lane) mine = x;
+      }
+      if (k >= 0) p[at] = lo + prm.omega * (mine - lo);
+    }
+  }
+  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
+}
+
 unsigned blocks_of(long n, int b) { return static_cast<unsigned>(std::max<long>(1, (n + b - 1) / b)); }
 
 template <class T, bool CHECK>
@@ -172,6 +248,13 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   prm.by = s.by;
   if (l.design == SorDesign::Zline) {
     const int threads = s.bx * s.by;
+    // fewer columns than 128 per SM: a warp per column (sor_zline_warp_kernel), else a thread
+    const long columns = hx * l.box.ny;
+    if (l.zline_lanes == 32 || (l.zline_lanes == 0 && columns < 128L * l.sm_count)) {
+      const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(columns, threads / 32), 1L << 30));
+      sor_zline_warp_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
+      return;
+    }
     const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(hx * l.box.ny, threads), 1L << 30));
     sor_zline_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
     return;

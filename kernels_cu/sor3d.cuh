@@ -25,6 +25,7 @@ struct SorLaunch {
   bool check = false;
   int check_slot = 0, clear_slot = -1;
   unsigned long long* ctrl = nullptr;
+  int zline_lanes = 0;      // zline: 0 auto, 1, 32 (Sor3DArgs)
   void* scratch = nullptr;  // zline
   long extent = 0;          // zline: values of one scratch array
 };

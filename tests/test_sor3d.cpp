@@ -78,7 +78,7 @@ struct SorRun {
 
 template <class T>
 SorRun run_sor(Backend& be, const System& s, SorDesign design, const char* shape, double omega, double threshold,
-               int check_every, long iters, long batch) {
+               int check_every, long iters, long batch, int lanes = 0) {
   auto p = make_field(be, convert<T>(s.p0));
   auto coef = make_field(be, convert<T>(s.coef));
   auto ctrl = be.alloc(kControlBytes);
@@ -96,6 +96,7 @@ SorRun run_sor(Backend& be, const System& s, SorDesign design, const char* shape
   a.shape = parse_box_shape(shape);
   a.ctrl = ctrl.get();
   a.scratch = &scratch.buffer();
+  a.zline_lanes = lanes;
   auto sor = be.sor3d();
   sor.reset(a);
   SorRun r;
@@ -155,12 +156,13 @@ std::vector<double> cells_of(const System& s, const std::vector<double>& p) {
 struct Variant {
   SorDesign design;
   const char* shape;
+  int lanes = 0;  // zline on cuda: a thread (1) or a warp (32) per column, or the automatic choice
 };
 const Variant kVariants[] = {{SorDesign::Simple, "3d:32x4x2"}, {SorDesign::Simple, "march:32x8"},
                              {SorDesign::Simple, "3d:8x8x8"},  {SorDesign::Tiled, "march:16x16"},
                              {SorDesign::Tiled, "march:32x8"}, {SorDesign::Tiled, "march:32x16"},
                              {SorDesign::Tiled, "march:32x3"},  {SorDesign::Zline, "march:32x4"},
-                             {SorDesign::Zline, "march:64x1"}};
+                             {SorDesign::Zline, "march:64x1", 1}, {SorDesign::Zline, "march:32x4", 32}};
 
 // the point designs iterate alike; zline is its own method
 SorDesign family_of(SorDesign d) { return d == SorDesign::Zline ? SorDesign::Zline : SorDesign::Simple; }
@@ -206,10 +208,10 @@ TEST_CASE_TEMPLATE("sor3d: fixed iterations match the reference, every design an
       for (const auto& v : kVariants) {
         const auto& ref = family_of(v.design) == SorDesign::Zline ? ref_line : ref_point;
         CAPTURE(s.box.describe());
-        INFO("design ", std::string(to_string(v.design)), " shape ", std::string(v.shape));
+        INFO("design ", std::string(to_string(v.design)), " shape ", std::string(v.shape), " lanes ", v.lanes);
         for (int check_every : {1, 5}) {
           CAPTURE(check_every);
-          const auto got = run_sor<T>(be, s, v.design, v.shape, 1.5, 0.0, check_every, 12, 5);
+          const auto got = run_sor<T>(be, s, v.design, v.shape, 1.5, 0.0, check_every, 12, 5, v.lanes);
           CHECK(got.st.iterations == 12);
           CHECK_FALSE(got.st.converged);
           CHECK(untouched_outside(s, got.p));
@@ -239,7 +241,7 @@ TEST_CASE_TEMPLATE("sor3d: converges on the device to the threshold, iteration c
       INFO("design ", std::string(to_string(v.design)), " shape ", std::string(v.shape));
       for (long batch : {1L, 7L, 1000L}) {
         CAPTURE(batch);
-        const auto got = run_sor<T>(be, s, v.design, v.shape, 1.3, thr, 1, 500, batch);
+        const auto got = run_sor<T>(be, s, v.design, v.shape, 1.3, thr, 1, 500, batch, v.lanes);
         CHECK(got.st.converged);
         CHECK(got.st.last_metric < thr);
         if (sizeof(T) == 8) CHECK(got.st.iterations == ref.st.iterations);
@@ -247,7 +249,7 @@ TEST_CASE_TEMPLATE("sor3d: converges on the device to the threshold, iteration c
         CHECK(max_rel_diff(cells_of(s, got.p), cells_of(s, ref.p)) <= 100 * tol<T>() + thr);
       }
       // checks every 4 iterations: it stops at the first check past the reference's count
-      const auto every4 = run_sor<T>(be, s, v.design, v.shape, 1.3, thr, 4, 500, 9);
+      const auto every4 = run_sor<T>(be, s, v.design, v.shape, 1.3, thr, 4, 500, 9, v.lanes);
       CHECK(every4.st.converged);
       CHECK(every4.st.iterations % 4 == 0);
       if (sizeof(T) == 8) CHECK(every4.st.iterations == (ref.st.iterations + 3) / 4 * 4);
@@ -262,7 +264,7 @@ TEST_CASE_TEMPLATE("sor3d: a NaN in the system stops the iteration", T, float, d
   for_each_backend([&](Backend& be) {
     for (const auto& v2 : kVariants) {
       INFO("design ", std::string(to_string(v2.design)), " shape ", std::string(v2.shape));
-      const auto got = run_sor<T>(be, s, v2.design, v2.shape, 1.2, 1e-30, 1, 50, 10);
+      const auto got = run_sor<T>(be, s, v2.design, v2.shape, 1.2, 1e-30, 1, 50, 10, v2.lanes);
       CHECK(got.st.non_finite);
       CHECK_FALSE(got.st.converged);
       CHECK(got.st.iterations == 1);  // the check of iteration 0 saw it; iteration 1's red sweep stopped

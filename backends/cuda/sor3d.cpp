@@ -27,6 +27,7 @@ class CudaSor3D final : public Sor3DImpl {
     l.threshold = a.threshold;
     l.ctrl = dptr<unsigned long long>(a.ctrl);
     if (a.scratch) l.scratch = dptr(*a.scratch);
+    l.zline_lanes = a.zline_lanes;
     l.extent = static_cast<long>(a.box.extent());
     if (a.design == SorDesign::Zline && first == 0) {
       with_type(a.prec, [&](auto t) {

@@ -33,7 +33,11 @@ class ClSor3D final : public Sor3DImpl {
                           ctx_.device_name());
       defines += "#define PF_SOR_PITCH " + std::to_string(sor3d_tile_pitch(s.bx)) + "\n";
     }
-    const std::string base = tiled ? "sor_tiled_" : zline ? "sor_zline_" : "sor_simple_";
+    // zline: 32 work-items per column when the columns are too few to fill the device (as cuda)
+    const long columns = phys::pf_rb_hx(a.box.view()) * a.box.ny;
+    const bool wide = zline && (a.zline_lanes == 32 ||
+                                (a.zline_lanes == 0 && columns < 128L * static_cast<long>(ctx_.compute_units())));
+    const std::string base = tiled ? "sor_tiled_" : wide ? "sor_zline_wide_" : zline ? "sor_zline_" : "sor_simple_";
     cl::Kernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
                          &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};
     const pf_box3 b = a.box.view();
@@ -58,7 +62,7 @@ class ClSor3D final : public Sor3DImpl {
         ctx_.set(*k, 11, cl_long(a.box.extent()));
       }
     }
-    const std::size_t zblocks = std::min<std::size_t>(blocks_of(phys::pf_rb_hx(b) * b.ny, threads), std::size_t(1) << 30);
+    const std::size_t zblocks = std::min<std::size_t>(blocks_of(columns, wide ? threads / 32 : threads), std::size_t(1) << 30);
     const cl::NDRange global = zline ? cl::NDRange(zblocks * threads, 1, 1) : cl::NDRange(gx * threads, gy, gz),
                       local(threads, 1, 1);
     if (zline && first == 0) {

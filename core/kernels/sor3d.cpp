@@ -56,6 +56,8 @@ void Sor3DKernels::check(const Sor3DArgs& a) const {
   // the tiled kernel is compiled for at most 512 threads a block (its registers in double)
   if (a.design == SorDesign::Tiled && a.shape.threads() > 512)
     throw ConfigError("sor3d: the tiled design takes at most 512 threads a block, not " + to_string(a.shape));
+  if (a.zline_lanes != 0 && a.zline_lanes != 1 && a.zline_lanes != 32)
+    throw ConfigError("sor3d: zline_lanes = " + std::to_string(a.zline_lanes) + " must be 0 (auto), 1 or 32");
   // zline: a thread holds a chunk of its column in registers
   if (a.design == SorDesign::Zline && a.shape.threads() > 256)
     throw ConfigError("sor3d: the zline design takes at most 256 threads a block, not " + to_string(a.shape));
