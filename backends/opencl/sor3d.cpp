@@ -33,10 +33,9 @@ class ClSor3D final : public Sor3DImpl {
                           ctx_.device_name());
       defines += "#define PF_SOR_PITCH " + std::to_string(sor3d_tile_pitch(s.bx)) + "\n";
     }
-    // zline: 32 work-items per column when the columns are too few to fill the device (as cuda)
+    // zline: 32 work-items per column on request (as cuda; automatic: one per column for now)
     const long columns = phys::pf_rb_hx(a.box.view()) * a.box.ny;
-    const bool wide = zline && (a.zline_lanes == 32 ||
-                                (a.zline_lanes == 0 && columns < 128L * static_cast<long>(ctx_.compute_units())));
+    const bool wide = zline && a.zline_lanes == 32;
     const std::string base = tiled ? "sor_tiled_" : wide ? "sor_zline_wide_" : zline ? "sor_zline_" : "sor_simple_";
     cl::Kernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
                          &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};

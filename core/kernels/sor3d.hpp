@@ -47,9 +47,10 @@ struct Sor3DArgs {
   SorDesign design = SorDesign::Simple;
   BoxShape shape;             // zline: the threads of a block over (half-row, row) columns
   Buffer* ctrl = nullptr;     // a control block (kControlBytes)
-  // zline on cuda and opencl: 1 a thread per column, 32 a warp (32 work-items) per column, 0
-  // chosen by the column count (32 per column when they are too few to fill the device); the
-  // same arithmetic either way. The host backends run a thread per column.
+  // zline on cuda and opencl: 1 a thread per column, 32 a warp (32 work-items) per column (for
+  // grids with too few columns to fill a device, as case 2: one load latency per 32 layers), 0
+  // automatic, for now a thread per column: the warp design is tested on PoCL and compiled for
+  // cuda but not yet measured on a GPU. The same arithmetic either way. Host backends: a thread.
   int zline_lanes = 0;
   Buffer* scratch = nullptr;  // zline: 3 x p's extent values (the columns' factors, filled by iteration 0)
 };

@@ -385,6 +385,9 @@ typename Impes3D<T>::Attempt Impes3D<T>::try_step(double dt) {
     const auto& g = cfg_.input.grid;
     o << "S_w left [0, 1] by " << std::max(s[IMP_S_SWLO], s[IMP_S_SWHI]) << " (S_w = " << sw[worst] << " in cell ("
       << worst % g.nx + 1 << ", " << (worst / g.nx) % g.ny + 1 << ", " << worst / (std::size_t(g.nx) * g.ny) + 1 << "))";
+  } else if (s[IMP_S_NEG] > nm.sw_tolerance) {
+    // both masses of a cell can go negative together with S_w still in [0, 1]: never accepted
+    o << "a cell's phase mass went negative (by " << s[IMP_S_NEG] << " of its pore volume)";
   } else if (fail_at_ >= 0 && t_ + dt >= fail_at_) {
     o << "a failure asked for by the test at t = " << fail_at_;
     fail_at_ = -1;

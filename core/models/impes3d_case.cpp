@@ -172,7 +172,7 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
     g.poro = layered(cf, "rock.poro", g, 0.2);
   }
   g.ntg = layered(cf, "rock.ntg", g, 1.0);
-  // inactive cells: a list of [i, j, k] (1-based) or whole layers
+  // inactive cells: a list of [i, j, k] (1-based)
   for (const auto& r : cf.get_rows("grid.inactive")) {
     if (r.size() != 3) cf.fail("grid.inactive", "rows are [i, j, k] (1-based)");
     const long i = long(r[0]) - 1, j = long(r[1]) - 1, k = long(r[2]) - 1;
@@ -264,6 +264,7 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
   for (std::size_t e = 0; e < ne; ++e) {
     const std::string b = idx("schedule", e);
     ScheduleEvent ev;
+    if (!cf.has(b + ".time")) cf.fail(b + ".time", "is missing (days from the start)");
     ev.time = cf.get_double(b + ".time", -1);
     ev.well = cf.get_string(b + ".well", "");
     const ImpesWell* w = nullptr;
