@@ -152,7 +152,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) 
   auto& nm = cfg_.numerics;
   if (nm.design_auto) nm.design = coupling_[2] > 2 * (coupling_[0] + coupling_[1]) ? SorDesign::Zline : SorDesign::Simple;
   if (!nm.sor_shape_given)
-    nm.sor_shape = parse_box_shape(nm.design == SorDesign::Simple ? "3d:32x4x2" : nm.design == SorDesign::Tiled ? "march:32x8" : "march:32x4");
+    nm.sor_shape = parse_box_shape(nm.design == SorDesign::Simple ? "march:32x8" : nm.design == SorDesign::Tiled ? "march:32x8" : "march:32x4");
   if (nm.design == SorDesign::Zline) {
     scratch_ = Field<T>(be, 3 * E_);
     scratch_.fill(T(0));

@@ -123,7 +123,7 @@ struct ImpesNumerics {
   bool design_auto = true;  // zline where the vertical coupling dominates, else simple
   SorDesign design = SorDesign::Simple;
   BoxShape sor_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
-  bool sor_shape_given = false;  // else the design's default (simple 3d:32x4x2, tiled march:32x8, zline march:32x4)
+  bool sor_shape_given = false;  // else the design's default (simple march:32x8, tiled march:32x8, zline march:32x4)
   BoxShape cell_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
   TableSpace tables = TableSpace::Auto;
 };
