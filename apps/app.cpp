@@ -23,12 +23,16 @@ std::vector<std::string> split_list(const std::string& s) {
 void add_common_options(CLI::App& app, Common& c, bool backend, bool devices) {
   if (backend) app.add_option("--backend,-b", c.backend, "serial | omp | opencl | cuda | auto")->capture_default_str();
   if (devices) {
-    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")->capture_default_str();
+    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
     app.add_option("--cl-platform", c.backend_opts.cl_platform,
                    "OpenCL platform, a case-insensitive part of its name (e.g. NVIDIA, Portable)");
     app.add_option("--cl-device", c.backend_opts.cl_device, "OpenCL device index within the platform")
-        ->capture_default_str();
-    app.add_option("--threads", c.backend_opts.omp_threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)");
+        ->capture_default_str()
+        ->check(CLI::NonNegativeNumber);
+    app.add_option("--threads", c.backend_opts.omp_threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")
+        ->check(CLI::Range(0, 4096));
   }
   app.add_option("--precision", c.precision, "float | double")->capture_default_str();
   app.add_flag("-v,--verbose", c.verbose, "more log output (-vv: trace)");

@@ -30,6 +30,7 @@ template <class T>
 void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw) {
   const auto sizes = parse_sizes(o.sizes.empty() ? "65,129,257,513,1025,2049,4097" : o.sizes);
   auto wanted = split_list(o.variants);
+  for (const auto& w : wanted) (void)parse_tridiag_algo(w);  // ConfigError naming an unknown one
   for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);
     bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));

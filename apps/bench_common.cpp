@@ -137,6 +137,10 @@ void print_rows(const std::vector<BenchRow>& rows, const char* unit) {
   for (const auto& r : rows) {
     fmt::print("{:<7} {:<30.30} {:<11} {:>10}", r.backend, r.variant, shaped ? r.layout : r.combine, r.size);
     if (shaped) fmt::print(" {:>8}", r.batch);
+    if (!(r.t.median > 0)) {  // a row that says why it has no time
+      fmt::print(" {}\n", r.note);
+      continue;
+    }
     fmt::print(" {:>12.3f} {:>12.3f} {:>9.1f} {:>7.3f} {:>9.1f} {:>4}\n", r.t.median * 1e6, r.t.min * 1e6, r.gbps,
                r.ratio_copy, r.speedup, r.verified ? "yes" : "NO");
   }

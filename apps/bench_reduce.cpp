@@ -19,6 +19,12 @@ namespace poreflow::app {
 // ways of combining the block results.
 std::vector<ReduceConfig> bench_reduce_configs(Backend& be, const BenchOptions& o) {
   auto wanted = split_list(o.variants);
+  for (const auto& w : wanted) {
+    const ReduceVariant v = parse_reduce_variant(w);  // ConfigError naming an unknown one
+    const auto have = be.reduce().variants();
+    if (std::find(have.begin(), have.end(), v) == have.end())
+      spdlog::warn("bench: reduction variant '{}' is not timed on {}: that backend does not have it", w, be.name());
+  }
   std::vector<ReduceConfig> out;
   for (auto v : be.reduce().variants()) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), to_string(v)) == wanted.end()) continue;

@@ -149,6 +149,8 @@ template <class T>
 void bench_sor3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw) {
   const auto grids = parse_grids(o.sizes.empty() ? "64^3,128^3,256^3,512x512x64" : o.sizes);
   const double omega = 1.5;
+  for (const auto& w : split_list(o.variants))
+    if (w != "vendor") (void)parse_sor_design(w);  // ConfigError naming an unknown one
   auto serial_ref = make_backend("serial");
   for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);

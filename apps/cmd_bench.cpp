@@ -31,15 +31,21 @@ void add_bench(CLI::App& app, Common& c) {
     add_common_options(*sub, c, false, true);
     sub->add_option("--backends", o.backends, "comma-separated (default: every available; serial is always added)");
     sub->add_option("--json", o.json, "write the rows to this JSON file");
-    sub->add_option("--sample-seconds", o.target, "target duration of one timing sample")->capture_default_str();
+    sub->add_option("--sample-seconds", o.target, "target duration of one timing sample")
+        ->capture_default_str()
+        ->check(CLI::Range(1e-6, 60.0));
     if (k == "reduce" || k == "bl1d") {
       sub->add_option("--sizes", o.sizes, "e.g. 2^14..2^26 or 16384,1048576");
       sub->add_option("--variants", o.variants, "only these reduction variants (comma-separated)");
-      sub->add_option("--block", o.block, "threads per block of the paper variants")->capture_default_str();
+      sub->add_option("--block", o.block, "threads per block of the paper variants")
+          ->capture_default_str()
+          ->check(CLI::Range(32, 1024));
     }
     if (k == "reduce") sub->add_option("--op", o.op, "sum | min | max | max_abs | max_abs_diff")->capture_default_str();
     if (k == "bl1d")
-      sub->add_option("--check-every", o.check_every, "convergence check every K iterations")->capture_default_str();
+      sub->add_option("--check-every", o.check_every, "convergence check every K iterations")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 1 << 20));
     if (k == "tridiag") {
       sub->add_option("--shapes", o.shapes, "n x batch list, e.g. 1025x1025,33x2^19 (default: squares 65..8193 and "
                                             "large batches of small systems)");
@@ -48,11 +54,14 @@ void add_bench(CLI::App& app, Common& c) {
     if (k == "adi2d") {
       sub->add_option("--sizes", o.sizes, "grid points per side (default 65,129,257,513,1025,2049,4097)");
       sub->add_option("--variants", o.variants, "only these tridiagonal algorithms (comma-separated)");
-      sub->add_option("--steps", o.steps, "time steps of the case")->capture_default_str();
+      sub->add_option("--steps", o.steps, "time steps of the case")->capture_default_str()->check(CLI::Range(1, 1000000));
       sub->add_option("--cpu-budget", o.serial_budget,
                       "seconds a serial or omp run may take; longer ones are timed over fewer steps and scaled")
-          ->capture_default_str();
-      sub->add_option("--gpu-budget", o.device_budget, "the same for a cuda or opencl run")->capture_default_str();
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+      sub->add_option("--gpu-budget", o.device_budget, "the same for a cuda or opencl run")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
     }
     if (k == "sor3d") {
       sub->add_option("--grids", o.sizes, "N^3 or NXxNYxNZ list (default 64^3,128^3,256^3,512x512x64)");
@@ -64,11 +73,17 @@ void add_bench(CLI::App& app, Common& c) {
       sub->add_option("--cases-dir", o.cases_dir, "where impes_case1.toml and impes_case2.toml are")->capture_default_str();
       sub->add_option("--steps", o.impes_steps, "most steps timed per grid (serial times fewer within its budget; every "
                                           "backend then times as many)")
-          ->capture_default_str();
+          ->capture_default_str()
+          ->check(CLI::Range(1, 1000000));
       sub->add_option("--cpu-budget", o.serial_budget, "seconds of timed steps a serial or omp grid may take")
-          ->capture_default_str();
-      sub->add_option("--gpu-budget", o.device_budget, "the same for cuda and opencl")->capture_default_str();
-      sub->add_option("--serial-max-cells", o.serial_max_cells, "larger grids are not run on serial")->capture_default_str();
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+      sub->add_option("--gpu-budget", o.device_budget, "the same for cuda and opencl")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+      sub->add_option("--serial-max-cells", o.serial_max_cells, "larger grids are not run on serial")
+          ->capture_default_str()
+          ->check(CLI::NonNegativeNumber);
     }
     sub->callback([&c, sub, k] {
       apply_logging(c);

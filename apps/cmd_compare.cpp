@@ -34,7 +34,8 @@ void add_compare(CLI::App& app, Common& c) {
   add_case_options(*sub, c, co);
   sub->add_option("--backends", backends, "comma-separated list (default: every available backend)");
   sub->add_option("--tolerance", tolerance,
-                  "largest allowed relative difference (default 1e-8 for double, 1e-3 for float)");
+                  "largest allowed relative difference (default 1e-8 for double, 1e-3 for float)")
+      ->check(CLI::PositiveNumber);
   add_common_options(*sub, c);
   sub->callback([&c] {
     apply_logging(c);

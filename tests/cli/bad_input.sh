@@ -49,6 +49,14 @@ printf 'model = "bl1d"\n[grid\npoints = 3\n' > "$tmp/broken.toml"
 expect_fail "broken.toml' line 2" run "$tmp/broken.toml"
 expect_fail "not expected|not found|unrecognized|Extra" run "$case_file" --no-such-option
 expect_fail "--sizes: 'lots' is not a size" bench reduce --backends serial --sizes lots
+# options are checked like case keys
+expect_fail "--threads: Value -5 not in range" "${run_quick[@]}" --threads -5
+expect_fail "--check-every: Value 0 not in range" "${run_quick[@]}" --check-every 0
+expect_fail "--device: Value must be a non-negative number|--device.*-1" "${run_quick[@]}" --device -1
+expect_fail "--tolerance: Value must be a positive number|--tolerance.*-1" compare "$case_file" --tolerance -1
+expect_fail "--sample-seconds: Value 0 not in range" bench reduce --backends serial --sample-seconds 0
+expect_fail "unknown tridiagonal algorithm 'crr'" bench tridiag --backends serial --variants crr
+expect_fail "unknown SOR design 'diagonal'|diagonal" bench sor3d --backends serial --variants diagonal
 
 # adi2d (papers 002/004)
 adi=(run "$src/cases/adi2d.toml" --no-output -q --set grid.points=9 --set time.end=0.002)
