@@ -5,6 +5,8 @@
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
 #include "core/models/driver.hpp"
+#include "core/error.hpp"
+#include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow::app {
@@ -15,9 +17,10 @@ void add_run(CLI::App& app, Common& c) {
   add_case_options(*sub, c, co);
   add_common_options(*sub, c);
   static std::string out_dir;
-  static bool no_output = false;
+  static bool no_output = false, dry_run = false;
   sub->add_option("--out,-o", out_dir, "output folder (default: the case's output.dir)");
   sub->add_flag("--no-output", no_output, "write nothing, only run and report");
+  sub->add_flag("--dry-run", dry_run, "read and check the case, print the memory it needs on the backend, run nothing");
   sub->callback([&c] {
     apply_logging(c);
     auto prec = parse_precision(c.precision);
@@ -27,6 +30,18 @@ void add_run(CLI::App& app, Common& c) {
     out.enabled = !no_output;
     auto be = make_backend(c.backend, c.backend_opts);
     spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
+    if (dry_run) {
+      MemoryNeed need;
+      (void)make_model(cf, *be, prec, &need);
+      cf.check_all_used();
+      fmt::print("{}\n", describe_memory(need, prec, *be));
+      try {
+        check_memory(need, prec, *be);
+      } catch (const ConfigError&) {
+        c.exit_code = 1;  // does not fit: the line above says why
+      }
+      return;
+    }
     auto model = make_model(cf, *be, prec);
     cf.check_all_used();
     if (auto hint = model->backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);

@@ -99,6 +99,18 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   return c;
 }
 
+MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
+  const std::size_t nn = static_cast<std::size_t>(cfg.points) * static_cast<std::size_t>(cfg.points), v = size_of(prec);
+  MemoryNeed need;
+  need.what = "the " + std::to_string(cfg.points) + " x " + std::to_string(cfg.points) + " grid";
+  // the model's node arrays (26 and the properties), the ADI solver's (14), the tridiagonal
+  // solver's and the reductions' scratch (4)
+  need.total = (26 + kAdi2DProps + 14 + 4) * nn * v;
+  need.largest = kAdi2DProps * nn * v;
+  if (host) need.total += 12 * nn * sizeof(double);  // output copies of the fields
+  return need;
+}
+
 template <class T>
 Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg)
     : be_(be),

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 #include "core/physics/adi2d.h"
 #include "core/solvers/adi.hpp"
@@ -40,6 +41,8 @@ struct Adi2DConfig {
 };
 
 Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be);
+// memory a run needs (core/models/memory.hpp), before anything is allocated
+MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host);
 
 template <class T>
 class Adi2D final : public Model {

@@ -57,6 +57,18 @@ BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
   return c;
 }
 
+MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
+  const std::size_t n = static_cast<std::size_t>(cfg.points), v = size_of(prec);
+  MemoryNeed need;
+  need.what = "the " + std::to_string(cfg.points) + "-point grid";
+  // p, s, s_new, mface, u, the Jacobi ping-pong buffer and the reduction's partials (< n); the
+  // tridiagonal system (4 n) with its solver's scratch (n)
+  need.total = (7 + (cfg.tridiag ? 5 : 0)) * n * v;
+  need.largest = n * v;
+  if (host) need.total += 4 * n * sizeof(double);  // output copies of the fields
+  return need;
+}
+
 template <class T>
 BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg)
     : be_(be),

@@ -5,6 +5,7 @@
 
 #include "core/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
+#include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "core/solvers/jacobi1d.hpp"
@@ -25,6 +26,8 @@ struct BL1DConfig {
 
 // Reads and validates the bl1d keys of a case (grid, rock, fluid, initial, boundary, time, pressure).
 BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be);
+// memory a run needs (core/models/memory.hpp), before anything is allocated
+MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host);
 
 template <class T>
 class BL1D final : public Model {

@@ -18,12 +18,6 @@ namespace poreflow {
 
 namespace {
 
-std::string gib(std::size_t bytes) {
-  std::ostringstream o;
-  o.precision(3);
-  o << double(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
-  return o.str();
-}
 
 double word_value(unsigned long long w, Precision prec) {
   return prec == Precision::Float ? double(phys::pf_from_word<float>(w)) : phys::pf_from_word<double>(w);
@@ -44,19 +38,20 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
   return m;
 }
 
-void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be) {
-  ImpesMemory need = impes3d_memory(g, completions, wells, prec);
+MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host) {
+  const ImpesMemory m = impes3d_memory(g, completions, wells, prec);
+  MemoryNeed need;
+  need.what = "the " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " grid (" +
+              std::to_string(static_cast<std::size_t>(g.nx) * g.ny * g.nz) + " cells)";
+  need.total = m.total;
+  need.largest = m.largest;
   // on the host backends the input's own per-cell arrays (double) share the memory
-  if (be.is_host()) need.total += 20 * sizeof(double) * static_cast<std::size_t>(g.nx) * g.ny * g.nz;
-  const auto have = be.memory();
-  const std::string grid_name = std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " grid (" +
-                                std::to_string(static_cast<std::size_t>(g.nx) * g.ny * g.nz) + " cells)";
-  if (have.free > 0 && need.total > have.free)
-    throw ConfigError("the " + grid_name + " needs " + gib(need.total) + " of memory in " + to_string(prec) + ", but " +
-                      be.device_name() + " has " + gib(have.free) + " free");
-  if (have.max_buffer > 0 && need.largest > have.max_buffer)
-    throw ConfigError("the " + grid_name + " needs buffers of " + gib(need.largest) + ", but the largest " + be.device_name() +
-                      " allocates is " + gib(have.max_buffer));
+  if (host) need.total += 20 * sizeof(double) * static_cast<std::size_t>(g.nx) * g.ny * g.nz;
+  return need;
+}
+
+void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be) {
+  check_memory(impes3d_need(g, completions, wells, prec, be.is_host()), prec, be);
 }
 
 template <class T>

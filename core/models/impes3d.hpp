@@ -12,6 +12,7 @@
 #include "core/io/vtu.hpp"
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"
+#include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow {
@@ -35,6 +36,8 @@ struct ImpesMemory {
   std::size_t total = 0, largest = 0;
 };
 ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec);
+// the same with the host's share on serial and omp, named for messages and --dry-run
+MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host);
 
 // The last step's and the cumulative results of one well (surface volumes; production positive).
 struct ImpesWellResult {

@@ -63,6 +63,8 @@ class Model {
 };
 
 // Reads `model = "..."` and builds it; every case key is validated by the model.
-std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec);
+// need_only: fill it with the run's memory need and return nullptr (--dry-run)
+struct MemoryNeed;
+std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only = nullptr);
 
 }  // namespace poreflow

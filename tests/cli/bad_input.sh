@@ -49,6 +49,10 @@ printf 'model = "bl1d"\n[grid\npoints = 3\n' > "$tmp/broken.toml"
 expect_fail "broken.toml' line 2" run "$tmp/broken.toml"
 expect_fail "not expected|not found|unrecognized|Extra" run "$case_file" --no-such-option
 expect_fail "--sizes: 'lots' is not a size" bench reduce --backends serial --sizes lots
+# the memory a case needs, before anything is allocated
+expect_fail "the 3000000000-point grid needs .* of memory in double, but .* free" "${run_quick[@]}" --set grid.points=3000000000
+expect_fail "the 100001 x 100001 grid needs .* of memory" run "$src/cases/adi2d.toml" --no-output -q --set grid.points=100001
+expect_fail "needs .* in double .*: does not fit" run "$src/cases/adi2d.toml" --dry-run --set grid.points=100001
 # options are checked like case keys
 expect_fail "--threads: Value -5 not in range" "${run_quick[@]}" --threads -5
 expect_fail "--check-every: Value 0 not in range" "${run_quick[@]}" --check-every 0
