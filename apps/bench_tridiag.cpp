@@ -49,7 +49,8 @@ void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<
     bw.emplace_back(name, copy_bandwidth(*bes.back(), kCopyBytes));
     spdlog::info("bench tridiag: {} on {}: copy {:.1f} GB/s", name, bes.back()->device_name(), bw.back().second);
   }
-  for (auto [n, batch] : shapes) {
+  for (const auto& shape : shapes) {
+    const auto n = shape.first, batch = shape.second;  // (lambdas capture these; clang 14 cannot capture bindings)
     const std::size_t total = n * batch;
     // diagonally dominant systems, as the ADI sweeps produce
     auto ad = bench_random(total, -1, 1, total), cd = bench_random(total, -1, 1, total + 1);

@@ -223,7 +223,9 @@ TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 9
   for_each_backend([&](Backend& be) {
     const auto got = run_kernels<T>(be, s, flashed);
     REQUIRE(got.size() == ref.size());
-    for (const auto& [name, want] : ref) {
+    for (const auto& kv : ref) {  // no structured binding: CAPTURE's lambda cannot take one (clang 14)
+      const std::string& name = kv.first;
+      const std::vector<double>& want = kv.second;
       CAPTURE(name);
       // float: pow, exp and the flash's iterations round at a few 1e-7 of each node's scale; and
       // where two phase potentials of a face nearly tie, float may upwind the other way than double

@@ -106,7 +106,8 @@ TEST_CASE("tridiag: the serial Thomas reference agrees with a dense solve") {
 TEST_SUITE("backend") {
 TEST_CASE_TEMPLATE("tridiag: every algorithm and layout against the double Thomas reference", T, float, double) {
   for_each_backend([](Backend& be) {
-    for (auto [n, batch] : shapes()) {
+    for (auto nb : shapes()) {
+      const std::size_t n = nb.first, batch = nb.second;  // (lambdas below capture them)
       auto s = random_systems(n, batch);
       for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
         auto ref = solve_on<double>(reference(), s, TridiagAlgo::Thomas, layout);
@@ -129,7 +130,8 @@ TEST_CASE_TEMPLATE("tridiag: the vendor library's solver agrees with the referen
   for_each_backend([](Backend& be) {
     for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
       if (be.tridiag().vendor_name(layout).empty()) continue;
-      for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 1025}, {33, 7}, {4097, 3}}) {
+      for (auto nb : {std::pair<std::size_t, std::size_t>{1025, 1025}, {33, 7}, {4097, 3}}) {
+        const std::size_t n = nb.first, batch = nb.second;  // (lambdas below capture them)
         auto s = random_systems(n, batch);
         auto ref = solve_on<double>(reference(), s, TridiagAlgo::Thomas, layout);
         auto fa = make_field(be, convert<T>(s.a)), fb = make_field(be, convert<T>(s.b));
@@ -149,7 +151,8 @@ TEST_CASE_TEMPLATE("tridiag: the vendor library's solver agrees with the referen
 TEST_CASE_TEMPLATE("tridiag: a guard that says stop leaves x as it was, for every algorithm", T, float, double) {
   // ADI's iterations after its control stopped: every kernel of the solve returns at once
   for_each_backend([](Backend& be) {
-    for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}}) {
+    for (auto nb : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}}) {
+      const std::size_t n = nb.first, batch = nb.second;  // (lambdas below capture them)
       auto s = random_systems(n, batch);
       for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
         auto fa = make_field(be, convert<T>(s.a)), fb = make_field(be, convert<T>(s.b));
@@ -183,7 +186,8 @@ TEST_CASE_TEMPLATE("tridiag: a guard that says stop leaves x as it was, for ever
 TEST_CASE_TEMPLATE("tridiag: with add, x is the solution plus add, for every algorithm", T, float, double) {
   // ADI's update q + correction, stored by the solve itself
   for_each_backend([](Backend& be) {
-    for (auto [n, batch] : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}, {2, 5}}) {
+    for (auto nb : {std::pair<std::size_t, std::size_t>{1025, 67}, {8193, 3}, {33, 301}, {2, 5}}) {
+      const std::size_t n = nb.first, batch = nb.second;  // (lambdas below capture them)
       auto s = random_systems(n, batch);
       auto q = random_vector<double>(n * batch, -2, 2);
       for (auto layout : {TridiagLayout::Contiguous, TridiagLayout::Interleaved}) {
