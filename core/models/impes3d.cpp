@@ -305,6 +305,7 @@ typename Impes3D<T>::Attempt Impes3D<T>::try_step(double dt) {
   sa.check_every = nm.check_every;
   sa.design = nm.design;
   sa.shape = nm.sor_shape;
+  sa.zline_lanes = nm.zline_lanes;
   sa.ctrl = ctrl_.get();
   sa.scratch = nm.design == SorDesign::Zline ? &scratch_.buffer() : nullptr;
   auto sor = be_.sor3d();

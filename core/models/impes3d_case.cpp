@@ -325,6 +325,9 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
   nm.sor_shape_given = cf.has("pressure.shape");
   if (nm.sor_shape_given) nm.sor_shape = cf.get_choice("pressure.shape", "", parse_box_shape);
   else cf.get_string("pressure.shape", "");
+  nm.zline_lanes = static_cast<int>(cf.get_int("pressure.zline_lanes", 0));
+  if (nm.zline_lanes != 0 && nm.zline_lanes != 1 && nm.zline_lanes != 32)
+    cf.fail("pressure.zline_lanes", "= " + std::to_string(nm.zline_lanes) + " must be 0 (automatic), 1 (a thread per column) or 32 (a warp per column)");
   const std::string guess = cf.get_string("pressure.initial_guess", "extrapolate");
   if (guess != "extrapolate" && guess != "zero")
     cf.fail("pressure.initial_guess", "= '" + guess + "' is not extrapolate (the last increment, scaled by the steps) or zero");

@@ -124,6 +124,7 @@ struct ImpesNumerics {
   SorDesign design = SorDesign::Simple;
   BoxShape sor_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
   bool sor_shape_given = false;  // else the design's default (simple march:32x8, tiled march:32x8, zline march:32x4)
+  int zline_lanes = 0;    // zline on cuda/opencl: 1 a thread per column, 32 a warp, 0 automatic
   BoxShape cell_shape = BoxShape{BoxLaunch::Blocks3D, 32, 4, 2};
   TableSpace tables = TableSpace::Auto;
 };
