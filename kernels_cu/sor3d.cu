@@ -248,10 +248,9 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   prm.by = s.by;
   if (l.design == SorDesign::Zline) {
     const int threads = s.bx * s.by;
-    // a warp per column on request (sor_zline_warp_kernel); automatic: a thread per column until
-    // the warp design has been measured on a GPU (it is tested on PoCL only so far)
+    // a warp per column (sor_zline_warp_kernel) where a thread per column leaves the device idle
     const long columns = hx * l.box.ny;
-    if (l.zline_lanes == 32) {
+    if (sor3d_zline_wide(l.zline_lanes, columns, l.sm_count, true)) {
       const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(columns, threads / 32), 1L << 30));
       sor_zline_warp_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
       return;

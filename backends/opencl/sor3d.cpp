@@ -33,9 +33,9 @@ class ClSor3D final : public Sor3DImpl {
                           ctx_.device_name());
       defines += "#define PF_SOR_PITCH " + std::to_string(sor3d_tile_pitch(s.bx)) + "\n";
     }
-    // zline: 32 work-items per column on request (as cuda; automatic: one per column for now)
+    // zline: 32 work-items per column where one per column leaves the GPU idle (as cuda)
     const long columns = phys::pf_rb_hx(a.box.view()) * a.box.ny;
-    const bool wide = zline && a.zline_lanes == 32;
+    const bool wide = zline && sor3d_zline_wide(a.zline_lanes, columns, static_cast<long>(ctx_.compute_units()), ctx_.gpu());
     const std::string base = tiled ? "sor_tiled_" : wide ? "sor_zline_wide_" : zline ? "sor_zline_" : "sor_simple_";
     cl::Kernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
                          &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};

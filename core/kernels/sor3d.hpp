@@ -47,13 +47,21 @@ struct Sor3DArgs {
   SorDesign design = SorDesign::Simple;
   BoxShape shape;             // zline: the threads of a block over (half-row, row) columns
   Buffer* ctrl = nullptr;     // a control block (kControlBytes)
-  // zline on cuda and opencl: 1 a thread per column, 32 a warp (32 work-items) per column (for
-  // grids with too few columns to fill a device, as case 2: one load latency per 32 layers), 0
-  // automatic, for now a thread per column: the warp design is tested on PoCL and compiled for
-  // cuda but not yet measured on a GPU. The same arithmetic either way. Host backends: a thread.
+  // zline on cuda and opencl: 1 a thread per column, 32 a warp (32 work-items) per column, 0
+  // automatic (sor3d_zline_wide). The same arithmetic either way. Host backends: a thread.
   int zline_lanes = 0;
   Buffer* scratch = nullptr;  // zline: 3 x p's extent values (the columns' factors, filled by iteration 0)
 };
+
+// Whether a zline launch runs a warp per column. Automatic on a GPU: a warp when a warp per column
+// of one colour still fits the device's resident threads (about 2048 a compute unit), i.e. when a
+// thread per column would leave most of it idle and each column's chain of loads is the latency.
+// Measured on the H100 (case 2, 1386 columns a colour): 0.66 s -> 0.46 s on cuda, 0.70 -> 0.44 s
+// on OpenCL.
+inline bool sor3d_zline_wide(int lanes, long columns_per_colour, long compute_units, bool gpu) {
+  if (lanes != 0) return lanes == 32;
+  return gpu && columns_per_colour * 32 <= compute_units * 2048;
+}
 
 // values of the coefficient buffer of a box (both colours, every coefficient)
 std::size_t sor3d_coef_values(const Box3& box);
