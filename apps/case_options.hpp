@@ -13,7 +13,7 @@ struct CaseOptions {
 };
 
 inline void add_case_options(CLI::App& sub, Common& c, CaseOptions& co) {
-  sub.add_option("case", co.path, "case file (TOML), e.g. cases/buckley_leverett.toml")->required();
+  sub.add_option("case", co.path, "case file (TOML), e.g. cases/buckley_leverett.toml, or an Eclipse deck (.DATA) for impes3d")->required();
   sub.add_option("--set", c.sets, "override a case key, e.g. --set grid.points=401 (repeatable)");
   sub.add_option("--reduction", c.reduction,
                  "reduction of the convergence test: fast, complete_unroll, unroll_last_warp, sequential, "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/io/eclipse/deck_path.hpp"
 
 namespace poreflow::io {
 
@@ -63,7 +64,26 @@ CaseFile::CaseFile(CaseFile&&) noexcept = default;
 CaseFile& CaseFile::operator=(CaseFile&&) noexcept = default;
 CaseFile::~CaseFile() = default;
 
+namespace {
+std::string toml_string(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"') o += '\\';
+    o += c;
+  }
+  return o + "\"";
+}
+}  // namespace
+
 CaseFile CaseFile::load(const std::filesystem::path& path) {
+  // an Eclipse deck is an impes3d case whose input is the deck; --set reaches the numerics and
+  // output keys as in a TOML case
+  if (eclipse::is_deck_path(path.string())) {
+    if (!std::filesystem::is_regular_file(path)) throw ConfigError("deck '" + path.string() + "' does not exist");
+    const std::string text = "model = \"impes3d\"\n[input]\ndeck = " + toml_string(std::filesystem::absolute(path).string()) +
+                             "\n[output]\ndir = " + toml_string("out/" + path.stem().string()) + "\n";
+    return parse(text, path.string());
+  }
   std::ifstream in(path);
   if (!in) throw ConfigError("case file '" + path.string() + "' does not exist or cannot be read");
   std::stringstream ss;

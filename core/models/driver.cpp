@@ -44,6 +44,9 @@ class Outputs {
     if (o.csv) csv_ = std::make_unique<io::CsvWriter>(o.dir / (m.name() + "_series.csv"), m.series_columns());
     if (o.vtk) pvd_ = std::make_unique<io::PvdCollection>(o.dir / (m.name() + ".pvd"));
   }
+  void open(Model& m) {
+    if (o_.enabled) m.open_outputs(o_.dir);
+  }
 
   void series() {
     if (csv_) csv_->row(m_.series_row());
@@ -82,6 +85,7 @@ std::string Model::write_snapshot(const std::filesystem::path& dir, const std::s
 RunReport run_model(Model& m, const OutputOptions& o, bool progress) {
   spdlog::info("{}", m.summary());
   Outputs out(m, o);
+  out.open(m);
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
   // where the loop stops: the model's report times (a CSV row at each, snapshots spread over

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/io/eclipse/deck.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
@@ -478,7 +479,50 @@ void Impes3D<T>::step(double t_stop) {
     record_report();
     ++next_report_;
   }
+  if (summary_) write_summary(false);
   apply_schedule();
+}
+
+template <class T>
+void Impes3D<T>::open_outputs(const std::filesystem::path& dir) {
+  if (!cfg_.deck) return;
+  summary_ = cfg_.deck->summary(dir);
+  write_summary(true);
+}
+
+template <class T>
+void Impes3D<T>::write_summary(bool start) {
+  eclipse::SummaryStep s;
+  s.time = t_;
+  const auto& rt = cfg_.input.report_times;
+  s.report = start || (next_report_ > 0 && std::abs(t_ - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t_));
+  for (std::size_t w = 0; w < wells_.size(); ++w) {
+    const auto& r = wells_[w];
+    eclipse::WellStep x;
+    x.oil_rate = r.oil_rate;
+    x.water_rate = r.water_rate;
+    x.water_injection = r.water_injection;
+    x.bhp = r.bhp;
+    x.open = settings_[w].open && r.control != IMP_CTRL_SHUT;
+    x.control = settings_[w].control;
+    x.bhp_controlled = r.control == IMP_CTRL_BHP;
+    s.wells.push_back(x);
+  }
+  if (s.report) {  // the pore-volume weighted pressure, read back at reports only
+    const auto p = p_.download();
+    double pv = 0, pp = 0;
+    for (std::size_t L = 0; L < E_; ++L)
+      if (geo_.pv0[L] > 0) {
+        pv += geo_.pv0[L];
+        pp += geo_.pv0[L] * double(p[L]);
+      }
+    summary_fpr_ = pv > 0 ? pp / pv : 0;
+  }
+  s.pressure = summary_fpr_;
+  s.oil_in_place = oil_in_place();
+  s.water_in_place = water_in_place();
+  if (start) summary_->start(s);
+  else summary_->step(s);
 }
 
 template <class T>

@@ -17,8 +17,14 @@
 
 namespace poreflow {
 
+namespace eclipse {
+class Deck;
+class SummaryWriter;
+}
+
 struct Impes3DConfig {
   ImpesInput input;
+  std::shared_ptr<const eclipse::Deck> deck;  // when the input came from an Eclipse deck: its summary files
   ImpesNumerics numerics;
   int map_layer = 0;  // the layer of the S_w map (0-based)
 };
@@ -67,6 +73,7 @@ class Impes3D final : public Model {
   std::map<std::string, double> final_stats() const override;
   std::vector<double> report_times() const override { return cfg_.input.report_times; }
   std::string write_snapshot(const std::filesystem::path& dir, const std::string& stem) const override;
+  void open_outputs(const std::filesystem::path& dir) override;
 
   // for tests and benchmarks
   double water_in_place() const;  // sm3
@@ -95,6 +102,7 @@ class Impes3D final : public Model {
   double injection_dt() const;  // days
   std::vector<double> cells_of(const Field<T>& f) const;
   void record_report();
+  void write_summary(bool start);  // a deck's summary files: the step that just ended
   std::string cell_name(long L) const;
 
   Backend& be_;
@@ -124,6 +132,8 @@ class Impes3D final : public Model {
   std::vector<std::vector<double>> h_bhp_, h_wct_;
   std::size_t next_report_ = 0;
   mutable std::unique_ptr<io::HexGrid> hex_;
+  std::shared_ptr<eclipse::SummaryWriter> summary_;
+  double summary_fpr_ = 0;  // the pressure of the last report (summary ministeps between reports repeat it)
 };
 
 }  // namespace poreflow

@@ -2,10 +2,12 @@
 // grid of uniform, per-axis or generated properties, tables, wells, a schedule, report times and
 // the numerics. Fills the same ImpesInput an Eclipse deck fills.
 #include <cmath>
+#include <filesystem>
 #include <string>
 
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
+#include "core/io/eclipse/deck.hpp"
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_fields.hpp"
 
@@ -98,11 +100,9 @@ SwofTable read_swof(io::CaseFile& cf) {
   return t;
 }
 
-}  // namespace
 
-Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec) {
-  Impes3DConfig c;
-  ImpesInput& in = c.input;
+// grid, rock, fluid, wells, schedule and report times from the case's own keys
+void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& in) {
   in.source = cf.source();
   ImpesGrid& g = in.grid;
   g.nx = static_cast<int>(cf.int_at_least("grid.nx", 10, 1));
@@ -289,6 +289,33 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
   } else {
     for (long r = 1; r <= reports; ++r) in.report_times.push_back(end * double(r) / double(reports));
   }
+}
+
+// input.deck: an Eclipse deck, relative to the case file's folder
+std::string deck_path(io::CaseFile& cf) {
+  std::filesystem::path p = cf.get_string("input.deck", "");
+  if (p.empty()) cf.fail("input.deck", "is empty (the path of a .DATA deck)");
+  const std::filesystem::path src = cf.source();
+  if (p.is_relative() && std::filesystem::is_regular_file(src)) p = src.parent_path() / p;
+  return p.string();
+}
+
+}  // namespace
+
+Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec) {
+  Impes3DConfig c;
+  if (cf.has("input.deck")) {
+    // grid, fluid, wells, schedule and report times from the deck; numerics and output from the case
+    c.deck = eclipse::read_deck(deck_path(cf));
+    c.input = c.deck->input();
+    std::size_t completions = 0;
+    for (const auto& w : c.input.wells) completions += w.completions.size();
+    check_impes3d_memory(c.input.grid, completions, c.input.wells.size(), prec, be);
+  } else {
+    read_toml_input(cf, be, prec, c.input);
+  }
+  const ImpesInput& in = c.input;
+  const ImpesGrid& g = in.grid;
   auto& nm = c.numerics;
   nm.dt_init = cf.positive("time.dt_init", nm.dt_init);
   nm.dt_min = cf.positive("time.dt_min", nm.dt_min);

@@ -57,6 +57,9 @@ class Model {
   // Writes a VTK snapshot of the state as dir / (stem + extension) and returns the file's name;
   // the default is ImageData (.vti) of grid() with fields() as point data.
   virtual std::string write_snapshot(const std::filesystem::path& dir, const std::string& stem) const;
+  // Called once before the run's first output, with the output folder: a model with outputs of
+  // its own (impes3d's Eclipse summary files) opens them here.
+  virtual void open_outputs(const std::filesystem::path& dir) { (void)dir; }
   // A hint when this case is too small for its backend to pay off, naming what is faster; empty
   // when none applies. `run` logs it.
   virtual std::string backend_hint() const { return ""; }

@@ -1,0 +1,100 @@
+// Summary files (SMSPEC/UNSMRY) through opm-common's writer: the deck's SUMMARY vectors, evaluated by
+// opm-common from the well rates and pressures of every impes3d step (totals accumulate over the
+// steps, as OPM Flow's do over its time steps), a ministep each step and a report at report times.
+#include <opm/common/utility/TimeService.hpp>
+#include <opm/input/eclipse/Schedule/SummaryState.hpp>
+#include <opm/input/eclipse/Schedule/Well/PAvgCalculatorCollection.hpp>
+#include <opm/input/eclipse/Units/UnitSystem.hpp>
+#include <opm/output/data/Groups.hpp>
+#include <opm/output/data/Wells.hpp>
+#include <opm/output/eclipse/Inplace.hpp>
+#include <opm/output/eclipse/Summary.hpp>
+
+#include "core/error.hpp"
+#include "core/io/eclipse/opm_deck.hpp"
+
+namespace poreflow::eclipse {
+namespace {
+
+using Measure = Opm::UnitSystem::measure;
+const Opm::UnitSystem kMetric = Opm::UnitSystem::newMETRIC();
+double si(Measure m, double metric) { return kMetric.to_si(m, metric); }
+
+class OpmSummaryWriter final : public SummaryWriter {
+ public:
+  OpmSummaryWriter(const OpmDeck& d, const std::filesystem::path& dir)
+      : d_(d), state_(Opm::TimeService::from_time_t(d.schedule->getStartTime())) {
+    d.state->getIOConfig().setOutputDir(dir.string());
+    d.state->getIOConfig().setBaseName(d.basename());
+    out_ = std::make_unique<Opm::out::Summary>(*d.state, *d.summary_config, d.state->getInputGrid(), *d.schedule, d.basename());
+  }
+
+  void start(const SummaryStep& s) override {
+    initial_ = inplace(s);
+    eval(s, 0);
+    out_->add_timestep(state_, 0, false);
+    out_->write();
+  }
+
+  void step(const SummaryStep& s) override {
+    // the report step this step belongs to: (T_{r-1}, T_r], 1-based
+    const auto& rt = d_.input().report_times;
+    int r = 1;
+    while (r < static_cast<int>(rt.size()) && rt[r - 1] < s.time - 1e-9 * std::max(1.0, s.time)) ++r;
+    eval(s, r);
+    out_->add_timestep(state_, r, !s.report);
+    if (s.report) out_->write();
+  }
+
+ private:
+  Opm::Inplace inplace(const SummaryStep& s) const {
+    Opm::Inplace ip;
+    ip.add(Opm::Inplace::Phase::OIL, si(Measure::liquid_surface_volume, s.oil_in_place));
+    ip.add(Opm::Inplace::Phase::WATER, si(Measure::liquid_surface_volume, s.water_in_place));
+    return ip;
+  }
+
+  void eval(const SummaryStep& s, int report_step) {
+    Opm::data::Wells wells;
+    const auto& in = d_.input();
+    for (std::size_t i = 0; i < in.wells.size() && i < s.wells.size(); ++i) {
+      const auto& w = s.wells[i];
+      Opm::data::Well x;
+      using opt = Opm::data::Rates::opt;
+      const double q = si(Measure::liquid_surface_rate, 1.0);
+      // opm's sign convention: injection positive, production negative
+      x.rates.set(opt::oil, -w.oil_rate * q);
+      x.rates.set(opt::wat, (w.water_injection - w.water_rate) * q);
+      x.rates.set(opt::gas, 0.0);
+      x.bhp = si(Measure::pressure, w.bhp);
+      x.dynamicStatus = w.open ? Opm::Well::Status::OPEN : Opm::Well::Status::SHUT;
+      x.current_control.isProducer = in.wells[i].kind == WellKind::Producer;
+      if (x.current_control.isProducer) x.current_control.prod = w.bhp_controlled ? Opm::Well::ProducerCMode::BHP : producer_mode(w.control);
+      else x.current_control.inj = w.bhp_controlled ? Opm::Well::InjectorCMode::BHP : Opm::Well::InjectorCMode::RATE;
+      wells[in.wells[i].name] = x;
+    }
+    Opm::out::Summary::GlobalProcessParameters single = {{"FPR", si(Measure::pressure, s.pressure)}};
+    const Opm::Inplace now = inplace(s);
+    out_->eval(state_, report_step, s.time * 86400.0, wells, Opm::data::GroupAndNetworkValues{}, single, initial_, now,
+               Opm::PAvgCalculatorCollection{});
+  }
+
+  static Opm::Well::ProducerCMode producer_mode(WellControl c) {
+    using M = Opm::Well::ProducerCMode;
+    return c == WellControl::Orat ? M::ORAT : c == WellControl::Wrat ? M::WRAT : c == WellControl::Bhp ? M::BHP : M::LRAT;
+  }
+
+  const OpmDeck& d_;
+  Opm::SummaryState state_;
+  Opm::Inplace initial_;
+  std::unique_ptr<Opm::out::Summary> out_;
+};
+
+}  // namespace
+
+std::unique_ptr<SummaryWriter> OpmDeck::summary(const std::filesystem::path& dir) const {
+  std::filesystem::create_directories(dir);
+  return std::make_unique<OpmSummaryWriter>(*this, dir);
+}
+
+}  // namespace poreflow::eclipse
