@@ -349,7 +349,7 @@ tolerance = 1e-10
     CHECK(inj == doctest::Approx(q).epsilon(1e-4));  // steady: what comes in goes out
     const auto p = m.pressure();
     const double k = 300, h = 5, mu = 0.5, rw = 0.1;
-    const double coef = q * mu / (2 * M_PI * k * h * 0.008527);
+    const double coef = q * mu / (2 * M_PI * k * h * kDarcyMetric);
     for (int d = 2; d <= 8; ++d) {
       const double r_cell = 10.0 * d;
       const double want = coef * std::log(r_cell / rw);

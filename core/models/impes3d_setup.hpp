@@ -10,7 +10,7 @@
 namespace poreflow {
 
 // Eclipse METRIC's Darcy constant: mD m2 / (m cP) to sm3 / (day bar)
-constexpr double kDarcyMetric = 0.008527;
+constexpr double kDarcyMetric = 9.869232667160130e-16 * 1e5 / 1e-3 * 86400;  // 1 mD (as OPM defines it) bar/(cP m) in m/day
 constexpr double kGravityMetric = 9.80665e-5;  // bar per m per kg/m3
 
 // Peaceman's well index of a vertical well in a cell (kx, ky in mD; dx, dy, h in m; rw the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
-#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [bench]
+#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
@@ -20,7 +20,7 @@ stages=("$@")
 mkdir -p /opt/kit /etc/OpenCL/vendors
 for f in .devkit/*.deb; do dpkg -x "$f" /opt/kit; done
 echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-export LD_LIBRARY_PATH=/opt/kit/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=/opt/kit/usr/lib/x86_64-linux-gnu:/opt/kit/usr/lib/x86_64-linux-gnu/hdf5/serial:${LD_LIBRARY_PATH:-}
 export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
 PF=$BUILD/apps/poreflow
 status=0
@@ -53,7 +53,7 @@ bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and sc
 }
 
 pack() {  # after every stage, so a call cut off by its time limit still brings back what it did
-  tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls *.json 2>/dev/null) 2>/dev/null
+  tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls -d *.json decks 2>/dev/null) 2>/dev/null
 }
 
 for s in "${stages[@]}"; do
@@ -81,6 +81,17 @@ for s in "${stages[@]}"; do
       done
       run compare_impes_case2 "$PF" compare cases/impes_case2.toml --backends omp,cuda,opencl --cl-platform NVIDIA
       ;;
+    run-decks)  # every deck (tests/decks, validation/decks) on omp, cuda and NVIDIA's OpenCL: summary files and times
+      for deck in tests/decks/*.DATA validation/decks/*.DATA; do
+        [ -f "$deck" ] || continue
+        name=$(basename "$deck" .DATA)
+        for b in omp cuda opencl; do
+          run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA -o "$OUT/decks/${name}_$b" \
+            --set output.vtk=false --set output.png=false
+          rm -f "$OUT/decks/${name}_$b"/*.csv
+        done
+      done
+      ;;
     run-adi2d)  # the 1025^2 adi2d case on cuda and NVIDIA's OpenCL, with the pressure/transport split
       for b in cuda opencl; do
         run run_adi2d_$b "$PF" run cases/adi2d.toml --set grid.points=1025 --backend $b --cl-platform NVIDIA --no-output -q
@@ -101,5 +112,5 @@ for s in "${stages[@]}"; do
   pack
 done
 pack
-rm -rf "$LOGS"
+rm -rf "$LOGS" "$OUT/decks"
 exit $status

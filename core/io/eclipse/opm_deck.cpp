@@ -311,6 +311,37 @@ void read_wells(const Opm::Schedule& s, ImpesInput& in, const std::string& path)
   if (in.report_times.empty()) fail(path, "the SCHEDULE has no time steps (TSTEP or DATES)");
 }
 
+// opm-common drops a COMPDAT connection in an inactive cell; poreflow refuses it, as its TOML route
+// does, so a completion never disappears silently
+void check_completions(const Opm::Deck& deck, const Opm::EclipseGrid& grid, const Opm::Schedule& s, const std::string& path) {
+  for (const auto& kw : deck["COMPDAT"]) {
+    const auto& loc = kw.location();
+    for (const auto& rec : kw) {
+      const std::string well = rec.getItem("WELL").get<std::string>(0);
+      if (well.find_first_of("*?") != std::string::npos) continue;  // a pattern: checked through the schedule
+      auto head = [&](bool i_axis) {
+        const auto& w = s.getWell(well, s.size() - 1);
+        return i_axis ? w.getHeadI() : w.getHeadJ();
+      };
+      const auto& ii = rec.getItem("I");
+      const auto& jj = rec.getItem("J");
+      const int i = ii.defaultApplied(0) || ii.get<int>(0) == 0 ? head(true) : ii.get<int>(0) - 1;
+      const int j = jj.defaultApplied(0) || jj.get<int>(0) == 0 ? head(false) : jj.get<int>(0) - 1;
+      const int k1 = rec.getItem("K1").get<int>(0) - 1, k2 = rec.getItem("K2").get<int>(0) - 1;
+      for (int k = k1; k <= k2; ++k) {
+        if (i < 0 || j < 0 || k < 0 || std::size_t(i) >= grid.getNX() || std::size_t(j) >= grid.getNY() || std::size_t(k) >= grid.getNZ())
+          continue;  // opm-common reports cells outside the grid itself
+        if (!grid.cellActive(i, j, k)) {
+          std::ostringstream o;
+          o << "COMPDAT (" << loc.filename << ":" << loc.lineno << "): well " << well << " is completed in cell (" << i + 1 << ", "
+            << j + 1 << ", " << k + 1 << "), which is inactive (ACTNUM, MINPV or zero pore volume)";
+          fail(path, o.str());
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const Deck> read_deck(const std::string& path) {
@@ -343,6 +374,7 @@ std::shared_ptr<const Deck> read_deck(const std::string& path) {
       errors.clear();
       fail(path, s.str());
     }
+    check_completions(deck, d->state->getInputGrid(), *d->schedule, path);
     read_grid(*d->state, d->input_.grid, path);
     read_fluid(*d->state, d->input_.fluid, path);
     read_initial(*d->state, d->input_, path);

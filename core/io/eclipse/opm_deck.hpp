@@ -1,6 +1,7 @@
 #pragma once
 // The opm-common objects behind a deck, shared by the reader (opm_deck.cpp) and the summary
 // writer (opm_summary.cpp).
+#include <cctype>
 #include <memory>
 #include <string>
 
@@ -16,7 +17,11 @@ namespace poreflow::eclipse {
 class OpmDeck final : public Deck {
  public:
   const ImpesInput& input() const override { return input_; }
-  std::string units() const override { return state->getDeckUnitSystem().getName(); }
+  std::string units() const override {
+    std::string u = state->getDeckUnitSystem().getName();
+    for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+  }
   std::string basename() const override { return basename_; }
   std::unique_ptr<SummaryWriter> summary(const std::filesystem::path& dir) const override;
 

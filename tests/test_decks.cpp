@@ -1,0 +1,199 @@
+// Eclipse decks (opm-common): the deck and its TOML twin give the same input and the same run on
+// every backend, the summary files hold what the run reported, and bad decks are refused naming
+// the keyword, the file and the line.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/io/eclipse/deck.hpp"
+#include "core/models/driver.hpp"
+#include "core/models/impes3d.hpp"
+#include "core/models/impes3d_setup.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::test;
+
+namespace {
+
+const std::string kDecks = std::string(POREFLOW_SOURCE_DIR) + "/tests/decks/";
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// a temporary deck: SMALL.DATA with `from` replaced by `to` (each must occur)
+std::string edited_deck(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string text = read_text(kDecks + "SMALL.DATA");
+  for (const auto& [from, to] : edits) {
+    const auto at = text.find(from);
+    REQUIRE_MESSAGE(at != std::string::npos, from);
+    text.replace(at, from.size(), to);
+  }
+  const auto dir = std::filesystem::temp_directory_path() / "poreflow_decks";
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / (name + ".DATA")).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string refusal(const std::string& path) {
+  try {
+    auto cf = io::CaseFile::load(path);
+    make_model(cf, reference(), Precision::Double);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+struct Ran {
+  std::unique_ptr<Model> model;
+  Impes3D<double>* impes = nullptr;
+};
+
+Ran run(Backend& be, const std::string& path, const std::filesystem::path& out = {}) {
+  auto cf = io::CaseFile::load(path);
+  Ran r;
+  r.model = make_model(cf, be, Precision::Double);
+  read_output_options(cf);
+  cf.check_all_used();
+  r.impes = dynamic_cast<Impes3D<double>*>(r.model.get());
+  OutputOptions o;
+  o.enabled = !out.empty();
+  o.dir = out;
+  o.vtk = o.png = false;
+  run_model(*r.model, o, false);
+  return r;
+}
+
+bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max({std::abs(a), std::abs(b), 1e-300}); }
+
+}  // namespace
+
+#if POREFLOW_HAVE_OPM
+
+TEST_CASE("decks: SMALL.DATA reads into the same input as its TOML twin") {
+  const auto deck = eclipse::read_deck(kDecks + "SMALL.DATA");
+  auto cf = io::CaseFile::load(kDecks + "small.toml");
+  const auto toml = read_impes3d_config(cf, reference(), Precision::Double);
+  const ImpesInput &a = deck->input(), &b = toml.input;
+  CHECK(deck->units() == "METRIC");
+  CHECK(deck->basename() == "SMALL");
+  REQUIRE(a.grid.cells() == b.grid.cells());
+  for (std::size_t c = 0; c < a.grid.cells(); ++c) {
+    CAPTURE(c);
+    REQUIRE(near(a.grid.dx[c], b.grid.dx[c], 1e-12));
+    REQUIRE(near(a.grid.dz[c], b.grid.dz[c], 1e-12));
+    REQUIRE(near(a.grid.tops[c], b.grid.tops[c], 1e-12));
+    REQUIRE(near(a.grid.permx[c], b.grid.permx[c], 1e-12));  // mD through opm's SI and back
+    REQUIRE(near(a.grid.permy[c], b.grid.permy[c], 1e-12));
+    REQUIRE(near(a.grid.permz[c], b.grid.permz[c], 1e-12));
+    REQUIRE(near(a.grid.poro[c], b.grid.poro[c], 1e-12));
+  }
+  CHECK(a.fluid.swof.sw == b.fluid.swof.sw);
+  for (std::size_t r = 0; r < a.fluid.swof.pcow.size(); ++r) CHECK(near(a.fluid.swof.pcow[r], b.fluid.swof.pcow[r], 1e-12));
+  for (std::size_t r = 0; r < a.fluid.pvdo.p.size(); ++r) {
+    CHECK(near(a.fluid.pvdo.p[r], b.fluid.pvdo.p[r], 1e-12));
+    CHECK(near(a.fluid.pvdo.muo[r], b.fluid.pvdo.muo[r], 1e-12));
+  }
+  CHECK(near(a.fluid.pvtw.cw, b.fluid.pvtw.cw, 1e-12));
+  CHECK(near(a.fluid.pvtw.muw, b.fluid.pvtw.muw, 1e-12));
+  CHECK(near(a.fluid.rock.cr, b.fluid.rock.cr, 1e-12));
+  CHECK(near(a.initial.owc_depth, b.initial.owc_depth, 1e-12));
+  REQUIRE(a.wells.size() == 2);
+  for (std::size_t w = 0; w < 2; ++w) {
+    CHECK(a.wells[w].name == b.wells[w].name);
+    CHECK(a.wells[w].initial.control == b.wells[w].initial.control);
+    CHECK(near(a.wells[w].initial.rate, b.wells[w].initial.rate, 1e-12));
+    CHECK(near(a.wells[w].initial.bhp, b.wells[w].initial.bhp, 1e-12));
+    REQUIRE(a.wells[w].completions.size() == b.wells[w].completions.size());
+    for (std::size_t c = 0; c < a.wells[w].completions.size(); ++c) {
+      const auto &x = a.wells[w].completions[c], &y = b.wells[w].completions[c];
+      CHECK(x.i == y.i);
+      CHECK(x.k == y.k);
+      // opm-common's connection factor (Peaceman) against impes3d's own, from the same rock
+      CHECK(x.wi > 0);
+      CHECK(y.wi == 0);
+    }
+  }
+  REQUIRE(a.schedule.size() == 1);
+  CHECK(a.schedule[0].time == doctest::Approx(150));
+  CHECK(a.schedule[0].setting.control == WellControl::Bhp);
+  CHECK(a.schedule[0].setting.bhp == doctest::Approx(150));
+  REQUIRE(a.report_times.size() == b.report_times.size());
+  for (std::size_t r = 0; r < a.report_times.size(); ++r) CHECK(a.report_times[r] == doctest::Approx(b.report_times[r]).epsilon(1e-12));
+}
+
+TEST_CASE("decks: opm-common's connection factors equal impes3d's Peaceman index") {
+  const auto deck = eclipse::read_deck(kDecks + "SMALL.DATA");
+  auto in = deck->input();
+  for (const auto& w : in.wells)
+    for (const auto& c : w.completions) {
+      const std::size_t cell = in.grid.index(c.i, c.j, c.k);
+      const double own = peaceman_wi(in.grid.permx[cell], in.grid.permy[cell], in.grid.dx[cell], in.grid.dy[cell],
+                                     in.grid.dz[cell], 0.5 * c.diameter, c.skin);
+      CAPTURE(w.name);
+      CHECK(c.wi == doctest::Approx(own).epsilon(1e-12));
+    }
+}
+
+TEST_SUITE("model") {
+TEST_CASE("decks: a deck and its TOML twin give the same run on every backend, and the summary files hold it") {
+  const auto dir = std::filesystem::temp_directory_path() / "poreflow_decks" / "summary";
+  std::filesystem::remove_all(dir);
+  for_each_backend([&](Backend& be) {
+    const auto d = run(be, kDecks + "SMALL.DATA", dir);
+    const auto t = run(be, kDecks + "small.toml");
+    REQUIRE(d.impes);
+    REQUIRE(t.impes);
+    CHECK(d.impes->steps() == t.impes->steps());
+    // the same model up to the last bits of the unit conversions and opm's well index
+    CHECK(max_rel_diff(d.impes->pressure(), t.impes->pressure()) <= 1e-12);
+    CHECK(max_rel_diff(d.impes->saturation(), t.impes->saturation(), 1.0) <= 1e-12);
+    const auto& wd = d.impes->wells();
+    const auto& wt = t.impes->wells();
+    for (std::size_t w = 0; w < wd.size(); ++w) CHECK(wd[w].oil_total == doctest::Approx(wt[w].oil_total).epsilon(1e-12));
+  });
+  CHECK(std::filesystem::file_size(dir / "SMALL.SMSPEC") > 0);
+  CHECK(std::filesystem::file_size(dir / "SMALL.UNSMRY") > 0);
+}
+}  // TEST_SUITE
+
+TEST_CASE("decks: bad decks are refused naming the keyword, the file and the line") {
+  auto refused = [](const std::string& path, std::vector<std::string> words) {
+    const std::string msg = refusal(path);
+    for (const auto& w : words) CHECK_MESSAGE(msg.find(w) != std::string::npos, "expected '" << w << "' in: " << msg);
+  };
+  refused(kDecks + "MISSING.DATA", {"MISSING.DATA' does not exist"});
+  // a syntax error: text where a keyword belongs
+  refused(edited_deck("SYNTAX", {{"PORO\n", "PORO\n 300*0.2 /\nthis is not a keyword\nXPORO\n"}}), {"SYNTAX.DATA", "line"});
+  // an unsupported keyword, with where it is
+  refused(edited_deck("GASDECK", {{"OIL\nWATER\n", "OIL\nWATER\nGAS\n"}}), {"GAS", "GASDECK.DATA:10", "not supported", "gas phase"});
+  refused(edited_deck("FAULTS", {{"PROPS\n", "FAULTS\n F1 5 5 1 10 1 3 X /\n/\nPROPS\n"}}), {"FAULTS", "FAULTS.DATA:", "not supported"});
+  // a well outside the grid
+  refused(edited_deck("OUTSIDE", {{" P1 G1 10 10 1* OIL /", " P1 G1 12 10 1* OIL /"}, {" P1 10 10 1 3 OPEN", " P1 12 10 1 3 OPEN"}}),
+          {"OUTSIDE.DATA"});
+  // a completion in an inactive cell
+  refused(edited_deck("INACTIVE", {{"NTG\n", "ACTNUM\n 99*1 0 200*1 /\nNTG\n"}}), {"INACTIVE.DATA", "P1", "(10, 10, 1)"});
+  // a SWOF whose S_w column goes back
+  refused(edited_deck("SWOF", {{" 0.40  0.040  0.360  0.08", " 0.25  0.040  0.360  0.08"}}), {"SWOF.DATA", "SWOF"});
+  // a control poreflow does not model
+  refused(edited_deck("RESV", {{" P1 OPEN LRAT 3* 100 1* 100 /", " P1 OPEN RESV 4* 100 100 /"}}), {"RESV", "well P1"});
+  refused(edited_deck("HORIZONTAL", {{" P1 10 10 1 3 OPEN 1* 1* 0.2 /", " P1 10 10 1 3 OPEN 1* 1* 0.2 1* 1* 1* X /"}}),
+          {"horizontal connection", "P1"});
+}
+
+#else
+
+TEST_CASE("decks: without opm-common a deck is refused clearly") {
+  const std::string msg = refusal(kDecks + "SMALL.DATA");
+  CHECK_MESSAGE(msg.find("built without Eclipse deck support") != std::string::npos, msg);
+}
+
+#endif
