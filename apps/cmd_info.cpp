@@ -1,7 +1,8 @@
-// poreflow info: every backend, whether it was compiled, and every device it sees.
+// poreflow info: every backend, whether it was compiled, and every device it sees; deck support.
 #include <fmt/core.h>
 
 #include "apps/common.hpp"
+#include "core/io/eclipse/deck.hpp"
 
 namespace poreflow::app {
 
@@ -19,6 +20,7 @@ void add_info(CLI::App& app, Common& c) {
     auto av = available_backends();
     for (std::size_t i = 0; i < av.size(); ++i) fmt::print("{}{}", i ? ", " : "", av[i]);
     fmt::print("\n");
+    fmt::print("Eclipse decks: {}\n", eclipse::available() ? "yes (opm-common)" : "no (built without opm-common)");
   });
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <opm/common/utility/OpmInputError.hpp>
@@ -342,6 +343,27 @@ void check_completions(const Opm::Deck& deck, const Opm::EclipseGrid& grid, cons
   }
 }
 
+// opm-common reports an unknown keyword without its place ("<memory string> line 0"); find the
+// first line of the deck file that starts with it
+std::string with_place(const std::string& what, const std::string& path) {
+  const std::string tag = "Unknown keyword: ";
+  const auto at = what.find(tag);
+  if (at == std::string::npos || what.find("<memory string> line 0") == std::string::npos) return what;
+  std::string kw = what.substr(at + tag.size());
+  kw = kw.substr(0, kw.find_first_of(" \n\r\t"));
+  std::ifstream in(path);
+  std::string line;
+  for (long n = 1; std::getline(in, line); ++n) {
+    std::istringstream ls(line);
+    std::string first;
+    ls >> first;
+    if (first.size() > 8) first.resize(8);  // keywords are at most 8 characters
+    for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (first == kw) return "unknown keyword " + kw + " at " + path + " line " + std::to_string(n) + " (text where a keyword belongs)";
+  }
+  return what;
+}
+
 }  // namespace
 
 std::shared_ptr<const Deck> read_deck(const std::string& path) {
@@ -382,12 +404,9 @@ std::shared_ptr<const Deck> read_deck(const std::string& path) {
   } catch (const ConfigError&) {
     errors.clear();
     throw;
-  } catch (const Opm::OpmInputError& e) {
+  } catch (const std::exception& e) {  // opm-common's OpmInputError and the rest
     errors.clear();
-    throw ConfigError(std::string("deck '") + path + "': " + e.what());
-  } catch (const std::exception& e) {
-    errors.clear();
-    throw ConfigError(std::string("deck '") + path + "': " + e.what());
+    throw ConfigError(std::string("deck '") + path + "': " + with_place(e.what(), path));
   }
   // impes3d's own checks (tables, wells in inactive cells, ...) name the deck as the source
   validate(d->input_);
