@@ -19,7 +19,7 @@ Metrics (the reference is REF, normally OPM Flow; all times in days):
 
 * breakthrough time of a producer: the first time its WWCT reaches --bt-threshold (0.01),
   linearly interpolated between the last sample below and the first sample at or above it
-  (from t = 0 with WWCT(0) = WWCT of the first sample if the first sample is already above).
+  (the first sample's time if that is above already).
   Producers: wells whose WOPT or WWPT is positive at the end in REF.  Relative difference
   |bt_test - bt_ref| / bt_ref.  Goal: <= 5 %.
 * cumulatives: FOPT, FWPT, FWIT and each well's WOPT, WWPT, WWIT, both interpolated linearly
@@ -159,12 +159,9 @@ def breakthrough(time, wct, thr):
     if len(above) == 0:
         return None
     i = above[0]
-    if i == 0:
-        t0, w0 = 0.0, min(wct[0], thr)
-        if wct[0] >= thr and time[0] > 0:
-            return float(time[0]) if w0 >= thr else 0.0
-    else:
-        t0, w0 = time[i - 1], wct[i - 1]
+    if i == 0:                  # above the threshold at the first sample already
+        return float(time[0])
+    t0, w0 = time[i - 1], wct[i - 1]
     t1, w1 = time[i], wct[i]
     if w1 == w0:
         return float(t1)
@@ -282,8 +279,6 @@ def plot_case(name, ref, test, res, path, ref_label, test_label):
     nrow = (npan + ncol - 1) // ncol
     fig, axes = plt.subplots(nrow, ncol, figsize=(5.0 * ncol, 3.3 * nrow), squeeze=False)
     ax = axes.ravel()
-    ls_ref = dict(color="k", lw=1.6)
-    ls_tst = dict(lw=1.2, ls="--")
 
     def both(a, key, color, label):
         if ref.has(key):

@@ -16,7 +16,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
