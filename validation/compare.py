@@ -107,6 +107,8 @@ class Series:
             self.data[k] = self.data[k][order]
 
     def _read_smspec(self, path):
+        if not HAVE_OPM:
+            raise FileNotFoundError(f"{path}: reading SMSPEC needs python3-opm-common (no CSV beside it)")
         from opm.io.ecl import ESmry
         s = ESmry(path)
         self.source = path
@@ -449,7 +451,7 @@ def main(argv=None):
             w = csv.writer(f)
             w.writerow(["TIME"] + keys)
             for i in range(len(ref.time)):
-                w.writerow([repr(float(ref.time[i]))] + [repr(float(ref.data[k][i])) for k in keys])
+                w.writerow([f"{ref.time[i]:.9g}"] + [f"{ref.data[k][i]:.8g}" for k in keys])
         return 0
 
     results = []
