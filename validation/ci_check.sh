@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# CI check: poreflow on the smallest validation deck (QFS) against OPM Flow's committed results.
+#
+#   validation/ci_check.sh POREFLOW_BIN [WORKDIR]
+#
+# Runs `POREFLOW_BIN run validation/decks/QFS.DATA --backend omp -o WORKDIR/QFS` and
+# `compare.py --strict` against validation/reference/QFS (breakthrough within 5 %, FOPT within
+# 3 %).  Reads SMSPEC files with python3-opm-common where installed, otherwise the CSV files
+# (poreflow's impes3d_series.csv, the reference's QFS.csv); needs numpy.  Exit 77 (ctest's
+# SKIP_RETURN_CODE) when no Python with numpy is found.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${1:?usage: ci_check.sh POREFLOW_BIN [WORKDIR]}"
+work="${2:-$(mktemp -d)}"
+PYTHON="${PYTHON:-/usr/bin/python3}"
+[ -x "$PYTHON" ] || PYTHON="$(command -v python3 || true)"
+if [ -z "$PYTHON" ] || ! "$PYTHON" -c "import numpy" 2>/dev/null; then
+  echo "ci_check: no python3 with numpy: skipped"; exit 77
+fi
+rm -rf "$work/QFS"; mkdir -p "$work/QFS"
+start=$(date +%s%N)
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/QFS.DATA" --backend omp -o "$work/QFS"
+end=$(date +%s%N)
+echo "ci_check: poreflow QFS $(( (end - start) / 1000000 )) ms"
+"$PYTHON" "$root/validation/compare.py" --strict --case QFS "$root/validation/reference/QFS" "$work/QFS" \
+  --results-dir "$work/compare" --table "$work/table.md"

@@ -1,0 +1,507 @@
+#!/usr/bin/python3
+"""Compare poreflow's summary results against OPM Flow's for the validation decks.
+
+Run with Debian's /usr/bin/python3 (python3-opm-common, python3-matplotlib, numpy).
+
+    compare.py --case NAME REF_DIR TEST_DIR [--case ...]
+               [--timings out/timings.json] [--results-dir out/compare]
+               [--plot-dir docs/validation] [--update-md docs/validation.md]
+               [--bt-threshold 0.01] [--strict] [--ref-label "OPM Flow"] [--test-label poreflow]
+
+REF_DIR / TEST_DIR hold NAME.SMSPEC + NAME.UNSMRY (opm's summary files); where TEST_DIR (or
+REF_DIR) has no SMSPEC, its impes3d_series.csv is read instead (a TIME column in days, then
+columns named like FOPR, WOPR:NAME, WBHP:NAME, WWCT:NAME).  A path to a .SMSPEC or .csv file
+may be given instead of a directory.  Without python3-opm-common a directory's
+impes3d_series.csv or NAME.csv is read instead of its SMSPEC (the committed reference has both).
+--export-csv FILE writes the first case's REF vectors in that CSV form.
+
+Metrics (the reference is REF, normally OPM Flow; all times in days):
+
+* breakthrough time of a producer: the first time its WWCT reaches --bt-threshold (0.01),
+  linearly interpolated between the last sample below and the first sample at or above it
+  (the first sample's time if that is above already).
+  Producers: wells whose WOPT or WWPT is positive at the end in REF.  Relative difference
+  |bt_test - bt_ref| / bt_ref.  Goal: <= 5 %.
+* cumulatives: FOPT, FWPT, FWIT and each well's WOPT, WWPT, WWIT, both interpolated linearly
+  to the common end time (the smaller of the two end times).  Relative difference
+  |test - ref| / |ref| (absolute, reported as n/a, where ref is 0).  Goal: FOPT <= 3 %.
+* series (each well's WBHP, WOPR, WWPR, WWIR, the field's FOPR, FWPR, FWIR, FPR): TEST is
+  interpolated linearly onto REF's sample times inside the common time range; at each time
+      d(t) = |test(t) - ref(t)| / max(|ref(t)|, 0.1 * max_t |ref(t)|),
+  i.e. relative to the reference value, but never relative to less than a tenth of the
+  series' peak magnitude (so a rate near zero, a shut well, does not blow up the ratio).
+  Reported: max_t d(t) with the time it occurs ("largest relative difference"), and the
+  integral measure  L1 = sum |test - ref| dt / sum |ref| dt  (the time-weighted mean relative
+  difference, insensitive to a single step's misalignment at a control change).  Series that
+  are zero throughout in both (an injector's oil rate) are skipped.  No goal: reported only.
+
+Exit status: 0, or 1 with --strict when a goal is missed (or a series could not be read).
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+try:
+    from opm.io.ecl import ESmry  # noqa: F401
+    HAVE_OPM = True
+except ImportError:                 # CSV files only (impes3d_series.csv, reference NAME.csv)
+    HAVE_OPM = False
+
+BEGIN = "<!-- validation-table:begin (written by validation/compare.py; do not edit by hand) -->"
+END = "<!-- validation-table:end -->"
+
+BT_GOAL = 0.05
+FOPT_GOAL = 0.03
+SERIES_FIELD = ["FOPR", "FWPR", "FWIR", "FPR"]
+SERIES_WELL = ["WBHP", "WOPR", "WWPR", "WWIR"]
+CUM_FIELD = ["FOPT", "FWPT", "FWIT"]
+CUM_WELL = ["WOPT", "WWPT", "WWIT"]
+
+
+class Series:
+    """Summary vectors of one run: times (days, increasing) and key -> values."""
+
+    def __init__(self, path, name):
+        self.source = None
+        self.data = {}
+        smspec = None
+        csvpath = None
+        if os.path.isdir(path):
+            cand = os.path.join(path, name + ".SMSPEC")
+            if os.path.exists(cand):
+                smspec = cand
+            else:
+                for f in sorted(os.listdir(path)):
+                    if f.upper().endswith(".SMSPEC"):
+                        smspec = os.path.join(path, f)
+                        break
+            if smspec is None:
+                for cand in ("impes3d_series.csv", name + ".csv"):
+                    if os.path.exists(os.path.join(path, cand)):
+                        csvpath = os.path.join(path, cand)
+                        break
+        elif path.upper().endswith(".SMSPEC"):
+            smspec = path
+        elif path.endswith(".csv"):
+            csvpath = path
+        if smspec and csvpath is None and os.path.isdir(path) and not HAVE_OPM:
+            alt = os.path.join(path, "impes3d_series.csv")
+            for cand in (alt, os.path.join(path, name + ".csv")):
+                if os.path.exists(cand):
+                    smspec, csvpath = None, cand
+                    break
+        if smspec:
+            self._read_smspec(smspec)
+        elif csvpath:
+            self._read_csv(csvpath)
+        else:
+            raise FileNotFoundError(f"no {name}.SMSPEC or impes3d_series.csv under {path}")
+        order = np.argsort(self.time, kind="stable")
+        self.time = self.time[order]
+        for k in self.data:
+            self.data[k] = self.data[k][order]
+
+    def _read_smspec(self, path):
+        if not HAVE_OPM:
+            raise FileNotFoundError(f"{path}: reading SMSPEC needs python3-opm-common (no CSV beside it)")
+        from opm.io.ecl import ESmry
+        s = ESmry(path)
+        self.source = path
+        self.time = np.asarray(s["TIME"], dtype=float)
+        for k in s.keys():
+            if k in ("TIME", "YEARS", "DAY", "MONTH", "YEAR", "TIMESTEP"):
+                continue
+            self.data[k] = np.asarray(s[k], dtype=float)
+
+    def _read_csv(self, path):
+        self.source = path
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+        header = [h.strip() for h in rows[0]]
+        cols = {h: [] for h in header}
+        for r in rows[1:]:
+            if not r or r[0].lstrip().startswith("#"):
+                continue
+            for h, v in zip(header, r):
+                try:
+                    cols[h].append(float(v))
+                except ValueError:
+                    cols[h].append(math.nan)
+        tkey = next((h for h in header if h.upper() in ("TIME", "TIME_DAYS", "T")), None)
+        if tkey is None:
+            raise ValueError(f"{path}: no TIME column")
+        self.time = np.asarray(cols[tkey], dtype=float)
+        for h in header:
+            if h != tkey and h.upper() not in ("STEP", "DT", "YEARS"):
+                self.data[h.upper() if ":" not in h else h.split(":")[0].upper() + ":" + h.split(":", 1)[1]] = \
+                    np.asarray(cols[h], dtype=float)
+
+    def has(self, key):
+        return key in self.data
+
+    def get(self, key):
+        return self.data[key]
+
+    def wells(self):
+        return sorted({k.split(":", 1)[1] for k in self.data if ":" in k and k.startswith("W")})
+
+    def at(self, key, t):
+        """Linear interpolation of key at times t (held constant outside the samples)."""
+        return np.interp(t, self.time, self.data[key])
+
+
+def breakthrough(time, wct, thr):
+    """First time the water cut reaches thr, interpolated linearly; None if never."""
+    above = np.nonzero(wct >= thr)[0]
+    if len(above) == 0:
+        return None
+    i = above[0]
+    if i == 0:                  # above the threshold at the first sample already
+        return float(time[0])
+    t0, w0 = time[i - 1], wct[i - 1]
+    t1, w1 = time[i], wct[i]
+    if w1 == w0:
+        return float(t1)
+    return float(t0 + (thr - w0) * (t1 - t0) / (w1 - w0))
+
+
+def rel(a, b):
+    if a is None or b is None:
+        return None
+    if b == 0:
+        return None if a == 0 else math.inf
+    return abs(a - b) / abs(b)
+
+
+def series_diff(ref, test, key, t_end):
+    """Largest relative difference and L1 measure of one vector (see the module doc)."""
+    tr = ref.time
+    m = (tr <= t_end + 1e-9) & (tr >= max(ref.time[0], test.time[0]) - 1e-9)
+    tr = tr[m]
+    if len(tr) == 0:
+        return None
+    b = ref.get(key)[m]
+    a = test.at(key, tr)
+    peak = float(np.max(np.abs(b))) if len(b) else 0.0
+    if peak == 0.0 and float(np.max(np.abs(a))) == 0.0:
+        return None
+    scale = max(0.1 * peak, 1e-12)
+    d = np.abs(a - b) / np.maximum(np.abs(b), scale)
+    i = int(np.argmax(d))
+    dt = np.diff(np.concatenate(([0.0], tr)))
+    den = float(np.sum(np.abs(b) * dt))
+    l1 = float(np.sum(np.abs(a - b) * dt)) / den if den > 0 else math.inf
+    return {"max": float(d[i]), "t_max": float(tr[i]), "ref_at_max": float(b[i]),
+            "test_at_max": float(a[i]), "l1": l1}
+
+
+def compare_case(name, ref, test, thr):
+    t_end = float(min(ref.time[-1], test.time[-1]))
+    res = {"case": name, "ref_source": ref.source, "test_source": test.source,
+           "t_end_ref": float(ref.time[-1]), "t_end_test": float(test.time[-1]), "t_end": t_end,
+           "bt_threshold": thr, "wells": {}, "field": {}, "missing": []}
+    # field cumulatives
+    for k in CUM_FIELD:
+        if ref.has(k) and test.has(k):
+            r, a = float(ref.at(k, t_end)), float(test.at(k, t_end))
+            res["field"][k] = {"ref": r, "test": a, "rel": rel(a, r)}
+        elif ref.has(k):
+            res["missing"].append(k)
+    for k in SERIES_FIELD:
+        if ref.has(k) and test.has(k):
+            d = series_diff(ref, test, k, t_end)
+            if d:
+                res["field"][k] = d
+        elif ref.has(k):
+            res["missing"].append(k)
+    for w in ref.wells():
+        wr = {}
+        prod = any(ref.has(f"{k}:{w}") and ref.at(f"{k}:{w}", t_end) > 0 for k in ("WOPT", "WWPT"))
+        inj = ref.has(f"WWIT:{w}") and ref.at(f"WWIT:{w}", t_end) > 0
+        wr["kind"] = "producer" if prod else ("injector" if inj else "idle")
+        if prod and ref.has(f"WWCT:{w}"):
+            btr = breakthrough(ref.time, ref.get(f"WWCT:{w}"), thr)
+            btt = breakthrough(test.time, test.get(f"WWCT:{w}"), thr) if test.has(f"WWCT:{w}") else None
+            if not test.has(f"WWCT:{w}"):
+                res["missing"].append(f"WWCT:{w}")
+            wr["bt"] = {"ref": btr, "test": btt, "rel": rel(btt, btr)}
+        for k in CUM_WELL:
+            key = f"{k}:{w}"
+            if ref.has(key) and test.has(key):
+                r, a = float(ref.at(key, t_end)), float(test.at(key, t_end))
+                if r != 0 or a != 0:
+                    wr[k] = {"ref": r, "test": a, "rel": rel(a, r)}
+            elif ref.has(key):
+                res["missing"].append(key)
+        for k in SERIES_WELL:
+            key = f"{k}:{w}"
+            if ref.has(key) and test.has(key):
+                d = series_diff(ref, test, key, t_end)
+                if d:
+                    wr[k] = d
+            elif ref.has(key):
+                res["missing"].append(key)
+        res["wells"][w] = wr
+    # goals
+    fails = []
+    for w, wr in res["wells"].items():
+        bt = wr.get("bt")
+        if bt is None:
+            continue
+        if bt["ref"] is None and bt["test"] is None:
+            continue
+        if bt["rel"] is None or bt["rel"] > BT_GOAL:
+            fails.append(f"breakthrough {w}")
+    fo = res["field"].get("FOPT")
+    if fo is None or fo["rel"] is None or fo["rel"] > FOPT_GOAL:
+        fails.append("FOPT")
+    if abs(res["t_end_ref"] - res["t_end_test"]) > 1e-6 * max(1.0, res["t_end_ref"]):
+        fails.append("end time")
+    res["fails"] = fails
+    res["pass"] = not fails and not res["missing"]
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# plots
+
+def plot_case(name, ref, test, res, path, ref_label, test_label):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    wells = list(res["wells"].keys())
+    prods = [w for w in wells if res["wells"][w]["kind"] == "producer"]
+    npan = 3 + len(wells)
+    ncol = 3
+    nrow = (npan + ncol - 1) // ncol
+    fig, axes = plt.subplots(nrow, ncol, figsize=(5.0 * ncol, 3.3 * nrow), squeeze=False)
+    ax = axes.ravel()
+
+    def both(a, key, color, label):
+        if ref.has(key):
+            a.plot(ref.time, ref.get(key), color=color, lw=1.6, label=f"{label} {ref_label}")
+        if test.has(key):
+            a.plot(test.time, test.get(key), color=color, lw=1.2, ls="--", label=f"{label} {test_label}")
+
+    a = ax[0]
+    both(a, "FOPR", "tab:green", "FOPR")
+    both(a, "FWPR", "tab:blue", "FWPR")
+    both(a, "FWIR", "tab:cyan", "FWIR")
+    a.set_title("field rates (sm3/day)")
+    a.legend(fontsize=6)
+    a = ax[1]
+    both(a, "FWCT", "tab:blue", "FWCT")
+    colors = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    for n, w in enumerate(prods):
+        c = colors[(n + 2) % len(colors)]
+        both(a, f"WWCT:{w}", c, f"WWCT:{w}")
+        bt = res["wells"][w].get("bt") or {}
+        if bt.get("ref") is not None:
+            a.axvline(bt["ref"], color=c, lw=0.8)
+        if bt.get("test") is not None:
+            a.axvline(bt["test"], color=c, lw=0.8, ls="--")
+    a.axhline(res["bt_threshold"], color="grey", lw=0.5, ls=":")
+    a.set_title("water cut (breakthrough: vertical lines)")
+    a.legend(fontsize=6)
+    a = ax[2]
+    both(a, "FOPT", "tab:green", "FOPT")
+    both(a, "FWPT", "tab:blue", "FWPT")
+    both(a, "FWIT", "tab:cyan", "FWIT")
+    a.set_title("field cumulatives (sm3)")
+    a.legend(fontsize=6)
+    for n, w in enumerate(wells):
+        a = ax[3 + n]
+        both(a, f"WBHP:{w}", "k", "BHP")
+        a.set_ylabel("BHP (bar)")
+        a2 = a.twinx()
+        for key, c in (("WOPR", "tab:green"), ("WWPR", "tab:blue"), ("WWIR", "tab:cyan")):
+            k = f"{key}:{w}"
+            if ref.has(k) and (np.any(ref.get(k) != 0) or (test.has(k) and np.any(test.get(k) != 0))):
+                a2.plot(ref.time, ref.get(k), color=c, lw=1.0, alpha=0.7)
+                if test.has(k):
+                    a2.plot(test.time, test.get(k), color=c, lw=0.9, ls="--", alpha=0.7)
+        a2.set_ylabel("rate (sm3/day): oil green, water blue/cyan", fontsize=6)
+        a.set_title(f"{w} ({res['wells'][w]['kind']}): BHP black, rates colour")
+        a.legend(fontsize=6, loc="upper left")
+    for a in ax[npan:]:
+        a.axis("off")
+    for a in ax[:npan]:
+        a.set_xlabel("time (days)", fontsize=7)
+        a.tick_params(labelsize=7)
+    fig.suptitle(f"{name}: {test_label} (dashed) vs {ref_label} (solid)")
+    fig.tight_layout()
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# tables
+
+def pct(x):
+    if x is None:
+        return "n/a"
+    if math.isinf(x):
+        return "inf"
+    return f"{100 * x:.2f} %"
+
+
+def num(x, fmt="{:.1f}"):
+    return "—" if x is None else fmt.format(x)
+
+
+def secs(timings, case, runner):
+    v = (timings.get(case) or {}).get(runner)
+    if not v:
+        return "—"
+    s = f"{v['wall_s']:.1f}"
+    if v.get("threads"):
+        s += f" ({v['threads']} thr)"
+    return s
+
+
+def tables(results, timings, ref_label, test_label):
+    out = []
+    out.append(f"Goals: breakthrough time within {100 * BT_GOAL:.0f} %, FOPT at the end within "
+               f"{100 * FOPT_GOAL:.0f} %; {test_label} against {ref_label}. Wall times in seconds on "
+               "the same machine (threads in brackets); `—`: not run.")
+    out.append("")
+    out.append(f"| deck | end (d) | FOPT {ref_label} | FOPT {test_label} | ΔFOPT | ΔFWPT | worst Δbreakthrough "
+               f"| goals | wall {ref_label} | wall {test_label} omp | wall {test_label} cuda |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
+    for r in results:
+        fo = r["field"].get("FOPT", {})
+        fw = r["field"].get("FWPT", {})
+        bts = [wr["bt"]["rel"] for wr in r["wells"].values() if wr.get("bt") and wr["bt"]["rel"] is not None]
+        worst = max(bts) if bts else None
+        goal = "pass" if r["pass"] else "MISS: " + ", ".join(r["fails"] + [f"missing {m}" for m in r["missing"]])
+        out.append(f"| {r['case']} | {r['t_end']:.0f} | {num(fo.get('ref'), '{:.4g}')} | "
+                   f"{num(fo.get('test'), '{:.4g}')} | {pct(fo.get('rel'))} | {pct(fw.get('rel'))} | "
+                   f"{pct(worst)} | {goal} | {secs(timings, r['case'], 'flow')} | "
+                   f"{secs(timings, r['case'], 'poreflow_omp')} | {secs(timings, r['case'], 'poreflow_cuda')} |")
+    out.append("")
+    out.append("Per well: breakthrough time (WWCT reaches the threshold) in days, cumulatives at the end, and the "
+               "largest relative difference over time of BHP and rates (max d(t), see compare.py; "
+               "in brackets the time-weighted mean L1).")
+    out.append("")
+    out.append(f"| deck | well | kind | bt {ref_label} | bt {test_label} | Δbt | ΔWOPT | ΔWWPT/ΔWWIT | "
+               "max ΔBHP (L1) | max Δoil rate (L1) | max Δwater rate (L1) |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def sd(d):
+        return "—" if not d else f"{pct(d['max'])} ({pct(d['l1'])})"
+
+    for r in results:
+        for w, wr in r["wells"].items():
+            bt = wr.get("bt") or {}
+            water_cum = wr.get("WWIT") if wr["kind"] == "injector" else wr.get("WWPT")
+            water_rate = wr.get("WWIR") if wr["kind"] == "injector" else wr.get("WWPR")
+            out.append(f"| {r['case']} | {w} | {wr['kind']} | {num(bt.get('ref'))} | {num(bt.get('test'))} | "
+                       f"{pct(bt.get('rel')) if bt else '—'} | {pct((wr.get('WOPT') or {}).get('rel')) if wr.get('WOPT') else '—'} | "
+                       f"{pct(water_cum['rel']) if water_cum else '—'} | {sd(wr.get('WBHP'))} | "
+                       f"{sd(wr.get('WOPR'))} | {sd(water_rate)} |")
+    return "\n".join(out) + "\n"
+
+
+def update_md(path, text):
+    with open(path) as f:
+        doc = f.read()
+    a = doc.find(BEGIN)
+    b = doc.find(END)
+    if a < 0 or b < a:
+        raise SystemExit(f"{path}: markers not found:\n{BEGIN}\n{END}")
+    doc = doc[:a + len(BEGIN)] + "\n\n" + text + "\n" + doc[b:]
+    with open(path, "w") as f:
+        f.write(doc)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--case", nargs=3, action="append", metavar=("NAME", "REF", "TEST"), required=True)
+    p.add_argument("--timings", action="append", default=[], help="JSON {deck: {runner: {wall_s, threads}}}")
+    p.add_argument("--results-dir", default=None, help="write NAME.json there; the table covers every JSON there")
+    p.add_argument("--plot-dir", default=None)
+    p.add_argument("--update-md", default=None)
+    p.add_argument("--table", default=None, help="also write the Markdown table to this file")
+    p.add_argument("--bt-threshold", type=float, default=0.01)
+    p.add_argument("--strict", action="store_true")
+    p.add_argument("--export-csv", default=None, metavar="CSV",
+                   help="write the first case's REF series as CSV (TIME + vectors) and stop")
+    p.add_argument("--ref-label", default="OPM Flow")
+    p.add_argument("--test-label", default="poreflow")
+    args = p.parse_args(argv)
+
+    timings = {}
+    for tf in args.timings:
+        if os.path.exists(tf):
+            with open(tf) as f:
+                for case, d in json.load(f).items():
+                    timings.setdefault(case, {}).update(d)
+
+    if args.export_csv:
+        name, refp, _ = args.case[0]
+        ref = Series(refp, name)
+        keys = sorted(ref.data)
+        with open(args.export_csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["TIME"] + keys)
+            for i in range(len(ref.time)):
+                w.writerow([f"{ref.time[i]:.9g}"] + [f"{ref.data[k][i]:.8g}" for k in keys])
+        return 0
+
+    results = []
+    ok = True
+    for name, refp, testp in args.case:
+        try:
+            ref = Series(refp, name)
+            test = Series(testp, name)
+        except (FileNotFoundError, ValueError) as e:
+            print(f"{name}: {e}", file=sys.stderr)
+            ok = False
+            continue
+        r = compare_case(name, ref, test, args.bt_threshold)
+        results.append(r)
+        if args.plot_dir:
+            png = os.path.join(args.plot_dir, f"{name}.png")
+            plot_case(name, ref, test, r, png, args.ref_label, args.test_label)
+            r["plot"] = png
+        if args.results_dir:
+            os.makedirs(args.results_dir, exist_ok=True)
+            with open(os.path.join(args.results_dir, f"{name}.json"), "w") as f:
+                json.dump(r, f, indent=1)
+        fo = r["field"].get("FOPT", {})
+        print(f"{name}: FOPT {num(fo.get('ref'), '{:.6g}')} vs {num(fo.get('test'), '{:.6g}')} "
+              f"({pct(fo.get('rel'))})")
+        for w, wr in r["wells"].items():
+            if wr.get("bt"):
+                b = wr["bt"]
+                print(f"  {w}: breakthrough {num(b['ref'])} vs {num(b['test'])} d ({pct(b['rel'])})")
+        print(f"  {'pass' if r['pass'] else 'MISS: ' + ', '.join(r['fails'] + r['missing'])}")
+        ok = ok and r["pass"]
+
+    if args.results_dir:   # the table covers every case compared so far
+        done = {r["case"] for r in results}
+        for f in sorted(os.listdir(args.results_dir)):
+            if f.endswith(".json") and f[:-5] not in done:
+                with open(os.path.join(args.results_dir, f)) as fh:
+                    results.append(json.load(fh))
+    order = {"QFS": 0, "LAYERED": 1, "HETERO": 2}
+    results.sort(key=lambda r: (order.get(r["case"], 9), r["case"]))
+    text = tables(results, timings, args.ref_label, args.test_label)
+    if args.table:
+        with open(args.table, "w") as f:
+            f.write(text)
+    if args.update_md:
+        update_md(args.update_md, text)
+    if args.strict and not ok:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Self-test of compare.py without poreflow: compares OPM Flow's results with themselves (all
+differences 0) and with a perturbed copy written as an impes3d_series.csv (the CSV fallback),
+checking that the metrics come out as constructed.
+
+    /usr/bin/python3 validation/selftest.py FLOW_DIR NAME [WORKDIR]
+
+The copy: times stretched by 1.04 (so every breakthrough time is 4 % later: fails the 5 % goal
+only when stretched further), every cumulative scaled by 0.98 (FOPT 2 % low: passes 3 %), every
+BHP raised by 5 bar.  A second copy stretched by 1.08 must miss the breakthrough goal; both end
+later than the reference, so compare.py --strict must exit 1.  A third copy only has every BHP
+5 bar higher: all goals met, --strict exits 0, each well's largest BHP difference is 5 bar.
+"""
+import csv
+import os
+import subprocess
+import sys
+
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+import compare  # noqa: E402
+
+
+def perturbed_csv(src, path, stretch, cum_scale, bhp_shift):
+    cols = ["TIME"] + sorted(src.data)
+    t = src.time * stretch
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        for i in range(len(t)):
+            row = [t[i]]
+            for k in cols[1:]:
+                v = src.data[k][i]
+                kw = k.split(":")[0]
+                if kw in ("FOPT", "FWPT", "FWIT", "WOPT", "WWPT", "WWIT", "FLPT", "WLPT"):
+                    v = v * cum_scale
+                elif kw in ("FOPR", "FWPR", "FWIR", "WOPR", "WWPR", "WWIR", "FLPR", "WLPR"):
+                    v = v * cum_scale / stretch
+                elif kw == "WBHP":
+                    v = v + bhp_shift
+                row.append(repr(float(v)))
+            w.writerow(row)
+
+
+def main():
+    flow_dir, name = sys.argv[1], sys.argv[2]
+    work = sys.argv[3] if len(sys.argv) > 3 else os.path.join(here, "out", "selftest")
+    os.makedirs(work, exist_ok=True)
+    ref = compare.Series(flow_dir, name)
+    failures = []
+
+    r = compare.compare_case(name, ref, ref, 0.01)
+    if not r["pass"]:
+        failures.append(f"self-comparison fails: {r['fails']} {r['missing']}")
+    for w, wr in r["wells"].items():
+        for k, v in wr.items():
+            if isinstance(v, dict) and v.get("rel") not in (None, 0.0) and v.get("max", 0.0) != 0.0:
+                failures.append(f"self-comparison {w} {k} not 0: {v}")
+
+    for stretch, expect_pass in ((1.04, True), (1.08, False)):
+        d = os.path.join(work, f"perturbed_{stretch}")
+        os.makedirs(d, exist_ok=True)
+        perturbed_csv(ref, os.path.join(d, "impes3d_series.csv"), stretch, 0.98, 5.0)
+        test = compare.Series(d, name)
+        assert test.source.endswith("impes3d_series.csv")
+        # ends differ by the stretch: compare over the common range, so cut the copy at ref's end
+        r = compare.compare_case(name, ref, test, 0.01)
+        for w, wr in r["wells"].items():
+            bt = wr.get("bt")
+            if bt and bt["ref"] is not None:
+                if abs(bt["test"] / bt["ref"] - stretch) > 1e-6:
+                    failures.append(f"{stretch}: {w} breakthrough {bt} not stretched by {stretch}")
+        fo = r["field"]["FOPT"]
+        # FOPT compared at the reference's end time: test(t_end) = 0.98 ref(t_end / stretch)
+        want = 0.98 * float(ref.at("FOPT", r["t_end"] / stretch))
+        if abs(fo["test"] - want) > 1e-6 * want:
+            failures.append(f"{stretch}: FOPT {fo} expected test {want}")
+        rc = subprocess.call([sys.executable, os.path.join(here, "compare.py"), "--strict",
+                              "--case", name, flow_dir, d,
+                              "--plot-dir", os.path.join(work, "plots_" + str(stretch))],
+                             stdout=subprocess.DEVNULL)
+        bt_ok = all((wr.get("bt") or {}).get("rel") in (None,) or wr["bt"]["rel"] <= 0.05
+                    for wr in r["wells"].values())
+        print(f"stretch {stretch}: FOPT {compare.pct(fo['rel'])}, breakthrough within 5 %: {bt_ok}, "
+              f"--strict exit {rc}")
+        if bt_ok != expect_pass:
+            failures.append(f"{stretch}: breakthrough goal {'met' if bt_ok else 'missed'} unexpectedly")
+        # the end times differ (stretched), which compare.py counts as a miss; --strict must say 1
+        if rc != 1:
+            failures.append(f"{stretch}: --strict exit {rc}, expected 1 (end times differ)")
+
+    # BHP + 5 bar, nothing else changed: every goal met (--strict exit 0), BHP differences 5 bar
+    d = os.path.join(work, "perturbed_bhp")
+    os.makedirs(d, exist_ok=True)
+    perturbed_csv(ref, os.path.join(d, "impes3d_series.csv"), 1.0, 1.0, 5.0)
+    r = compare.compare_case(name, ref, compare.Series(d, name), 0.01)
+    for w, wr in r["wells"].items():
+        b = wr.get("WBHP")
+        if b is None or abs(abs(b["test_at_max"] - b["ref_at_max"]) - 5.0) > 1e-3:
+            failures.append(f"BHP+5: {w} WBHP {b}")
+        for k in ("WOPR", "WWPR", "WWIR"):
+            if k in wr and wr[k]["max"] > 1e-6:
+                failures.append(f"BHP+5: {w} {k} differs {wr[k]}")
+    rc = subprocess.call([sys.executable, os.path.join(here, "compare.py"), "--strict",
+                          "--case", name, flow_dir, d], stdout=subprocess.DEVNULL)
+    print(f"BHP + 5 bar: pass {r['pass']}, --strict exit {rc}")
+    if rc != 0 or not r["pass"]:
+        failures.append(f"BHP+5: expected a pass, got {r['fails']} {r['missing']} exit {rc}")
+
+    for f in failures:
+        print("FAIL:", f)
+    print("selftest", "FAILED" if failures else "passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
