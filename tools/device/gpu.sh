@@ -81,16 +81,36 @@ for s in "${stages[@]}"; do
       done
       run compare_impes_case2 "$PF" compare cases/impes_case2.toml --backends omp,cuda,opencl --cl-platform NVIDIA
       ;;
-    run-decks)  # every deck (tests/decks, validation/decks) on omp, cuda and NVIDIA's OpenCL: summary files and times
+    run-decks)  # every deck on omp, cuda and NVIDIA's OpenCL (and OPM Flow when .devkit carries it): summary files, wall times
+      FLOW_CMD=()
+      if [ -f .devkit/flowkit.tar.xz ]; then  # OPM Flow 2022.10 and the libraries Debian gives it (tools/device/README.md)
+        [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
+        [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
+        [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
+        FLOW_CMD=(env LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /opt/flowkit/flow)
+      fi
+      threads=$(nproc)
+      echo "{" > "$OUT/deck_timings.json"
       for deck in tests/decks/*.DATA validation/decks/*.DATA; do
         [ -f "$deck" ] || continue
         name=$(basename "$deck" .DATA)
-        for b in omp cuda opencl; do
-          run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA -o "$OUT/decks/${name}_$b" \
-            --set output.vtk=false --set output.png=false
-          rm -f "$OUT/decks/${name}_$b"/*.csv
+        runs=(omp cuda opencl)
+        [ ${#FLOW_CMD[@]} -gt 0 ] && case $deck in validation/*) runs=(flow "${runs[@]}") ;; esac
+        for b in "${runs[@]}"; do
+          t0=$(date +%s.%N)
+          if [ $b = flow ]; then
+            mkdir -p "$OUT/decks/${name}_flow"
+            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$OUT/decks/${name}_flow" --threads-per-process=$threads
+            rm -f "$OUT/decks/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,INFOSTEP,RFT}
+          else
+            run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA --threads $threads -o "$OUT/decks/${name}_$b" \
+              --set output.vtk=false --set output.png=false
+            rm -f "$OUT/decks/${name}_$b"/*.{csv,png}
+          fi
+          echo "  \"${name}_$b\": {\"wall_s\": $(awk "BEGIN{print $(date +%s.%N) - $t0}"), \"threads\": $threads}," >> "$OUT/deck_timings.json"
         done
       done
+      echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$OUT/deck_timings.json"
       ;;
     run-adi2d)  # the 1025^2 adi2d case on cuda and NVIDIA's OpenCL, with the pressure/transport split
       for b in cuda opencl; do
