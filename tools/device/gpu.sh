@@ -21,6 +21,8 @@ mkdir -p /opt/kit /etc/OpenCL/vendors
 for f in .devkit/*.deb; do dpkg -x "$f" /opt/kit; done
 echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH=/opt/kit/usr/lib/x86_64-linux-gnu:/opt/kit/usr/lib/x86_64-linux-gnu/hdf5/serial:${LD_LIBRARY_PATH:-}
+# opm-common starts an embedded Python to parse a deck (PYINPUT); its standard library is in .devkit
+export PYTHONHOME=/opt/kit/usr
 export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
 PF=$BUILD/apps/poreflow
 status=0
