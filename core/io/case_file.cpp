@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -42,8 +43,9 @@ const toml::node* find(const toml::table& t, std::string_view key) {
   return t.at_path(key).node();
 }
 
-// every leaf key ("a.b.c") of a table
-void leaves(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
+// every leaf key ("a.b.c") of a table with its value
+using Leaf = std::pair<std::string, const toml::node*>;
+void leaves(const toml::table& t, const std::string& prefix, std::vector<Leaf>& out) {
   for (const auto& [k, v] : t) {
     std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const auto* sub = v.as_table()) {
@@ -51,7 +53,7 @@ void leaves(const toml::table& t, const std::string& prefix, std::vector<std::st
     } else if (const auto* arr = v.as_array(); arr && !arr->empty() && arr->is_array_of_tables()) {
       for (std::size_t i = 0; i < arr->size(); ++i) leaves(*arr->get(i)->as_table(), name + "[" + std::to_string(i) + "]", out);
     } else {
-      out.push_back(name);
+      out.emplace_back(name, &v);
     }
   }
 }
@@ -239,11 +241,24 @@ long CaseFile::int_at_least(std::string_view key, long def, long lo) {
   return v;
 }
 
+std::string CaseFile::canonical_text() const {
+  std::vector<Leaf> all;
+  leaves(impl_->table, "", all);
+  std::sort(all.begin(), all.end(), [](const Leaf& a, const Leaf& b) { return a.first < b.first; });
+  std::ostringstream o;
+  for (const auto& [k, v] : all) {
+    o << k << " = ";
+    v->visit([&](const auto& x) { o << x; });
+    o << '\n';
+  }
+  return o.str();
+}
+
 void CaseFile::check_all_used() const {
-  std::vector<std::string> all;
+  std::vector<Leaf> all;
   leaves(impl_->table, "", all);
   std::string unknown;
-  for (const auto& k : all)
+  for (const auto& [k, v] : all)
     if (!used_.count(k)) unknown += (unknown.empty() ? "'" : ", '") + k + "'";
   if (!unknown.empty()) throw ConfigError("case '" + source_ + "': unknown key " + unknown);
 }
