@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "apps/common.hpp"
+#include "core/io/checkpoint.hpp"
 
 namespace poreflow::app {
 
@@ -19,6 +20,8 @@ void add_info(CLI::App& app, Common& c) {
     auto av = available_backends();
     for (std::size_t i = 0; i < av.size(); ++i) fmt::print("{}{}", i ? ", " : "", av[i]);
     fmt::print("\n");
+    const auto lib = io::checkpoint_library();
+    fmt::print("checkpoints: {}\n", lib.empty() ? "not compiled (built without HDF5)" : lib);
   });
 }
 

@@ -27,6 +27,8 @@ struct Checkpoint {
 
 // false when poreflow was built without HDF5
 bool checkpoints_supported();
+// "HDF5 1.10.8", or empty without it (poreflow info)
+std::string checkpoint_library();
 
 // Writes file + ".tmp" and renames it over file, so an interrupted write leaves the last good
 // checkpoint in place. Returns the bytes written. Throws Error naming the file.

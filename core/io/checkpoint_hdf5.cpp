@@ -218,6 +218,12 @@ class Reader {
 
 bool checkpoints_supported() { return true; }
 
+std::string checkpoint_library() {
+  unsigned major = 0, minor = 0, release = 0;
+  H5get_libversion(&major, &minor, &release);
+  return "HDF5 " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release);
+}
+
 std::size_t write_checkpoint(const std::filesystem::path& file, const Checkpoint& c) {
   quiet_hdf5();
   std::filesystem::path tmp = file;

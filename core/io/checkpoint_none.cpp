@@ -12,6 +12,7 @@ namespace {
 }  // namespace
 
 bool checkpoints_supported() { return false; }
+std::string checkpoint_library() { return ""; }
 std::size_t write_checkpoint(const std::filesystem::path&, const Checkpoint&) { unsupported(); }
 Checkpoint read_checkpoint(const std::filesystem::path&) { unsupported(); }
 

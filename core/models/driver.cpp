@@ -39,7 +39,7 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 class Outputs {
  public:
   // resume: a restart's driver state; the series and the collection continue where it left them
-  Outputs(const Model& m, const OutputOptions& o, const ModelState* resume) : m_(m), o_(o) {
+  Outputs(const Model& m, const OutputOptions& o, const ModelState* resume) : m_(m), o_(o), resume_(resume) {
     if (!o.enabled) return;
     std::error_code ec;
     std::filesystem::create_directories(o.dir, ec);
@@ -94,6 +94,11 @@ class Outputs {
   // the cadence a restart continues from: the next snapshot's number, the CSV rows so far and the
   // last of them (checked against the file), the collection's entries
   void save(ModelState& s) const {
+    if (!o_.enabled && resume_) {  // a restart without output keeps the cadence of the files it did not touch
+      for (const auto& [k, a] : resume_->arrays())
+        if (k != "stop_index") s.insert(k, a);
+      return;
+    }
     s.set_int("snapshot_index", index_);
     s.set_int("csv_rows", csv_ ? static_cast<long>(csv_->rows()) : 0);
     if (csv_ && csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
@@ -113,6 +118,7 @@ class Outputs {
   const OutputOptions& o_;
   std::unique_ptr<io::CsvWriter> csv_;
   std::unique_ptr<io::PvdCollection> pvd_;
+  const ModelState* resume_;
   int index_ = 0;
 };
 
