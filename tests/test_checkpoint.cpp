@@ -3,6 +3,7 @@
 // backend under test); through the driver, an interrupted and restarted run writes the same CSV
 // series, collection and snapshots; checkpoints of another case, precision or a damaged file are
 // refused with a message naming them.
+#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/checkpoint.hpp"
+#include "core/io/csv.hpp"
 #include "core/models/driver.hpp"
 #include "core/models/interrupt.hpp"
 #include "core/models/state.hpp"
@@ -24,6 +26,8 @@ using namespace poreflow::test;
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr int kCheckpointFormatForTest = io::kCheckpointFormat + 1;
 
 struct Spec {
   const char* name;
@@ -253,6 +257,11 @@ TEST_CASE("checkpoint: the case text is the case after its overrides, in a fixed
   b.set("grid.points=41");
   CHECK(a.canonical_text() == b.canonical_text());
   CHECK(a.canonical_text() == "grid.points = 41\nmodel = 'bl1d'\ntime.end = 6.0\n");
+  // one line a key, however long its table (so a difference names its key)
+  a.set("fluid.pvdo=[[5.0, 1.062, 5.6], [20.0, 1.058, 5.8], [40.0, 1.053, 6.05], [60.0, 1.049, 6.3], [80.0, 1.045, 6.55]]");
+  const auto text = a.canonical_text();
+  CHECK(text.rfind("fluid.pvdo = [[5.0, 1.062", 0) == 0);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 4);
 }
 
 TEST_CASE("checkpoint: another case or precision is refused, another backend allowed") {
@@ -306,5 +315,33 @@ TEST_CASE("checkpoint: a missing, foreign or damaged file is refused with its na
   flipped[at + 100] ^= 0x10;
   std::ofstream(dir / "flipped.h5", std::ios::binary) << flipped;
   CHECK_THROWS_WITH_AS(io::read_checkpoint(dir / "flipped.h5"), doctest::Contains("is damaged: 'model/pressure'"), ConfigError);
+  // a format this poreflow does not read
+  c.format = kCheckpointFormatForTest;
+  io::write_checkpoint(dir / "future.h5", c);
+  const std::string future = "has format " + std::to_string(kCheckpointFormatForTest);
+  CHECK_THROWS_WITH_AS(io::read_checkpoint(dir / "future.h5"), doctest::Contains(future.c_str()), ConfigError);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("checkpoint: a CSV series continues after the checkpoint's row, or is refused naming the file") {
+  const auto dir = temp_dir("csv");
+  const auto file = dir / "s.csv";
+  {
+    io::CsvWriter w(file, {"t", "x"});
+    for (double t : {0.0, 1.0, 2.0}) w.row({t, 10 * t});
+  }
+  // the checkpoint was written after row 2; row 3 came later and goes
+  {
+    auto w = io::CsvWriter::resume(file, {"t", "x"}, 2, {1.0, 10.0});
+    CHECK(w.rows() == 2);
+    w.row({2.5, 25.0});
+  }
+  CHECK(read_text(file) == "t,x\n0,0\n1,10\n2.5,25\n");
+  CHECK_THROWS_WITH_AS(io::CsvWriter::resume(file, {"t", "x"}, 2, {1.0, 11.0}),
+                       doctest::Contains("its row 2 is not the one the checkpoint recorded"), ConfigError);
+  CHECK_THROWS_WITH_AS(io::CsvWriter::resume(file, {"t", "x"}, 5, {1.0, 10.0}),
+                       doctest::Contains("it has 3 complete rows, the checkpoint was written after row 5"), ConfigError);
+  const std::string header = "'" + file.string() + "': its header is not the one this run writes";
+  CHECK_THROWS_WITH_AS(io::CsvWriter::resume(file, {"t", "y"}, 2, {1.0, 10.0}), doctest::Contains(header.c_str()), ConfigError);
   fs::remove_all(dir);
 }

@@ -58,6 +58,29 @@ void leaves(const toml::table& t, const std::string& prefix, std::vector<Leaf>& 
   }
 }
 
+// a value in TOML on one line (toml++ breaks long arrays over several)
+void one_line(std::ostream& o, const toml::node& v) {
+  if (const auto* arr = v.as_array()) {
+    o << '[';
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      if (i) o << ", ";
+      one_line(o, *arr->get(i));
+    }
+    o << ']';
+  } else if (const auto* t = v.as_table()) {
+    o << '{';
+    bool first = true;
+    for (const auto& [k, x] : *t) {
+      o << (first ? "" : ", ") << k.str() << " = ";
+      one_line(o, x);
+      first = false;
+    }
+    o << '}';
+  } else {
+    v.visit([&](const auto& x) { o << x; });
+  }
+}
+
 }  // namespace
 
 CaseFile::CaseFile(std::unique_ptr<Impl> impl, std::string source) : impl_(std::move(impl)), source_(std::move(source)) {}
@@ -248,7 +271,7 @@ std::string CaseFile::canonical_text() const {
   std::ostringstream o;
   for (const auto& [k, v] : all) {
     o << k << " = ";
-    v->visit([&](const auto& x) { o << x; });
+    one_line(o, *v);
     o << '\n';
   }
   return o.str();
