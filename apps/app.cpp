@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", POREFLOW_VERSION);
   app.require_subcommand(1);
   Common c;
+  c.args.assign(argv + 1, argv + argc);
   add_info(app, c);
   add_run(app, c);
   add_compare(app, c);

@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "apps/common.hpp"
+#include "core/io/checkpoint.hpp"
 #include "core/io/eclipse/deck.hpp"
 
 namespace poreflow::app {
@@ -21,6 +22,8 @@ void add_info(CLI::App& app, Common& c) {
     for (std::size_t i = 0; i < av.size(); ++i) fmt::print("{}{}", i ? ", " : "", av[i]);
     fmt::print("\n");
     fmt::print("Eclipse decks: {}\n", eclipse::available() ? "yes (opm-common)" : "no (built without opm-common)");
+    const auto lib = io::checkpoint_library();
+    fmt::print("checkpoints: {}\n", lib.empty() ? "not compiled (built without HDF5)" : lib);
   });
 }
 

@@ -1,26 +1,66 @@
-// poreflow run CASE: one case on one backend, with VTK, CSV and PNG output.
+// poreflow run CASE: one case on one backend, with VTK, CSV and PNG output, checkpoints and restart.
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include <csignal>
+#include <cstdio>
+
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
-#include "core/models/driver.hpp"
 #include "core/error.hpp"
+#include "core/io/checkpoint.hpp"
+#include "core/models/driver.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow::app {
+
+namespace {
+
+// a word as the shell reads it back
+std::string shell_quote(const std::string& a) {
+  if (!a.empty() && a.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./=:,+-@%") == std::string::npos)
+    return a;
+  std::string q = "'";
+  for (char ch : a) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+// the command that continues this run: the same arguments with --restart FILE instead of any
+// earlier --restart
+std::string restart_command(const std::vector<std::string>& args, const std::filesystem::path& file) {
+  std::string cmd = "poreflow";
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--restart") {
+      ++i;
+      continue;
+    }
+    if (args[i].rfind("--restart=", 0) == 0) continue;
+    cmd += " " + shell_quote(args[i]);
+  }
+  return cmd + " --restart " + shell_quote(file.string());
+}
+
+}  // namespace
 
 void add_run(CLI::App& app, Common& c) {
   auto* sub = app.add_subcommand("run", "run a case (TOML) and write its output");
   static CaseOptions co;
   add_case_options(*sub, c, co);
   add_common_options(*sub, c);
-  static std::string out_dir;
+  static std::string out_dir, checkpoint_file, restart_file;
+  static double checkpoint_every = 0;
   static bool no_output = false, dry_run = false;
   sub->add_option("--out,-o", out_dir, "output folder (default: the case's output.dir)");
   sub->add_flag("--no-output", no_output, "write nothing, only run and report");
   sub->add_flag("--dry-run", dry_run, "read and check the case, print the memory it needs on the backend, run nothing");
+  sub->add_option("--checkpoint-every", checkpoint_every,
+                  "write a checkpoint each time the simulated time passes a multiple of T (the model's time unit), "
+                  "and one at the end")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--checkpoint", checkpoint_file, "the checkpoint file (default: OUT/checkpoint.h5)");
+  sub->add_option("--restart", restart_file, "continue the run a checkpoint was written by (same case and --set options)")
+      ->check(CLI::ExistingFile);
   sub->callback([&c] {
     apply_logging(c);
     auto prec = parse_precision(c.precision);
@@ -28,8 +68,29 @@ void add_run(CLI::App& app, Common& c) {
     auto out = read_output_options(cf);
     if (!out_dir.empty()) out.dir = out_dir;
     out.enabled = !no_output;
+    // checkpoints need HDF5: asked for without it, say so before anything runs
+    if (!io::checkpoints_supported() && (checkpoint_every > 0 || !restart_file.empty() || !checkpoint_file.empty()))
+      throw ConfigError("built without checkpoint support (HDF5): --checkpoint-every, --checkpoint and --restart need "
+                        "poreflow built with libhdf5-dev");
+    CheckpointOptions ck;
+    ck.every = checkpoint_every;
+    ck.handle_signals = true;
+    if (io::checkpoints_supported()) ck.file = checkpoint_file.empty() ? out.dir / "checkpoint.h5" : std::filesystem::path(checkpoint_file);
+    ck.identity.case_source = co.path;
+    ck.identity.case_text = cf.canonical_text();
+    ck.identity.precision = to_string(prec);
+    // read and check a checkpoint before the backend starts: a wrong one is refused at once
+    io::Checkpoint restart;
+    if (!restart_file.empty()) restart = io::read_checkpoint(restart_file);
+
     auto be = make_backend(c.backend, c.backend_opts);
     spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
+    ck.identity.backend = be->name();
+    ck.identity.device = be->device_name();
+    if (!restart_file.empty()) {
+      check_restart(restart, ck.identity, restart_file);
+      ck.restart = &restart;
+    }
     if (dry_run) {
       MemoryNeed need;
       (void)make_model(cf, *be, prec, &need);
@@ -45,10 +106,25 @@ void add_run(CLI::App& app, Common& c) {
     auto model = make_model(cf, *be, prec);
     cf.check_all_used();
     if (auto hint = model->backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
-    auto rep = run_model(*model, out, !c.quiet);
+    auto rep = run_model(*model, out, !c.quiet, ck);
+    if (rep.interrupted) {
+      const char* sig = rep.interrupted == SIGINT ? "SIGINT" : rep.interrupted == SIGTERM ? "SIGTERM" : "a signal";
+      if (!rep.checkpoint.empty())
+        std::fprintf(stderr, "poreflow: interrupted by %s at t = %.6g, step %ld; checkpoint written to %s; continue with: %s\n",
+                     sig, rep.sim_time, rep.steps, rep.checkpoint.string().c_str(),
+                     restart_command(c.args, rep.checkpoint).c_str());
+      else
+        std::fprintf(stderr, "poreflow: interrupted by %s at t = %.6g, step %ld; no checkpoint (built without HDF5)\n", sig,
+                     rep.sim_time, rep.steps);
+      c.exit_code = 128 + rep.interrupted;  // as a shell reports a process ended by the signal
+      return;
+    }
     fmt::print("{}: {} steps to t = {:.6g} in {:.3f} s on {} ({})\n", model->name(), rep.steps, rep.sim_time,
                rep.wall_seconds, be->name(), be->device_name());
     for (const auto& [k, v] : rep.stats) fmt::print("  {:<28} {:.6g}\n", k, v);
+    if (!rep.checkpoint.empty())
+      fmt::print("checkpoint {} ({:.2f} MB, written in {:.3f} s)\n", rep.checkpoint.string(), double(rep.checkpoint_bytes) / 1e6,
+                 rep.checkpoint_seconds);
     if (out.enabled) fmt::print("output in {}\n", out.dir.string());
   });
 }

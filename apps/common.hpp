@@ -23,6 +23,7 @@ struct Common {
   int block = 0, check_every = 0;
   std::string pressure_solver, algorithm;
   int exit_code = 0;  // set by a subcommand that finished but must report failure (compare)
+  std::vector<std::string> args;  // the command line after the program's name (for hints)
 };
 
 // Registers the shared options on a subcommand: --backend when `backend`, the device choice

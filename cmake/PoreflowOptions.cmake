@@ -52,3 +52,17 @@ macro(poreflow_detect_opencl)
     endif()
   endif()
 endmacro()
+
+# HDF5 (C API) for checkpoints; without it --checkpoint-every and --restart say so.
+macro(poreflow_detect_hdf5)
+  set(POREFLOW_HAVE_HDF5 OFF)
+  if(NOT POREFLOW_WITH_HDF5 STREQUAL "OFF")
+    enable_language(C)  # FindHDF5 probes its C compiler wrapper
+    find_package(HDF5 QUIET COMPONENTS C)
+    if(HDF5_FOUND)
+      set(POREFLOW_HAVE_HDF5 ON)
+    elseif(POREFLOW_WITH_HDF5 STREQUAL "ON")
+      message(FATAL_ERROR "POREFLOW_WITH_HDF5=ON but HDF5 (libhdf5-dev) was not found")
+    endif()
+  endif()
+endmacro()

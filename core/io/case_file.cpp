@@ -2,6 +2,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -43,8 +44,9 @@ const toml::node* find(const toml::table& t, std::string_view key) {
   return t.at_path(key).node();
 }
 
-// every leaf key ("a.b.c") of a table
-void leaves(const toml::table& t, const std::string& prefix, std::vector<std::string>& out) {
+// every leaf key ("a.b.c") of a table with its value
+using Leaf = std::pair<std::string, const toml::node*>;
+void leaves(const toml::table& t, const std::string& prefix, std::vector<Leaf>& out) {
   for (const auto& [k, v] : t) {
     std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const auto* sub = v.as_table()) {
@@ -52,8 +54,31 @@ void leaves(const toml::table& t, const std::string& prefix, std::vector<std::st
     } else if (const auto* arr = v.as_array(); arr && !arr->empty() && arr->is_array_of_tables()) {
       for (std::size_t i = 0; i < arr->size(); ++i) leaves(*arr->get(i)->as_table(), name + "[" + std::to_string(i) + "]", out);
     } else {
-      out.push_back(name);
+      out.emplace_back(name, &v);
     }
+  }
+}
+
+// a value in TOML on one line (toml++ breaks long arrays over several)
+void one_line(std::ostream& o, const toml::node& v) {
+  if (const auto* arr = v.as_array()) {
+    o << '[';
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      if (i) o << ", ";
+      one_line(o, *arr->get(i));
+    }
+    o << ']';
+  } else if (const auto* t = v.as_table()) {
+    o << '{';
+    bool first = true;
+    for (const auto& [k, x] : *t) {
+      o << (first ? "" : ", ") << k.str() << " = ";
+      one_line(o, x);
+      first = false;
+    }
+    o << '}';
+  } else {
+    v.visit([&](const auto& x) { o << x; });
   }
 }
 
@@ -259,11 +284,24 @@ long CaseFile::int_at_least(std::string_view key, long def, long lo) {
   return v;
 }
 
+std::string CaseFile::canonical_text() const {
+  std::vector<Leaf> all;
+  leaves(impl_->table, "", all);
+  std::sort(all.begin(), all.end(), [](const Leaf& a, const Leaf& b) { return a.first < b.first; });
+  std::ostringstream o;
+  for (const auto& [k, v] : all) {
+    o << k << " = ";
+    one_line(o, *v);
+    o << '\n';
+  }
+  return o.str();
+}
+
 void CaseFile::check_all_used() const {
-  std::vector<std::string> all;
+  std::vector<Leaf> all;
   leaves(impl_->table, "", all);
   std::string unknown;
-  for (const auto& k : all)
+  for (const auto& [k, v] : all)
     if (!used_.count(k)) unknown += (unknown.empty() ? "'" : ", '") + k + "'";
   if (!unknown.empty()) throw ConfigError("case '" + source_ + "': unknown key " + unknown);
 }

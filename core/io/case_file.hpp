@@ -55,6 +55,10 @@ class CaseFile {
     }
   }
 
+  // The whole case as it stands after the --set overrides: one "key = value" line per key, sorted,
+  // values in TOML. Two cases that read the same give the same text (checkpoints compare it).
+  std::string canonical_text() const;
+
   // Throws ConfigError naming every key present in the file that no reader asked for.
   void check_all_used() const;
 

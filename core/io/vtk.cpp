@@ -77,6 +77,10 @@ void write_vti(const fs::path& file, std::array<int, 3> points, std::array<doubl
 
 PvdCollection::PvdCollection(fs::path file) : file_(std::move(file)) {}
 
+PvdCollection::PvdCollection(fs::path file, std::vector<Entry> entries) : file_(std::move(file)), entries_(std::move(entries)) {
+  write();
+}
+
 void PvdCollection::add(double time, const fs::path& file) {
   if (!std::isfinite(time)) throw Error("PvdCollection '" + file_.string() + "': time must be finite");
   entries_.push_back({time, file.generic_string()});

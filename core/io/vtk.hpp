@@ -29,18 +29,22 @@ void write_vti(const std::filesystem::path& file, std::array<int, 3> points, std
 // run that stops at any point leaves a valid collection of the snapshots written so far.
 class PvdCollection {
  public:
-  explicit PvdCollection(std::filesystem::path file);
-  // file: the snapshot's path relative to the .pvd's folder (as ParaView resolves it).
-  void add(double time, const std::filesystem::path& file);
-  void write() const;
-  std::size_t size() const { return entries_.size(); }
-  const std::filesystem::path& path() const { return file_; }
-
- private:
   struct Entry {
     double time;
     std::string file;
   };
+  explicit PvdCollection(std::filesystem::path file);
+  // a restarted run's collection: the entries its checkpoint recorded, written at once (any
+  // written after the checkpoint are dropped)
+  PvdCollection(std::filesystem::path file, std::vector<Entry> entries);
+  // file: the snapshot's path relative to the .pvd's folder (as ParaView resolves it).
+  void add(double time, const std::filesystem::path& file);
+  void write() const;
+  std::size_t size() const { return entries_.size(); }
+  const std::vector<Entry>& entries() const { return entries_; }
+  const std::filesystem::path& path() const { return file_; }
+
+ private:
   std::filesystem::path file_;
   std::vector<Entry> entries_;
 };

@@ -11,6 +11,7 @@
 #include "core/io/case_file.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/kernels/blas.hpp"
+#include "core/models/state.hpp"
 
 namespace poreflow {
 
@@ -470,6 +471,70 @@ std::map<std::string, double> Adi2D<T>::final_stats() const {
   s["min_saturation"] = std::min({reduce(ReduceOp::Min, sw_), reduce(ReduceOp::Min, so_), reduce(ReduceOp::Min, sg_)});
   s["max_saturation"] = std::max({reduce(ReduceOp::Max, sw_), reduce(ReduceOp::Max, so_), reduce(ReduceOp::Max, sg_)});
   return s;
+}
+
+// The masses and the pressure are the state; dp is the next ADI solve's first guess; the phase
+// state (saturations, compositions, volumes, properties) is what the last flash left, which the
+// next step's coefficients read; acc holds the wells' cumulative masses. Velocities, rates and the
+// ADI coefficients are recomputed every step.
+template <class T>
+void Adi2D<T>::save_state(ModelState& s) const {
+  s.put("pressure", p_);
+  s.put("pressure_increment", dp_);
+  for (int c = 0; c < 4; ++c) {
+    s.put("mass" + std::to_string(c + 1), m_[c]);
+    s.put("well_mass" + std::to_string(c + 1), acc_[c]);
+  }
+  s.put("sw", sw_);
+  s.put("so", so_);
+  s.put("sg", sg_);
+  s.put("c_o3", co3_);
+  s.put("c_g3", cg3_);
+  s.put("volume", vol_);
+  s.put("properties", props_);
+  s.set("time", t_);
+  s.set_int("steps", steps_);
+  s.put("counters", std::vector<long>{substeps_total_, adi_total_, adi_reads_, adi_enqueued_, last_substeps_});
+  s.put("last_adi", std::vector<double>{double(last_adi_.iterations), last_adi_.residual, last_adi_.initial_residual,
+                                        double(last_adi_.converged), double(last_adi_.stagnated)});
+  s.set("last_volume_error", last_volume_error_);
+  s.put("seconds", std::vector<double>{seconds_pressure_, seconds_transport_});
+  s.put("initial_masses", std::vector<double>(m0_.begin(), m0_.end()));
+  s.put("adi_recent_iterations", adi_.recent_iterations());
+}
+
+template <class T>
+void Adi2D<T>::load_state(const ModelState& s) {
+  s.get("pressure", p_);
+  s.get("pressure_increment", dp_);
+  for (int c = 0; c < 4; ++c) {
+    s.get("mass" + std::to_string(c + 1), m_[c]);
+    s.get("well_mass" + std::to_string(c + 1), acc_[c]);
+  }
+  s.get("sw", sw_);
+  s.get("so", so_);
+  s.get("sg", sg_);
+  s.get("c_o3", co3_);
+  s.get("c_g3", cg3_);
+  s.get("volume", vol_);
+  s.get("properties", props_);
+  t_ = s.scalar("time");
+  steps_ = s.integer("steps");
+  const auto n = s.ints("counters", 5);
+  substeps_total_ = n[0];
+  adi_total_ = n[1];
+  adi_reads_ = n[2];
+  adi_enqueued_ = n[3];
+  last_substeps_ = static_cast<int>(n[4]);
+  const auto a = s.doubles("last_adi", 5);
+  last_adi_ = {static_cast<int>(a[0]), a[1], a[2], a[3] != 0, a[4] != 0};
+  last_volume_error_ = s.scalar("last_volume_error");
+  const auto sec = s.doubles("seconds", 2);
+  seconds_pressure_ = sec[0];
+  seconds_transport_ = sec[1];
+  const auto m0 = s.doubles("initial_masses", 4);
+  std::copy(m0.begin(), m0.end(), m0_.begin());
+  adi_.set_recent_iterations(s.ints("adi_recent_iterations", 3));
 }
 
 template class Adi2D<float>;

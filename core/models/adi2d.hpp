@@ -63,6 +63,8 @@ class Adi2D final : public Model {
   std::vector<double> series_row() const override;
   void write_plot(const std::filesystem::path& png) const override;
   std::map<std::string, double> final_stats() const override;
+  void save_state(ModelState& s) const override;
+  void load_state(const ModelState& s) override;
 
   // mass of each component in place, and the net mass the wells added (injected - produced)
   std::array<double, 4> masses() const;

@@ -12,6 +12,7 @@
 #include "core/io/png_plot.hpp"
 #include "core/kernels/bl1d.hpp"
 #include "core/kernels/tridiag.hpp"
+#include "core/models/state.hpp"
 
 namespace poreflow {
 
@@ -312,6 +313,38 @@ std::map<std::string, double> BL1D<T>::final_stats() const {
           {"front_analytic", std::min(analytic_.front_position(analytic_.injected(t_)), cfg_.length)},
           {"pressure_iterations_total", static_cast<double>(total_iterations_)},
           {"pressure_unconverged_solves", static_cast<double>(unconverged_solves_)}};
+}
+
+// The pressure is the next Jacobi solve's first guess; mobilities, velocities and the tridiagonal
+// system are recomputed from p and S at the start of every step.
+template <class T>
+void BL1D<T>::save_state(ModelState& s) const {
+  s.put("pressure", p_);
+  s.put("saturation", s_);
+  s.set("time", t_);
+  s.set("injected", q_);
+  s.set("last_dt", last_dt_);
+  s.set_int("steps", steps_);
+  s.set_int("pressure_iterations_total", total_iterations_);
+  s.set_int("unconverged_solves", unconverged_solves_);
+  s.set_int("last_solve_iterations", last_solve_.iterations);
+  s.set("last_solve_metric", last_solve_.metric);
+  s.set_int("last_solve_converged", last_solve_.converged);
+  s.set_int("jacobi_last_iterations", jacobi_.last_iterations());
+}
+
+template <class T>
+void BL1D<T>::load_state(const ModelState& s) {
+  s.get("pressure", p_);
+  s.get("saturation", s_);
+  t_ = s.scalar("time");
+  q_ = s.scalar("injected");
+  last_dt_ = s.scalar("last_dt");
+  steps_ = s.integer("steps");
+  total_iterations_ = s.integer("pressure_iterations_total");
+  unconverged_solves_ = s.integer("unconverged_solves");
+  last_solve_ = {s.integer("last_solve_iterations"), s.scalar("last_solve_metric"), s.integer("last_solve_converged") != 0};
+  jacobi_.set_last_iterations(s.integer("jacobi_last_iterations"));
 }
 
 template class BL1D<float>;

@@ -49,6 +49,8 @@ class BL1D final : public Model {
   std::vector<double> series_row() const override;
   void write_plot(const std::filesystem::path& png) const override;
   std::map<std::string, double> final_stats() const override;
+  void save_state(ModelState& s) const override;
+  void load_state(const ModelState& s) override;
 
   const BLAnalytic& analytic() const { return analytic_; }
   double injected() const { return q_; }  // injected volume per unit area, from the simulated rates

@@ -14,6 +14,8 @@
 #include "core/io/case_file.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/vtk.hpp"
+#include "core/models/interrupt.hpp"
+#include "core/models/state.hpp"
 
 namespace poreflow {
 
@@ -36,13 +38,42 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 class Outputs {
  public:
-  Outputs(const Model& m, const OutputOptions& o) : m_(m), o_(o) {
+  // resume: a restart's driver state; the series and the collection continue where it left them
+  Outputs(const Model& m, const OutputOptions& o, const ModelState* resume) : m_(m), o_(o), resume_(resume) {
     if (!o.enabled) return;
     std::error_code ec;
     std::filesystem::create_directories(o.dir, ec);
     if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
-    if (o.csv) csv_ = std::make_unique<io::CsvWriter>(o.dir / (m.name() + "_series.csv"), m.series_columns());
-    if (o.vtk) pvd_ = std::make_unique<io::PvdCollection>(o.dir / (m.name() + ".pvd"));
+    if (resume) index_ = static_cast<int>(resume->integer("snapshot_index"));
+    if (o.csv) {
+      const auto file = o.dir / (m.name() + "_series.csv");
+      const std::size_t rows = resume ? static_cast<std::size_t>(resume->integer("csv_rows")) : 0;
+      if (resume && std::filesystem::exists(file)) {
+        csv_ = std::make_unique<io::CsvWriter>(
+            io::CsvWriter::resume(file, m.series_columns(), rows, rows ? resume->doubles("csv_last_row") : std::vector<double>{}));
+      } else {
+        if (resume && rows > 0)
+          spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows);
+        csv_ = std::make_unique<io::CsvWriter>(file, m.series_columns());
+      }
+    }
+    if (o.vtk) {
+      const auto file = o.dir / (m.name() + ".pvd");
+      if (resume) {
+        std::vector<io::PvdCollection::Entry> entries;
+        const auto times = resume->doubles("pvd_times");
+        const auto names = resume->text("pvd_files");
+        std::size_t from = 0;
+        for (double t : times) {
+          const std::size_t to = names.find('\n', from);
+          entries.push_back({t, names.substr(from, to - from)});
+          from = to == std::string::npos ? names.size() : to + 1;
+        }
+        pvd_ = std::make_unique<io::PvdCollection>(file, std::move(entries));
+      } else {
+        pvd_ = std::make_unique<io::PvdCollection>(file);
+      }
+    }
   }
   void open(Model& m) {
     if (o_.enabled) m.open_outputs(o_.dir);
@@ -63,13 +94,68 @@ class Outputs {
     if (o_.png) m_.write_plot(o_.dir / (std::string(stem) + ".png"));
   }
 
+  // the cadence a restart continues from: the next snapshot's number, the CSV rows so far and the
+  // last of them (checked against the file), the collection's entries
+  void save(ModelState& s) const {
+    if (!o_.enabled && resume_) {  // a restart without output keeps the cadence of the files it did not touch
+      for (const auto& [k, a] : resume_->arrays())
+        if (k != "stop_index") s.insert(k, a);
+      return;
+    }
+    s.set_int("snapshot_index", index_);
+    s.set_int("csv_rows", csv_ ? static_cast<long>(csv_->rows()) : 0);
+    if (csv_ && csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
+    std::vector<double> times;
+    std::string names;
+    if (pvd_)
+      for (const auto& e : pvd_->entries()) {
+        times.push_back(e.time);
+        names += (names.empty() ? "" : "\n") + e.file;
+      }
+    s.put("pvd_times", times);
+    s.set_text("pvd_files", names);
+  }
+
  private:
   const Model& m_;
   const OutputOptions& o_;
   std::unique_ptr<io::CsvWriter> csv_;
   std::unique_ptr<io::PvdCollection> pvd_;
+  const ModelState* resume_;
   int index_ = 0;
 };
+
+// "key = value" lines of a canonical case text, by key
+std::map<std::string, std::string> case_lines(const std::string& text) {
+  std::map<std::string, std::string> m;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t to = text.find('\n', from);
+    if (to == std::string::npos) to = text.size();
+    const std::string line = text.substr(from, to - from);
+    const std::size_t eq = line.find(" = ");
+    if (eq != std::string::npos) m[line.substr(0, eq)] = line.substr(eq + 3);
+    from = to + 1;
+  }
+  return m;
+}
+
+// the keys in which two case texts differ, at most `max` of them
+std::string case_differences(const std::string& was, const std::string& now, int max = 3) {
+  const auto a = case_lines(was), b = case_lines(now);
+  std::vector<std::string> diffs;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it == b.end()) diffs.push_back(k + " = " + v + " there, absent here");
+    else if (it->second != v) diffs.push_back(k + " = " + v + " there, " + it->second + " here");
+  }
+  for (const auto& [k, v] : b)
+    if (!a.count(k)) diffs.push_back(k + " absent there, " + v + " here");
+  std::string out;
+  for (int i = 0; i < static_cast<int>(diffs.size()) && i < max; ++i) out += (i ? "; " : "") + diffs[std::size_t(i)];
+  if (static_cast<int>(diffs.size()) > max) out += "; and " + std::to_string(diffs.size() - std::size_t(max)) + " more";
+  return out;
+}
 
 }  // namespace
 
@@ -82,9 +168,32 @@ std::string Model::write_snapshot(const std::filesystem::path& dir, const std::s
   return file;
 }
 
-RunReport run_model(Model& m, const OutputOptions& o, bool progress) {
+void check_restart(const io::Checkpoint& ck, const io::Checkpoint& id, const std::filesystem::path& file) {
+  const std::string f = "checkpoint '" + file.string() + "'";
+  if (ck.case_text != id.case_text)
+    throw ConfigError(f + " was written for a different case (" + ck.case_source + "): " +
+                      case_differences(ck.case_text, id.case_text) + "; restart with the case and --set options of that run");
+  if (ck.precision != id.precision)
+    throw ConfigError(f + " was written in precision " + ck.precision + ", this run computes in " + id.precision +
+                      "; restart with --precision " + ck.precision);
+  if (ck.poreflow_version != id.poreflow_version)
+    spdlog::warn("{} was written by poreflow {}, this is {}: the continuation may differ from an uninterrupted run", f,
+                 ck.poreflow_version, id.poreflow_version);
+  if (ck.backend != id.backend || ck.device != id.device)
+    spdlog::warn("{} was written on {} ({}), this run is on {} ({}): it continues, but not bit-identical to a run on one "
+                 "backend", f, ck.backend, ck.device, id.backend, id.device);
+}
+
+RunReport run_model(Model& m, const OutputOptions& o, bool progress, const CheckpointOptions& ck) {
   spdlog::info("{}", m.summary());
-  Outputs out(m, o);
+  const ModelState* resume = ck.restart ? &ck.restart->driver_state : nullptr;
+  if (ck.restart) {
+    if (ck.restart->model != m.name())
+      throw ConfigError("the checkpoint holds a " + ck.restart->model + " run, this case is " + m.name());
+    m.load_state(ck.restart->model_state);
+    spdlog::info("restarted at t = {:g}, step {}", m.time(), m.steps());
+  }
+  Outputs out(m, o, resume);
   out.open(m);
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
@@ -103,22 +212,64 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress) {
     for (int k = 1; k <= std::max(nsnap, 1); ++k) stops.push_back(nsnap > 0 ? t_end * k / nsnap : t_end);
     snap_at.assign(stops.size(), nsnap > 0);
   }
+  std::size_t first_stop = 0;
+  if (resume) {
+    const long s = resume->integer("stop_index");
+    if (s < 0 || static_cast<std::size_t>(s) > stops.size()) throw ConfigError("the checkpoint's output position does not fit this case");
+    first_stop = static_cast<std::size_t>(s);
+  }
+
+  RunReport r;
+  // checkpoints: at each multiple of ck.every the simulated time passes (the steps are not
+  // shortened to meet them, so a run with checkpoints steps as one without)
+  auto next_multiple = [&](double t) { return ck.every * (std::floor(t / ck.every * (1 + 1e-12)) + 1); };
+  double next_checkpoint = ck.every > 0 ? next_multiple(m.time()) : HUGE_VAL;
+  auto write_checkpoint = [&](std::size_t stop) {
+    if (ck.file.empty()) return;
+    const auto t0 = Clock::now();
+    io::Checkpoint c = ck.identity;
+    c.model = m.name();
+    c.time = m.time();
+    c.steps = m.steps();
+    m.save_state(c.model_state);
+    out.save(c.driver_state);
+    c.driver_state.set_int("stop_index", static_cast<long>(stop));
+    r.checkpoint_bytes = io::write_checkpoint(ck.file, c);
+    r.checkpoint_seconds = seconds_since(t0);
+    r.checkpoint = ck.file;
+    spdlog::info("checkpoint at t = {:g}, step {}: {} ({:.2f} MB in {:.3f} s)", c.time, c.steps, ck.file.string(),
+                 double(r.checkpoint_bytes) / 1e6, r.checkpoint_seconds);
+  };
+  std::unique_ptr<InterruptGuard> guard;
+  if (ck.handle_signals) guard = std::make_unique<InterruptGuard>();
 
   const bool tty = isatty(fileno(stderr));
   auto t0 = Clock::now();
   auto last_print = t0;
   double compute = 0;
-  out.series();
-  if (nsnap > 0) out.snapshot();
-  for (std::size_t s = 0; s < stops.size(); ++s) {
+  if (!resume) {
+    out.series();
+    if (nsnap > 0) out.snapshot();
+  }
+  for (std::size_t s = first_stop; s < stops.size() && !r.interrupted; ++s) {
     const double t_stop = stops[s];
     while (m.time() < t_stop * (1 - 1e-12)) {
+      // a signal: the last step's outputs are written; checkpoint here and stop
+      if (guard && interrupt_signal()) {
+        r.interrupted = interrupt_signal();
+        write_checkpoint(s);
+        break;
+      }
       auto ts = Clock::now();
       m.step(t_stop);
       compute += seconds_since(ts);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
       if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) out.series();
       if (reached && snap_at[s]) out.snapshot();
+      if (m.time() >= next_checkpoint * (1 - 1e-12) && m.time() < t_end * (1 - 1e-12)) {
+        write_checkpoint(s);
+        next_checkpoint = next_multiple(m.time());
+      }
       if (progress && seconds_since(last_print) > 1.0) {
         last_print = Clock::now();
         double el = seconds_since(t0), frac = m.time() / t_end;
@@ -133,7 +284,7 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress) {
     }
   }
   if (progress && tty) std::fprintf(stderr, "\r\033[K");
-  RunReport r;
+  if (!r.interrupted && ck.every > 0) write_checkpoint(stops.size());  // the end: a later run may read it
   r.wall_seconds = compute;
   r.steps = m.steps();
   r.sim_time = m.time();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/checkpoint.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow {
@@ -25,15 +26,35 @@ struct OutputOptions {
 // Reads the [output] table of a case.
 OutputOptions read_output_options(io::CaseFile& cf);
 
+// Checkpoints (core/io/checkpoint.hpp) and the stop on SIGINT and SIGTERM.
+struct CheckpointOptions {
+  std::filesystem::path file;  // where checkpoints go; empty: none (a signal then stops without one)
+  double every = 0;            // > 0: one each time the simulated time passes a multiple, and one at the end
+  bool handle_signals = false;  // SIGINT, SIGTERM: finish the step, write a checkpoint, flush, return
+  const io::Checkpoint* restart = nullptr;  // continue from it (checked by check_restart first)
+  // what the run is: case text and source, backend, device, precision; each checkpoint adds the
+  // model, its state and the driver's cadence
+  io::Checkpoint identity;
+};
+
 struct RunReport {
   double wall_seconds = 0;
   long steps = 0;
   double sim_time = 0;
   std::vector<NamedField> final_fields;
   std::map<std::string, double> stats;
+  int interrupted = 0;                // the signal that stopped the run before its end, 0 when none
+  std::filesystem::path checkpoint;   // the last checkpoint written, empty when none
+  std::size_t checkpoint_bytes = 0;   // its size, and the time its state took to copy and write
+  double checkpoint_seconds = 0;
 };
 
+// Refuses (ConfigError naming the file and what differs) a checkpoint that this run cannot
+// continue: another case (the effective case text), another precision. Another backend is allowed,
+// with a warning: the continuation is then not bit-identical to a run on one backend.
+void check_restart(const io::Checkpoint& ck, const io::Checkpoint& identity, const std::filesystem::path& file);
+
 // progress: print a status line about once a second.
-RunReport run_model(Model& m, const OutputOptions& out, bool progress);
+RunReport run_model(Model& m, const OutputOptions& out, bool progress, const CheckpointOptions& ck = {});
 
 }  // namespace poreflow

@@ -13,6 +13,7 @@
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
+#include "core/models/state.hpp"
 #include "core/solvers/convergence.hpp"
 
 namespace poreflow {
@@ -486,7 +487,15 @@ void Impes3D<T>::step(double t_stop) {
 template <class T>
 void Impes3D<T>::open_outputs(const std::filesystem::path& dir) {
   if (!cfg_.deck) return;
-  summary_ = cfg_.deck->summary(dir);
+  // a restarted run writes its own summary files (Eclipse's restart convention), so the first
+  // run's files stay whole
+  std::string stem = cfg_.deck->basename();
+  if (steps_ > 0) {
+    stem += "_R" + std::to_string(steps_);
+    spdlog::info("restarted deck: summary files {} from t = {:g} days on ({} holds the run before)", stem, t_,
+                 cfg_.deck->basename());
+  }
+  summary_ = cfg_.deck->summary(dir, stem);
   write_summary(true);
 }
 
@@ -709,6 +718,103 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
   s["cfl_max"] = max_cfl_;
   s["omega_last"] = omega_;
   return s;
+}
+
+// The cells' pressure, masses and S_w; the last accepted pressure increment (the next solve's
+// first guess, scaled by the steps); the wells' parameters as the schedule left them. Properties,
+// coefficients, completion rates and the control block are recomputed every step. On the host: the
+// step sizes (the next one, the last, the limits), the schedule's and the reports' positions, the
+// wells' last results and cumulatives (the CSV), the report history (the plots) and the counters.
+template <class T>
+void Impes3D<T>::save_state(ModelState& s) const {
+  s.put("pressure", p_);
+  s.put("water_mass", mw_);
+  s.put("oil_mass", mo_);
+  s.put("sw", sw_);
+  s.put("last_pressure_increment", dp_prev_);
+  s.put("well_parameters", wp_);
+  s.set("time", t_);
+  s.set_int("steps", steps_);
+  s.put("dt", std::vector<double>{dt_next_, last_dt_, prev_dt_, dt_limit_});
+  s.put("counters", std::vector<long>{cuts_total_, sor_total_, last_sor_, static_cast<long>(next_event_),
+                                      static_cast<long>(next_report_)});
+  s.put("solver", std::vector<double>{last_residual_, omega_, max_cfl_});
+  s.put("seconds", std::vector<double>{seconds_pressure_, seconds_other_});
+  s.put("initial_in_place", std::vector<double>{mw0_, mo0_});
+  std::vector<double> w;
+  for (const auto& r : wells_)
+    w.insert(w.end(), {r.oil_rate, r.water_rate, r.water_injection, r.bhp, double(r.control), r.oil_total, r.water_total,
+                       r.water_injected});
+  s.put("wells", w);
+  s.put("history_time", h_time_);
+  s.put("history_fopr", h_fopr_);
+  s.put("history_fwpr", h_fwpr_);
+  s.put("history_fwir", h_fwir_);
+  s.put("history_fwct", h_fwct_);
+  std::vector<double> bhp, wct;
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    bhp.insert(bhp.end(), h_bhp_[i].begin(), h_bhp_[i].end());
+    wct.insert(wct.end(), h_wct_[i].begin(), h_wct_[i].end());
+  }
+  s.put("history_bhp", bhp);  // well after well, one value per report
+  s.put("history_wct", wct);
+}
+
+template <class T>
+void Impes3D<T>::load_state(const ModelState& s) {
+  s.get("pressure", p_);
+  s.get("water_mass", mw_);
+  s.get("oil_mass", mo_);
+  s.get("sw", sw_);
+  s.get("last_pressure_increment", dp_prev_);
+  s.get("well_parameters", wp_);
+  t_ = s.scalar("time");
+  steps_ = s.integer("steps");
+  const auto dt = s.doubles("dt", 4);
+  dt_next_ = dt[0];
+  last_dt_ = dt[1];
+  prev_dt_ = dt[2];
+  dt_limit_ = dt[3];
+  const auto n = s.ints("counters", 5);
+  cuts_total_ = n[0];
+  sor_total_ = n[1];
+  last_sor_ = n[2];
+  const auto& ev = cfg_.input.schedule;
+  if (n[3] < 0 || std::size_t(n[3]) > ev.size() || n[4] < 0 || std::size_t(n[4]) > cfg_.input.report_times.size())
+    throw ConfigError("the checkpoint's schedule or report position does not fit this case");
+  next_event_ = std::size_t(n[3]);
+  next_report_ = std::size_t(n[4]);
+  // the wells' settings are the schedule's events so far (their parameters came with the state)
+  for (std::size_t w = 0; w < settings_.size(); ++w) settings_[w] = cfg_.input.wells[w].initial;
+  for (std::size_t e = 0; e < next_event_; ++e)
+    for (std::size_t w = 0; w < settings_.size(); ++w)
+      if (cfg_.input.wells[w].name == ev[e].well) settings_[w] = ev[e].setting;
+  const auto sv = s.doubles("solver", 3);
+  last_residual_ = sv[0];
+  omega_ = sv[1];
+  max_cfl_ = sv[2];
+  const auto sec = s.doubles("seconds", 2);
+  seconds_pressure_ = sec[0];
+  seconds_other_ = sec[1];
+  const auto ip = s.doubles("initial_in_place", 2);
+  mw0_ = ip[0];
+  mo0_ = ip[1];
+  const auto w = s.doubles("wells", 8 * wells_.size());
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const double* x = w.data() + 8 * i;
+    wells_[i] = {x[0], x[1], x[2], x[3], static_cast<int>(x[4]), x[5], x[6], x[7]};
+  }
+  const std::size_t nr = s.doubles("history_time").size();
+  h_time_ = s.doubles("history_time", nr);
+  h_fopr_ = s.doubles("history_fopr", nr);
+  h_fwpr_ = s.doubles("history_fwpr", nr);
+  h_fwir_ = s.doubles("history_fwir", nr);
+  h_fwct_ = s.doubles("history_fwct", nr);
+  const auto bhp = s.doubles("history_bhp", nr * wells_.size()), wct = s.doubles("history_wct", nr * wells_.size());
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    h_bhp_[i].assign(bhp.begin() + std::ptrdiff_t(i * nr), bhp.begin() + std::ptrdiff_t((i + 1) * nr));
+    h_wct_[i].assign(wct.begin() + std::ptrdiff_t(i * nr), wct.begin() + std::ptrdiff_t((i + 1) * nr));
+  }
 }
 
 template class Impes3D<float>;

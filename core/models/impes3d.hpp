@@ -74,6 +74,8 @@ class Impes3D final : public Model {
   std::vector<double> report_times() const override { return cfg_.input.report_times; }
   std::string write_snapshot(const std::filesystem::path& dir, const std::string& stem) const override;
   void open_outputs(const std::filesystem::path& dir) override;
+  void save_state(ModelState& s) const override;
+  void load_state(const ModelState& s) override;
 
   // for tests and benchmarks
   double water_in_place() const;  // sm3

@@ -15,6 +15,7 @@ namespace poreflow {
 namespace io {
 class CaseFile;
 }
+class ModelState;
 
 struct NamedField {
   std::string name;
@@ -63,6 +64,13 @@ class Model {
   // A hint when this case is too small for its backend to pay off, naming what is faster; empty
   // when none applies. `run` logs it.
   virtual std::string backend_hint() const { return ""; }
+
+  // Checkpoints (core/models/state.hpp): save_state puts everything the next steps depend on,
+  // load_state restores it into a model built from the same case, backend and precision, which
+  // then continues bit-identical to a run that never stopped. Throws ConfigError on a state that
+  // does not fit (another grid, a missing entry).
+  virtual void save_state(ModelState& s) const = 0;
+  virtual void load_state(const ModelState& s) = 0;
 };
 
 // Reads `model = "..."` and builds it; every case key is validated by the model.

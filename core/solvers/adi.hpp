@@ -58,6 +58,11 @@ class AdiSolver {
   // iterations enqueued (those past the stop return at once)
   long control_reads() const { return reads_; }
   long iterations_enqueued() const { return enqueued_; }
+  // the iteration counts of the last solves, which size the next solve's first batch (checkpoints)
+  std::vector<long> recent_iterations() const { return {recent_[0], recent_[1], recent_[2]}; }
+  void set_recent_iterations(const std::vector<long>& r) {
+    for (std::size_t i = 0; i < 3 && i < r.size(); ++i) recent_[i] = r[i];
+  }
 
  private:
   double reduce(ReduceOp op, const Field<T>& a, const Field<T>* b = nullptr);

@@ -35,6 +35,9 @@ class Jacobi1D {
   JacobiResult solve(Field<T>& p, const Field<T>& mface, double p_left, double p_right, double threshold);
 
   const JacobiOptions& options() const { return opt_; }
+  // the last solve's iterations, which size the next solve's first batch (checkpoints)
+  long last_iterations() const { return last_iterations_; }
+  void set_last_iterations(long n) { last_iterations_ = n; }
 
  private:
   Backend& be_;

@@ -3,6 +3,7 @@
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d]
+#                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
@@ -15,6 +16,16 @@ mkdir -p "$LOGS"
 BUILD=$ROOT/build-gpu
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench)
+# "sanitize": every compute-sanitizer stage (longer than one device call: name them one a call)
+expanded=()
+for s in "${stages[@]}"; do
+  if [ "$s" = sanitize ]; then
+    expanded+=(sanitize-memcheck sanitize-memcheck-model sanitize-race sanitize-sync sanitize-init)
+  else
+    expanded+=("$s")
+  fi
+done
+stages=("${expanded[@]}")
 
 # packages unpacked into /opt/kit; NVIDIA's OpenCL registered with the ICD loader
 mkdir -p /opt/kit /etc/OpenCL/vendors
@@ -54,6 +65,25 @@ bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and sc
   run bench_$tag "$PF" bench "$1" --backends omp,cuda,opencl --cl-platform NVIDIA --json "$OUT/bench_$tag.json" "${extra[@]}"
 }
 
+# compute-sanitizer over the cuda tests: sanitize NAME "TEST FILTER" TOOL OPTIONS...; the log (the
+# tool's report and the tests' output) is $LOGS/NAME.log, any error the tool finds fails the stage
+SANITIZER=${SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
+# the kernels that use shared memory or synchronise a block: block reductions (reduce, jacobi1d's
+# and the control's checks, impes3d's statistics), the tridiagonal solvers (tridiag, adi2d's
+# sweeps, ADI), sor3d's tiled and zline designs
+SHARED_TESTS=${SANITIZE_TESTS:-"reduce*,jacobi1d*,tridiag*,sor3d*,control: the decide*,impes3d: the step*,impes3d: a NaN*,adi2d: every kernel*,adi2d: a sweep*,adi2d: a checking*,adi: *"}
+sanitize() {
+  local name=$1 filter=$2
+  shift 2
+  local args=("$BUILD/tests/poreflow_tests" --pf-backend=cuda)
+  case $filter in
+    suite:*) args+=("--test-suite=${filter#suite:}") ;;
+    *) args+=(--test-suite=backend,model "--test-case=$filter") ;;
+  esac
+  STAGE_TIMEOUT=${STAGE_TIMEOUT:-570} run "$name" "$SANITIZER" --error-exitcode 1 --print-limit 200 "$@" "${args[@]}"
+  grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|Status:|test cases:" "$LOGS/$name.log" | tail -n 5
+}
+
 pack() {  # after every stage, so a call cut off by its time limit still brings back what it did
   tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls -d *.json decks 2>/dev/null) 2>/dev/null
 }
@@ -76,6 +106,21 @@ for s in "${stages[@]}"; do
       run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
         "$BUILD/tests/poreflow_tests" --test-suite=backend --pf-backend=cuda \
         "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*,sor3d*,impes3d: *"
+      ;;
+    sanitize-memcheck)  # out-of-bounds and misaligned accesses, and leaks at exit, kernel tests
+      sanitize sanitize_memcheck suite:backend --tool memcheck --leak-check full
+      ;;
+    sanitize-memcheck-model)  # the same over the model tests
+      sanitize sanitize_memcheck_model suite:model --tool memcheck --leak-check full
+      ;;
+    sanitize-race)  # shared-memory hazards of the kernels that use it
+      sanitize sanitize_race "$SHARED_TESTS" --tool racecheck
+      ;;
+    sanitize-sync)  # barriers a block does not reach together, illegal __syncwarp masks
+      sanitize sanitize_sync "$SHARED_TESTS" --tool synccheck
+      ;;
+    sanitize-init)  # device memory read before anything wrote it
+      sanitize sanitize_init suite:backend --tool initcheck
       ;;
     run-impes)  # the whole of case 2 (double) on cuda and NVIDIA's OpenCL, and compared across backends
       for b in cuda opencl; do

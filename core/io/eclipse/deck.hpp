@@ -50,8 +50,8 @@ class Deck {
   virtual const ImpesInput& input() const = 0;
   virtual std::string units() const = 0;     // METRIC, FIELD, LAB, PVT-M
   virtual std::string basename() const = 0;  // the deck's name without .DATA: the summary files' stem
-  // opens dir/basename().SMSPEC and .UNSMRY for writing
-  virtual std::unique_ptr<SummaryWriter> summary(const std::filesystem::path& dir) const = 0;
+  // opens dir/stem.SMSPEC and .UNSMRY for writing
+  virtual std::unique_ptr<SummaryWriter> summary(const std::filesystem::path& dir, const std::string& stem) const = 0;
 };
 
 // Reads and checks a deck; throws ConfigError naming what is wrong and where.

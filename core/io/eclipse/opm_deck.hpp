@@ -23,7 +23,7 @@ class OpmDeck final : public Deck {
     return u;
   }
   std::string basename() const override { return basename_; }
-  std::unique_ptr<SummaryWriter> summary(const std::filesystem::path& dir) const override;
+  std::unique_ptr<SummaryWriter> summary(const std::filesystem::path& dir, const std::string& stem) const override;
 
   ImpesInput input_;
   std::string basename_;

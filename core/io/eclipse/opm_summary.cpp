@@ -22,11 +22,11 @@ double si(Measure m, double metric) { return kMetric.to_si(m, metric); }
 
 class OpmSummaryWriter final : public SummaryWriter {
  public:
-  OpmSummaryWriter(const OpmDeck& d, const std::filesystem::path& dir)
+  OpmSummaryWriter(const OpmDeck& d, const std::filesystem::path& dir, const std::string& stem)
       : d_(d), state_(Opm::TimeService::from_time_t(d.schedule->getStartTime())) {
     d.state->getIOConfig().setOutputDir(dir.string());
-    d.state->getIOConfig().setBaseName(d.basename());
-    out_ = std::make_unique<Opm::out::Summary>(*d.state, *d.summary_config, d.state->getInputGrid(), *d.schedule, d.basename());
+    d.state->getIOConfig().setBaseName(stem);
+    out_ = std::make_unique<Opm::out::Summary>(*d.state, *d.summary_config, d.state->getInputGrid(), *d.schedule, stem);
   }
 
   void start(const SummaryStep& s) override {
@@ -92,9 +92,9 @@ class OpmSummaryWriter final : public SummaryWriter {
 
 }  // namespace
 
-std::unique_ptr<SummaryWriter> OpmDeck::summary(const std::filesystem::path& dir) const {
+std::unique_ptr<SummaryWriter> OpmDeck::summary(const std::filesystem::path& dir, const std::string& stem) const {
   std::filesystem::create_directories(dir);
-  return std::make_unique<OpmSummaryWriter>(*this, dir);
+  return std::make_unique<OpmSummaryWriter>(*this, dir, stem);
 }
 
 }  // namespace poreflow::eclipse

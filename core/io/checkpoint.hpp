@@ -1,0 +1,40 @@
+#pragma once
+// Checkpoint files: one HDF5 file holding a model's whole state (core/models/state.hpp), the
+// driver's output cadence, and what the run was: the effective case text, poreflow's version, the
+// model, backend and precision. docs/reliability.md ("Checkpoint and restart") describes the layout.
+// Built without HDF5, writing and reading throw ConfigError saying so.
+#include <filesystem>
+#include <string>
+
+#include "core/models/state.hpp"
+
+namespace poreflow::io {
+
+// Bumped whenever what a model or the driver saves changes: a checkpoint of another format is refused.
+constexpr int kCheckpointFormat = 1;
+
+struct Checkpoint {
+  int format = kCheckpointFormat;
+  std::string poreflow_version = POREFLOW_VERSION;
+  std::string model, backend, device, precision;
+  std::string case_source;  // the case file's path, for messages
+  std::string case_text;    // CaseFile::canonical_text(): the case with its --set overrides
+  double time = 0;
+  long steps = 0;
+  ModelState model_state;
+  ModelState driver_state;
+};
+
+// false when poreflow was built without HDF5
+bool checkpoints_supported();
+// "HDF5 1.10.8", or empty without it (poreflow info)
+std::string checkpoint_library();
+
+// Writes file + ".tmp" and renames it over file, so an interrupted write leaves the last good
+// checkpoint in place. Returns the bytes written. Throws Error naming the file.
+std::size_t write_checkpoint(const std::filesystem::path& file, const Checkpoint& c);
+
+// ConfigError naming the file when it is missing, not HDF5, damaged, or not a poreflow checkpoint.
+Checkpoint read_checkpoint(const std::filesystem::path& file);
+
+}  // namespace poreflow::io
