@@ -15,7 +15,10 @@
 #   --no-docs     write plots and table under OUT/ only, leave docs/ alone
 #   --strict      exit 1 when a goal is missed (compare.py --strict)
 #   --out DIR     results directory (default out/validation)
-# Environment: POREFLOW (default build/apps/poreflow), FLOW (default flow),
+# Environment: FLOW_ARGS, flow's extra options: default --solver-max-time-step-in-days=1, the
+#              reference (flow's own steps of up to 5-10 days move breakthrough by several per
+#              cent, docs/validation.md); FLOW_ARGS= runs flow with its defaults (the timing).
+#              POREFLOW (default build/apps/poreflow), FLOW (default flow),
 #              PYTHON (default /usr/bin/python3), NICE (e.g. "nice" on a shared machine).
 # Timings: OUT/timings.json, {deck: {flow|poreflow_<backend>: {wall_s, cpu_s, threads, host}}};
 # compare.py puts them into the table.  Run flow and poreflow on the same, otherwise idle, cores.
@@ -31,6 +34,7 @@ run_flow=1
 run_poreflow=1
 docs=1
 strict=""
+FLOW_ARGS=${FLOW_ARGS---solver-max-time-step-in-days=1}
 out="out/validation"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -81,7 +85,7 @@ for name in $decks; do
     rm -rf "$fdir"; mkdir -p "$fdir"
     echo "== flow $name ($threads threads)"
     /usr/bin/time -f "%e %U %S" -o "$fdir/time.txt" \
-      $NICE "$FLOW" "$deck" --output-dir="$fdir" --threads-per-process="$threads" \
+      $NICE "$FLOW" "$deck" --output-dir="$fdir" --threads-per-process="$threads" $FLOW_ARGS \
       >"$fdir/flow.log" 2>&1 || { echo "run.sh: flow failed on $name, see $fdir/flow.log" >&2; exit 1; }
     record "$name" flow "$fdir/time.txt"
   elif [ ! -f "$fdir/$name.SMSPEC" ]; then
@@ -95,7 +99,7 @@ for name in $decks; do
     rm -rf "$pdir"; mkdir -p "$pdir"
     echo "== poreflow $name ($backend, $threads threads)"
     OMP_NUM_THREADS="$threads" /usr/bin/time -f "%e %U %S" -o "$out/poreflow_$name.time" \
-      $NICE "$POREFLOW" run "$deck" --backend "$backend" -o "$pdir" \
+      $NICE "$POREFLOW" run "$deck" --backend "$backend" -o "$pdir" --set output.vtk=false --set output.png=false \
       >"$out/poreflow_$name.log" 2>&1 || { echo "run.sh: poreflow failed on $name, see $out/poreflow_$name.log" >&2; exit 1; }
     mv "$out/poreflow_$name.log" "$out/poreflow_$name.time" "$pdir/"
     record "$name" "poreflow_$backend" "$pdir/poreflow_$name.time"
