@@ -32,8 +32,9 @@ mkdir -p /opt/kit /etc/OpenCL/vendors
 for f in .devkit/*.deb; do dpkg -x "$f" /opt/kit; done
 echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 export LD_LIBRARY_PATH=/opt/kit/usr/lib/x86_64-linux-gnu:/opt/kit/usr/lib/x86_64-linux-gnu/hdf5/serial:${LD_LIBRARY_PATH:-}
-# opm-common starts an embedded Python to parse a deck (PYINPUT); its standard library is in .devkit
-export PYTHONHOME=/opt/kit/usr
+# opm-common starts an embedded Python 3.11 to parse a deck (PYINPUT); its standard library is in
+# .devkit. Only poreflow's runs get PYTHONHOME: this machine's own Python tools (cmake) must not.
+KIT_PYTHONHOME=/opt/kit/usr
 export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
 PF=$BUILD/apps/poreflow
 status=0
@@ -43,7 +44,9 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIME
   shift
   echo "=== $name: $*"
   local t0=$SECONDS
-  timeout "${STAGE_TIMEOUT:-3600}" "$@" > "$LOGS/$name.log" 2>&1
+  local envs=()
+  [ "$1" = cmake ] || envs=(env PYTHONHOME=$KIT_PYTHONHOME)
+  timeout "${STAGE_TIMEOUT:-3600}" "${envs[@]}" "$@" > "$LOGS/$name.log" 2>&1
   local rc=$?
   tail -n 25 "$LOGS/$name.log"
   echo "=== $name: exit $rc after $((SECONDS - t0)) s"
