@@ -88,7 +88,7 @@ sanitize() {
 }
 
 pack() {  # after every stage, so a call cut off by its time limit still brings back what it did
-  tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls -d *.json decks 2>/dev/null) 2>/dev/null
+  tar -czf "$OUT/results.tar.gz" -C "$OUT" logs $(cd "$OUT" && ls -d *.json 2>/dev/null) -C "$ROOT" $(cd "$ROOT" && ls -d deck-runs 2>/dev/null) 2>/dev/null
 }
 
 for s in "${stages[@]}"; do
@@ -141,21 +141,23 @@ for s in "${stages[@]}"; do
       fi
       threads=$(nproc)
       echo "{" > "$OUT/deck_timings.json"
-      for deck in tests/decks/*.DATA validation/decks/*.DATA; do
+      rm -rf "$ROOT/deck-runs"
+      for deck in ${DECKS:-tests/decks/*.DATA validation/decks/*.DATA}; do
         [ -f "$deck" ] || continue
         name=$(basename "$deck" .DATA)
         runs=(omp cuda opencl)
         [ ${#FLOW_CMD[@]} -gt 0 ] && case $deck in validation/*) runs=(flow "${runs[@]}") ;; esac
         for b in "${runs[@]}"; do
+          [ -n "${DECK_BACKENDS:-}" ] && [[ " $DECK_BACKENDS " != *" $b "* ]] && continue
           t0=$(date +%s.%N)
           if [ $b = flow ]; then
-            mkdir -p "$OUT/decks/${name}_flow"
-            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$OUT/decks/${name}_flow" --threads-per-process=$threads
-            rm -f "$OUT/decks/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,INFOSTEP,RFT}
+            mkdir -p "$ROOT/deck-runs/${name}_flow"
+            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$ROOT/deck-runs/${name}_flow" --threads-per-process=$threads
+            rm -f "$ROOT/deck-runs/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,INFOSTEP,RFT}
           else
-            run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA --threads $threads -o "$OUT/decks/${name}_$b" \
+            run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA --threads $threads -o "$ROOT/deck-runs/${name}_$b" \
               --set output.vtk=false --set output.png=false
-            rm -f "$OUT/decks/${name}_$b"/*.{csv,png}
+            rm -f "$ROOT/deck-runs/${name}_$b"/*.{csv,png}
           fi
           echo "  \"${name}_$b\": {\"wall_s\": $(awk "BEGIN{print $(date +%s.%N) - $t0}"), \"threads\": $threads}," >> "$OUT/deck_timings.json"
         done
@@ -182,5 +184,5 @@ for s in "${stages[@]}"; do
   pack
 done
 pack
-rm -rf "$LOGS" "$OUT/decks"
+rm -rf "$LOGS"
 exit $status
