@@ -82,11 +82,11 @@ PF_TEMPLATE PF_FN pf_real fl_lin_update(PF_GLOBAL pf_real* x, PF_GLOBAL const pf
    and interpolate d0 trilinearly (its ghost layer included). */
 PF_TEMPLATE PF_FN pf_real fl_advect_point(PF_GLOBAL const pf_real* d0, pf_box3 bx, long i, long j, long k, pf_real dtx,
                                           pf_real dty, pf_real dtz, pf_real uu, pf_real vv, pf_real ww) {
-  const pf_real half = (pf_real)0.5;
+  const pf_real lo = (pf_real)0.5; /* ("half" is a type in OpenCL C) */
   pf_real x = (pf_real)(i + 1) - dtx * uu, y = (pf_real)(j + 1) - dty * vv, z = (pf_real)(k + 1) - dtz * ww;
-  x = fmin(fmax(x, half), (pf_real)bx.nx + half);
-  y = fmin(fmax(y, half), (pf_real)bx.ny + half);
-  z = fmin(fmax(z, half), (pf_real)bx.nz + half);
+  x = fmin(fmax(x, lo), (pf_real)bx.nx + lo);
+  y = fmin(fmax(y, lo), (pf_real)bx.ny + lo);
+  z = fmin(fmax(z, lo), (pf_real)bx.nz + lo);
   const long i0 = (long)x, j0 = (long)y, k0 = (long)z; /* classic numbering: 0 .. n */
   const pf_real s1 = x - (pf_real)i0, s0 = (pf_real)1 - s1;
   const pf_real t1 = y - (pf_real)j0, t0 = (pf_real)1 - t1;
