@@ -43,7 +43,7 @@ grep -q "differences against serial.*: ok" "$tmp/cmpf.txt"
 "$bin" run "$src/cases/fluids3d.toml" --dry-run | tee "$tmp/dry.txt"
 grep -q "84\^3 fluids3d grid.*fits" "$tmp/dry.txt"
 "$bin" bench fluids3d --backends omp --sizes 12,20 --sample-seconds 0.002 --cpu-budget 1 --json "$tmp/f.json" -q
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) == 6 and all(r['verified'] for r in d['rows'])" "$tmp/f.json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) == 8 and all(r['verified'] for r in d['rows'])" "$tmp/f.json"
 
 "$bin" bench reduce --backends omp --sizes 1000,2^16 --sample-seconds 0.002 --json "$tmp/r.json" -q
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['rows'] and all(r['verified'] for r in d['rows'])" "$tmp/r.json"
