@@ -9,7 +9,7 @@
 #include "kernels_cl/rb_sweep.cl"
 
 #ifdef PF_RB_BX
-/* one colour sweep of lin_solve. plan: s0 the slot to decide from (red sweeps after a check) or
+/* one colour sweep of lin_solve on the colour-packed x and x0. plan: s0 the slot to decide from (red sweeps after a check) or
    -1, s1 the check's slot, s2 the slot to clear. ctrl + ctrl_off is the solve's control block. */
 PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3 b, pf_real a, pf_real inv_c, pf_real tol,
                         int q, int colour, long kchunk, __global ulong* ctrl_base, long ctrl_off, long it, int4 plan) {
@@ -18,8 +18,7 @@ PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
   pf_key m = 0;
   PF_RB_SWEEP_BEGIN(b, colour, kchunk, active)
-  const long i = 2 * ih + pf_rb_shift(colour, j, k);
-  m = max(m, pf_bits(fl_lin_update(x, x0, b, q, i, j, k, a, inv_c)));
+  m = max(m, pf_bits(fl_lin_update_packed(x, x0, b, q, colour, ih, j, k, a, inv_c)));
   PF_RB_SWEEP_END
   m = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, m, s);
   if (active && pf_is_leader()) pf_cv_publish(m, ctrl, plan.s1, plan.s2, ctrl, 0);
@@ -31,6 +30,18 @@ PF_BOX_KERNEL void fl_source(__global pf_real* x, pf_box3 bx, int b, long i0, lo
                              pf_real value) {
   PF_BOX_BEGIN(ni, nj, nk)
   fl_source_cell(x, bx, b, i0 + i, j0 + j, k0 + k, value);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_pack(__global const pf_real* x, __global pf_real* xp, pf_box3 bx) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_pack_cell(x, xp, bx, i, j, k);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_unpack(__global const pf_real* xp, __global pf_real* x, pf_box3 bx, int b) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_unpack_cell(xp, x, bx, b, i, j, k);
   PF_BOX_END
 }
 

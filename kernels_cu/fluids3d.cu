@@ -33,8 +33,7 @@ __global__ void fl_sweep_kernel(FlSweepParams<T> prm) {
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
   K m = 0;
   rb_sweep_cells(prm.b, prm.colour, prm.shape, [&](long ih, long j, long k) {
-    const long i = 2 * ih + phys::pf_rb_shift(prm.colour, j, k);
-    const K d = metric_bits(phys::fl_lin_update<T>(prm.x, prm.x0, prm.b, prm.q, i, j, k, prm.a, prm.inv_c));
+    const K d = metric_bits(phys::fl_lin_update_packed<T>(prm.x, prm.x0, prm.b, prm.q, prm.colour, ih, j, k, prm.a, prm.inv_c));
     m = d > m ? d : m;
   });
   cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
@@ -44,6 +43,16 @@ template <class T>
 __global__ void fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk,
                                  T value) {
   box_for_each(ni, nj, nk, [&](long i, long j, long k) { phys::fl_source_cell<T>(x, bx, b, i0 + i, j0 + j, k0 + k, value); });
+}
+
+template <class T>
+__global__ void fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
+}
+
+template <class T>
+__global__ void fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k); });
 }
 
 template <class T>
@@ -104,6 +113,18 @@ void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long n
 }
 
 template <class T>
+void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_pack_kernel<T><<<g.grid, g.block, 0, stream>>>(x, xp, bx);
+}
+
+template <class T>
+void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_unpack_kernel<T><<<g.grid, g.block, 0, stream>>>(xp, x, bx, b);
+}
+
+template <class T>
 void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream) {
   const long n = phys::fl_boundary_cells(bx);
   const unsigned blocks = static_cast<unsigned>(std::min<long>((n + 255) / 256, 1L << 20));
@@ -134,6 +155,8 @@ void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const
   template void launch_fl_sweep<T>(const FlSweepLaunch&, cudaStream_t);                                                    \
   template void launch_fl_source<T>(T*, pf_box3, int, long, long, long, long, long, long, T, const BoxShape&, cudaStream_t); \
   template void launch_fl_boundary<T>(T*, pf_box3, int, cudaStream_t);                                                     \
+  template void launch_fl_pack<T>(const T*, T*, pf_box3, const BoxShape&, cudaStream_t);                                    \
+  template void launch_fl_unpack<T>(const T*, T*, pf_box3, int, const BoxShape&, cudaStream_t);                             \
   template void launch_fl_advect<T>(T*, const T*, const T*, const T*, const T*, pf_box3, int, T, T, T, const BoxShape&,     \
                                     cudaStream_t);                                                                          \
   template void launch_fl_divergence<T>(const T*, const T*, const T*, T*, T*, pf_box3, T, const BoxShape&, cudaStream_t);   \

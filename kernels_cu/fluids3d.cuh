@@ -6,7 +6,7 @@
 
 namespace poreflow::cu {
 
-// One colour sweep of lin_solve. decide_slot >= 0 (red sweeps after a check): decide from that
+// One colour sweep of lin_solve on the colour-packed x and x0. decide_slot >= 0 (red sweeps after a check): decide from that
 // slot first; the sweep folds max |change| into check_slot and block 0 zeroes clear_slot.
 struct FlSweepLaunch {
   BoxShape shape;
@@ -26,6 +26,10 @@ void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream);
 template <class T>
 void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk, T value,
                       const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream);
 template <class T>
 void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream);
 template <class T>

@@ -260,19 +260,33 @@ struct SolveRun {
   FluidsSolveStatus st;
 };
 
-// lin_solve on backend k in precision U: `sweeps` iterations enqueued in batches of `batch`
+// lin_solve on backend k in precision U: x and x0 packed (into NaN-poisoned arrays: absent cells'
+// slots must never be read), `sweeps` iterations enqueued in batches of `batch`, x unpacked
 template <class U>
 SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, const std::vector<double>& x0, int q, double a,
                       double c, double tol, long sweeps, long batch, const char* shape, int block = 1) {
   auto fx = make_field(k, convert<U>(x));
   auto fx0 = make_field(k, convert<U>(x0));
+  Field<U> px(k, fluids3d_packed_values(b)), px0(k, fluids3d_packed_values(b));
+  px.fill(U(kNaN));
+  px0.fill(U(kNaN));
+  auto f = k.fluids3d();
+  FluidsPackArgs p;
+  p.prec = precision_of<U>();
+  p.box = b;
+  p.x = &fx.buffer();
+  p.xp = &px.buffer();
+  f.pack(p);
+  p.x = &fx0.buffer();
+  p.xp = &px0.buffer();
+  f.pack(p);
   auto ctrl = k.alloc(fluids3d_ctrl_bytes(3));
-  k.fluids3d().reset(*ctrl, 3);
+  f.reset(*ctrl, 3);
   FluidsSolveArgs s;
   s.prec = precision_of<U>();
   s.box = b;
-  s.x = &fx.buffer();
-  s.x0 = &fx0.buffer();
+  s.x = &px.buffer();
+  s.x0 = &px0.buffer();
   s.a = a;
   s.c = c;
   s.b = q;
@@ -280,7 +294,14 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   s.shape = parse_box_shape(shape);
   s.ctrl = ctrl.get();
   s.ctrl_block = block;
-  for (long first = 0; first < sweeps; first += batch) k.fluids3d().solve(s, first, std::min(batch, sweeps - first));
+  for (long first = 0; first < sweeps; first += batch) f.solve(s, first, std::min(batch, sweeps - first));
+  FluidsUnpackArgs u;
+  u.prec = precision_of<U>();
+  u.box = b;
+  u.xp = &px.buffer();
+  u.x = &fx.buffer();
+  u.b = q;
+  f.unpack(u);
   std::vector<unsigned long long> w(3 * PF_CV_WORDS);
   k.download(*ctrl, w.data(), w.size() * sizeof(unsigned long long));
   SolveRun<U> r;
@@ -290,6 +311,55 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
 }
 
 }  // namespace
+
+TEST_CASE_TEMPLATE("fluids3d: pack and unpack match the reference, every shape", T, float, double) {
+  Backend& ref = reference();
+  for_each_backend([&](Backend& be) {
+    for (const Dims& d : dims_for(be)) {
+      const Box3 b = make_box(d);
+      const std::size_t nv = values_of(d), np = fluids3d_packed_values(b);
+      const auto x = random_array(b, nv, -1, 1);
+      for (const char* shape : kShapes) {
+        INFO("box ", b.describe(), ", shape ", shape);
+        auto run = [&](Backend& k, auto tag) {
+          using U = decltype(tag);
+          auto fx = make_field(k, convert<U>(x));
+          Field<U> px(k, np);
+          px.fill(U(kNaN));
+          auto fy = make_field(k, convert<U>(std::vector<double>(nv, kNaN)));
+          FluidsPackArgs p;
+          p.prec = precision_of<U>();
+          p.box = b;
+          p.x = &fx.buffer();
+          p.xp = &px.buffer();
+          p.shape = parse_box_shape(shape);
+          k.fluids3d().pack(p);
+          FluidsUnpackArgs u;
+          u.prec = precision_of<U>();
+          u.box = b;
+          u.xp = &px.buffer();
+          u.x = &fy.buffer();
+          u.b = 3;
+          u.shape = p.shape;
+          k.fluids3d().unpack(u);
+          std::vector<std::vector<double>> out = {down(px), down(fy)};
+          return out;
+        };
+        const auto want = run(ref, double{});
+        const auto got = run(be, T{});
+        check_same(got[0], want[0], ktol<T>(), "pack");
+        check_same(got[1], want[1], ktol<T>(), "unpack");
+        check_ghost_rule(want[1], b, 3, 1e-15);
+        // the round trip: the interior back where it was
+        double worst = 0;
+        for (long k = 0; k < d.nz; ++k)
+          for (long j = 0; j < d.ny; ++j)
+            for (long i = 0; i < d.nx; ++i) worst = std::max(worst, std::fabs(want[1][b.at(i, j, k)] - x[b.at(i, j, k)]));
+        CHECK(worst == 0);
+      }
+    }
+  });
+}
 
 TEST_CASE_TEMPLATE("fluids3d: lin_solve sweeps match the reference, every shape, ghosts kept", T, float, double) {
   Backend& ref = reference();
@@ -385,8 +455,14 @@ TEST_CASE("fluids3d: bad kernel arguments are refused") {
   s.shape = parse_box_shape("3d:3x3x3");
   CHECK_THROWS_WITH_AS(be.fluids3d().solve(s, 0, 1), doctest::Contains("multiple of 32"), ConfigError);
   s.shape = BoxShape{};
-  s.box = b0;
-  CHECK_THROWS_WITH_AS(be.fluids3d().solve(s, 0, 1), doctest::Contains("halo of at least 1"), BackendError);
+  FluidsPackArgs p;
+  p.box = b0;
+  p.x = &x.buffer();
+  p.xp = &y.buffer();
+  CHECK_THROWS_WITH_AS(be.fluids3d().pack(p), doctest::Contains("halo of at least 1"), BackendError);
+  Field<double> small(be, 10);
+  s.x = &small.buffer();
+  CHECK_THROWS_WITH_AS(be.fluids3d().solve(s, 0, 1), doctest::Contains("packed"), BackendError);
   FluidsSourceArgs a;
   a.box = b;
   a.x = &x.buffer();

@@ -29,6 +29,24 @@ class CudaFluids3D final : public Fluids3DImpl {
     PF_CHECK_LAUNCH("fluids3d boundary");
   }
 
+  void pack(const FluidsPackArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu::launch_fl_pack<T>(dptr<T>(*a.x), dptr<T>(*a.xp), a.box.view(), a.shape, ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("fluids3d pack");
+  }
+
+  void unpack(const FluidsUnpackArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu::launch_fl_unpack<T>(dptr<T>(*a.xp), dptr<T>(*a.x), a.box.view(), a.b, a.shape, ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("fluids3d unpack");
+  }
+
   void solve(const FluidsSolveArgs& a, long first, long count) override {
     ctx_.activate();
     cu::FlSweepLaunch l;

@@ -46,6 +46,25 @@ class ClFluids3D final : public Fluids3DImpl {
     ctx_.launch(k, std::min<std::size_t>(blocks_of(n, threads), std::size_t(1) << 20) * threads, threads);
   }
 
+  void pack(const FluidsPackArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_pack", l.defines);
+    Args(ctx_, k, a.prec).buf(a.x).buf(a.xp);
+    set_box(k, 2, b);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void unpack(const FluidsUnpackArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_unpack", l.defines);
+    Args(ctx_, k, a.prec).buf(a.xp).buf(a.x);
+    set_box(k, 2, b);
+    ctx_.set(k, 3, cl_int(a.b));
+    ctx_.launch(k, l.global, l.local);
+  }
+
   void solve(const FluidsSolveArgs& a, long first, long count) override {
     ctx_.require_int64_atomics(a.prec);
     const BoxShape& s = a.shape;

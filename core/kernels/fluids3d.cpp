@@ -4,12 +4,15 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/kernels/rb3.h"
 
 namespace poreflow {
 
 Fluids3DKernels Backend::fluids3d() { return Fluids3DKernels(*this, fluids3d_impl()); }
 
 std::size_t fluids3d_ctrl_bytes(int blocks) { return static_cast<std::size_t>(blocks < 1 ? 1 : blocks) * kControlBytes; }
+
+std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::pf_rb_m(box.view())); }
 
 namespace {
 
@@ -50,6 +53,25 @@ void Fluids3DKernels::boundary(const FluidsBoundaryArgs& a) {
   impl_.boundary(a);
 }
 
+void Fluids3DKernels::pack(const FluidsPackArgs& a) {
+  check_precision(be_, a.prec, "fluids3d pack");
+  check_field(a.box, a.x, a.prec, "fluids3d pack x");
+  check_values(a.xp, fluids3d_packed_values(a.box), a.prec, "fluids3d pack xp");
+  check_distinct(a.xp, {a.x}, "fluids3d pack");
+  check_box_shape(a.shape, "fluids3d pack");
+  impl_.pack(a);
+}
+
+void Fluids3DKernels::unpack(const FluidsUnpackArgs& a) {
+  check_precision(be_, a.prec, "fluids3d unpack");
+  check_field(a.box, a.x, a.prec, "fluids3d unpack x");
+  check_values(a.xp, fluids3d_packed_values(a.box), a.prec, "fluids3d unpack xp");
+  check_distinct(a.x, {a.xp}, "fluids3d unpack");
+  check_quantity(a.b, "fluids3d unpack");
+  check_box_shape(a.shape, "fluids3d unpack");
+  impl_.unpack(a);
+}
+
 void Fluids3DKernels::reset(Buffer& ctrl, int blocks) {
   if (blocks < 1) throw BackendError("fluids3d reset: no control block");
   check_range(ctrl, fluids3d_ctrl_bytes(blocks), 0, "fluids3d reset");
@@ -58,8 +80,9 @@ void Fluids3DKernels::reset(Buffer& ctrl, int blocks) {
 
 void Fluids3DKernels::solve(const FluidsSolveArgs& a, long first, long count) {
   check_precision(be_, a.prec, "fluids3d solve");
-  check_field(a.box, a.x, a.prec, "fluids3d solve x");
-  check_field(a.box, a.x0, a.prec, "fluids3d solve x0");
+  if (a.box.nx < 1 || a.box.ny < 1 || a.box.nz < 1) throw BackendError("fluids3d solve: an empty box");
+  check_values(a.x, fluids3d_packed_values(a.box), a.prec, "fluids3d solve x (packed)");
+  check_values(a.x0, fluids3d_packed_values(a.box), a.prec, "fluids3d solve x0 (packed)");
   if (a.x == a.x0) throw BackendError("fluids3d solve: x0 must not be x");
   check_quantity(a.b, "fluids3d solve");
   if (!(a.c > 0)) throw BackendError("fluids3d solve: c = " + std::to_string(a.c) + " must be > 0");

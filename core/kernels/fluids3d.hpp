@@ -31,25 +31,46 @@ struct FluidsBoundaryArgs {
   int b = 0;
 };
 
-// lin_solve: red-black Gauss-Seidel on (c x - a (sum of the 6 neighbours)) = x0, x updated in place
-// (its ghost layer kept by the rule of quantity b as the classic set_bnd after each sweep; x0's
-// ghosts are not read). Iteration `it` is a red sweep (cells with i + j + k even) then a black
-// sweep; both fold max |x_new - x_old| of their cells into the control block's check slot (an
-// atomic max on the bits: exact, and NaN wins), and the red sweep of the next iteration decides:
-// converged when that max is below `tolerance`, stopped on NaN; launches after a stop return at
-// once. So a solve of at most K sweeps is K iterations enqueued back to back with no host wait;
-// the sweeps done are in the control block (PF_CV_ITER, or K when it did not stop).
+// pack: xp = the interior of x in the colour-packed layout of core/kernels/rb3.h
+// (fluids3d_packed_values(box) values; the slots of absent cells are not written).
+struct FluidsPackArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* x = nullptr;
+  Buffer* xp = nullptr;
+  BoxShape shape;
+};
+
+// unpack: x's interior = xp, then x's ghosts (quantity b).
+struct FluidsUnpackArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* xp = nullptr;
+  Buffer* x = nullptr;
+  int b = 0;
+  BoxShape shape;
+};
+
+// lin_solve: red-black Gauss-Seidel on (c x - a (sum of the 6 neighbours)) = x0 over the box's
+// cells, x and x0 colour-packed (pack / unpack; a neighbour across a wall is the ghost the rule
+// of quantity b gives from the cell's own value, as the classic set_bnd after each sweep). x is
+// updated in place. Iteration `it` is a red sweep (cells with i + j + k even) then a black sweep;
+// both fold max |x_new - x_old| of their cells into the control block's check slot (an atomic max
+// on the bits: exact, and NaN wins), and the red sweep of the next iteration decides: converged
+// when that max is below `tolerance`, stopped on NaN; launches after a stop return at once. So a
+// solve of at most K sweeps is K iterations enqueued back to back with no host wait; the sweeps
+// done are in the control block (PF_CV_ITER, or K when it did not stop).
 // ctrl_block: the control block used is block number ctrl_block of the ctrl buffer (so one reset
 // clears the blocks of all the solves of a step).
 struct FluidsSolveArgs {
   Precision prec = Precision::Double;
-  Box3 box;
-  Buffer* x = nullptr;
-  const Buffer* x0 = nullptr;
-  double a = 0, c = 1;  // c > 0
+  Box3 box;               // the cells (the packed arrays depend on nx, ny, nz only)
+  Buffer* x = nullptr;    // packed
+  const Buffer* x0 = nullptr;  // packed
+  double a = 0, c = 1;    // c > 0
   int b = 0;
-  double tolerance = 0;  // 0: never converges
-  BoxShape shape;        // over (half-row, row, layer) of a colour's cells
+  double tolerance = 0;   // 0: never converges
+  BoxShape shape;         // over (half-row, row, layer) of a colour's cells
   Buffer* ctrl = nullptr;
   int ctrl_block = 0;
 };
@@ -91,12 +112,16 @@ struct FluidsGradientArgs {
 
 // bytes of the control buffer with `blocks` blocks
 std::size_t fluids3d_ctrl_bytes(int blocks);
+// values of a colour-packed copy of a box's cells (both colours)
+std::size_t fluids3d_packed_values(const Box3& box);
 
 class Fluids3DImpl {
  public:
   virtual ~Fluids3DImpl() = default;
   virtual void add_source(const FluidsSourceArgs& a) = 0;
   virtual void boundary(const FluidsBoundaryArgs& a) = 0;
+  virtual void pack(const FluidsPackArgs& a) = 0;
+  virtual void unpack(const FluidsUnpackArgs& a) = 0;
   // iterations [first, first + count)
   virtual void solve(const FluidsSolveArgs& a, long first, long count) = 0;
   virtual void advect(const FluidsAdvectArgs& a) = 0;
@@ -117,6 +142,8 @@ class Fluids3DKernels {
   Fluids3DKernels(Backend& be, Fluids3DImpl& impl) : be_(be), impl_(impl) {}
   void add_source(const FluidsSourceArgs& a);
   void boundary(const FluidsBoundaryArgs& a);
+  void pack(const FluidsPackArgs& a);
+  void unpack(const FluidsUnpackArgs& a);
   // zeroes `blocks` control blocks of ctrl (enqueued)
   void reset(Buffer& ctrl, int blocks);
   void solve(const FluidsSolveArgs& a, long first, long count);

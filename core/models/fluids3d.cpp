@@ -104,8 +104,10 @@ MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host) {
   MemoryNeed need;
   need.what = "the " + std::to_string(cfg.n) + "^3 fluids3d grid (" + std::to_string(cells) + " cells)";
   // density, velocity and their previous values (8 fields with their ghost layers; project's
-  // pressure and divergence reuse two of them), the control blocks
-  need.total = 8 * extent * v + fluids3d_ctrl_bytes(kFluidsSolves);
+  // pressure and divergence reuse two of them), lin_solve's two colour-packed arrays, the
+  // control blocks
+  const std::size_t hx = (static_cast<std::size_t>(cfg.n) + 1) / 2, packed = 2 * hx * cfg.n * cfg.n;
+  need.total = 8 * extent * v + 2 * packed * v + fluids3d_ctrl_bytes(kFluidsSolves);
   need.largest = extent * v;
   if (host) need.total += 4 * cells * sizeof(double) + extent * v;  // output copies
   return need;
@@ -125,6 +127,8 @@ Fluids3D<T>::Fluids3D(Backend& be, const Fluids3DConfig& cfg)
       u0_(be, extent_),
       v0_(be, extent_),
       w0_(be, extent_),
+      px_(be, fluids3d_packed_values(box_)),
+      px0_(be, fluids3d_packed_values(box_)),
       ctrl_(be.alloc(fluids3d_ctrl_bytes(kFluidsSolves))) {
   for (Field<T>* f : {&d_, &d0_, &u_, &v_, &w_, &u0_, &v0_, &w0_}) f->fill(T(0));
   be.fluids3d().reset(*ctrl_, kFluidsSolves);
@@ -195,12 +199,28 @@ void Fluids3D<T>::add_sources() {
 }
 
 template <class T>
-void Fluids3D<T>::solve(Field<T>& x, const Field<T>& x0, int b, double a, double c, int block, double tol, long sweeps) {
+void Fluids3D<T>::solve(Field<T>& x, const Field<T>& x0, int b, double a, double c, int block, double tol, long sweeps,
+                        bool zero_guess) {
+  auto k = be_.fluids3d();
+  FluidsPackArgs p;
+  p.prec = precision_of<T>();
+  p.box = box_;
+  p.shape = cfg_.box_shape;
+  if (zero_guess) {
+    px_.fill(T(0));
+  } else {
+    p.x = &x.buffer();
+    p.xp = &px_.buffer();
+    k.pack(p);
+  }
+  p.x = &x0.buffer();
+  p.xp = &px0_.buffer();
+  k.pack(p);
   FluidsSolveArgs s;
   s.prec = precision_of<T>();
   s.box = box_;
-  s.x = &x.buffer();
-  s.x0 = &x0.buffer();
+  s.x = &px_.buffer();
+  s.x0 = &px0_.buffer();
   s.a = a;
   s.c = c;
   s.b = b;
@@ -208,13 +228,21 @@ void Fluids3D<T>::solve(Field<T>& x, const Field<T>& x0, int b, double a, double
   s.shape = cfg_.sweep_shape;
   s.ctrl = ctrl_.get();
   s.ctrl_block = block;
-  be_.fluids3d().solve(s, 0, sweeps);  // every sweep enqueued; the device stops them
+  k.solve(s, 0, sweeps);  // every sweep enqueued; the device stops them
+  FluidsUnpackArgs u;
+  u.prec = precision_of<T>();
+  u.box = box_;
+  u.xp = &px_.buffer();
+  u.x = &x.buffer();
+  u.b = b;
+  u.shape = cfg_.box_shape;
+  k.unpack(u);
 }
 
 template <class T>
 void Fluids3D<T>::diffuse(Field<T>& x, const Field<T>& x0, int b, double k, int block) {
   const double n = double(cfg_.n), a = cfg_.dt * k * n * n;
-  solve(x, x0, b, a, 1 + 6 * a, block, cfg_.tolerance, cfg_.max_sweeps);
+  solve(x, x0, b, a, 1 + 6 * a, block, cfg_.tolerance, cfg_.max_sweeps, false);
 }
 
 template <class T>
@@ -229,11 +257,11 @@ void Fluids3D<T>::project(Field<T>& u, Field<T>& v, Field<T>& w, Field<T>& p, Fi
   d.v = &v.buffer();
   d.w = &w.buffer();
   d.div = &div.buffer();
-  d.p = &p.buffer();
+  d.p = nullptr;  // the solve starts from p = 0 in its packed copy
   d.h = h;
   d.shape = cfg_.box_shape;
   k.divergence(d);
-  solve(p, div, PF_FL_SCALAR, 1.0, 6.0, block, tol, sweeps);
+  solve(p, div, PF_FL_SCALAR, 1.0, 6.0, block, tol, sweeps, true);
   FluidsGradientArgs g;
   g.prec = precision_of<T>();
   g.box = box_;

@@ -88,7 +88,8 @@ class Fluids3D final : public Model {
  private:
   const Field<T>& field(int which) const;
   void add_sources();
-  void solve(Field<T>& x, const Field<T>& x0, int b, double a, double c, int block, double tol, long sweeps);
+  // x = lin_solve(x0) through the colour-packed copies; zero_guess: start from 0, not from x
+  void solve(Field<T>& x, const Field<T>& x0, int b, double a, double c, int block, double tol, long sweeps, bool zero_guess);
   void diffuse(Field<T>& x, const Field<T>& x0, int b, double k, int block);
   void project(Field<T>& u, Field<T>& v, Field<T>& w, Field<T>& p, Field<T>& div, int block, double tol, long sweeps);
   void advect(Field<T>& d, const Field<T>& d0, const Field<T>& u, const Field<T>& v, const Field<T>& w, int b);
@@ -99,6 +100,7 @@ class Fluids3D final : public Model {
   Box3 box_;
   std::size_t extent_;
   Field<T> d_, d0_, u_, v_, w_, u0_, v0_, w0_;
+  Field<T> px_, px0_;  // lin_solve's colour-packed x and x0
   std::unique_ptr<Buffer> ctrl_;
   long steps_ = 0;
   long sweeps_total_ = 0, solves_read_ = 0;  // over the steps whose control blocks were read

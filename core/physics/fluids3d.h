@@ -15,6 +15,7 @@
 #define PF_PHYSICS_FLUIDS3D_H
 
 #include "core/kernels/box3.h"
+#include "core/kernels/rb3.h"
 
 #define PF_FL_SCALAR 0
 #define PF_FL_U 1
@@ -66,15 +67,41 @@ PF_TEMPLATE PF_FN pf_real fl_lin_point(pf_real x0, pf_real w, pf_real e, pf_real
   return (x0 + a * (((w + e) + (s + n)) + (bo + t))) * inv_c;
 }
 
-/* the update of cell (i, j, k): writes it (and its ghosts), returns |new - old| */
-PF_TEMPLATE PF_FN pf_real fl_lin_update(PF_GLOBAL pf_real* x, PF_GLOBAL const pf_real* x0, pf_box3 bx, int b, long i, long j,
-                                        long k, pf_real a, pf_real inv_c) {
-  const long at = pf_box_at(bx, i, j, k);
-  const pf_real old = x[at];
-  const pf_real v = fl_lin_point(x0[at], x[at - 1], x[at + 1], x[at - bx.sy], x[at + bx.sy], x[at - bx.sz], x[at + bx.sz],
-                                 a, inv_c);
-  fl_store(x, bx, b, i, j, k, v);
+/* lin_solve runs on colour-packed copies of x and x0 (core/kernels/rb3.h: each colour's cells
+   row by row, so a colour sweep reads and writes its own values contiguously and the other
+   colour's as neighbours, never a cache line it does not use). A neighbour across a wall is the
+   ghost the classic set_bnd would have left there, fl_ghost of the cell's own current value, so
+   no ghost is stored during the solve and the iterates are those of the natural layout.
+   The update of the colour-c cell at half-index ih of row (j, k) of xp (x0p the same layout):
+   writes it, returns |new - old|. */
+PF_TEMPLATE PF_FN pf_real fl_lin_update_packed(PF_GLOBAL pf_real* xp, PF_GLOBAL const pf_real* x0p, pf_box3 bx, int b, int c,
+                                               long ih, long j, long k, pf_real a, pf_real inv_c) {
+  const long hx = pf_rb_hx(bx), row = (k * bx.ny + j) * hx;
+  const long i = 2 * ih + pf_rb_shift(c, j, k);
+  const long q = c * pf_rb_m(bx) + row + ih;
+  const long o = (1 - c) * pf_rb_m(bx) + row; /* the row of the other colour */
+  const long plane = bx.ny * hx;
+  const pf_real old = xp[q];
+  const pf_real w = i > 0 ? xp[o + ((i - 1) >> 1)] : fl_ghost(old, b, 1, 0, 0);
+  const pf_real e = i < bx.nx - 1 ? xp[o + ((i + 1) >> 1)] : fl_ghost(old, b, 1, 0, 0);
+  const pf_real s = j > 0 ? xp[o - hx + (i >> 1)] : fl_ghost(old, b, 0, 1, 0);
+  const pf_real n = j < bx.ny - 1 ? xp[o + hx + (i >> 1)] : fl_ghost(old, b, 0, 1, 0);
+  const pf_real bo = k > 0 ? xp[o - plane + (i >> 1)] : fl_ghost(old, b, 0, 0, 1);
+  const pf_real t = k < bx.nz - 1 ? xp[o + plane + (i >> 1)] : fl_ghost(old, b, 0, 0, 1);
+  const pf_real v = fl_lin_point(x0p[q], w, e, s, n, bo, t, a, inv_c);
+  xp[q] = v;
   return fabs(v - old);
+}
+
+/* pack: the interior cell (i, j, k) of x into its colour-packed place in xp */
+PF_TEMPLATE PF_FN void fl_pack_cell(PF_GLOBAL const pf_real* x, PF_GLOBAL pf_real* xp, pf_box3 bx, long i, long j, long k) {
+  xp[pf_rb_of(bx, i, j, k)] = x[pf_box_at(bx, i, j, k)];
+}
+
+/* unpack: cell (i, j, k) of x from xp, and its ghosts (quantity b) */
+PF_TEMPLATE PF_FN void fl_unpack_cell(PF_GLOBAL const pf_real* xp, PF_GLOBAL pf_real* x, pf_box3 bx, int b, long i, long j,
+                                      long k) {
+  fl_store(x, bx, b, i, j, k, xp[pf_rb_of(bx, i, j, k)]);
 }
 
 /* Semi-Lagrangian advection of cell (i, j, k): trace back by dt0 (dt times the cells along each

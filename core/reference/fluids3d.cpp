@@ -2,6 +2,7 @@
 // loops around the per-cell functions of core/physics/fluids3d.h. serial is paper 001's sequential
 // program; omp shares rows among the threads as its OpenMP phase did, reduction(max) for the
 // sweep's largest change.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -13,62 +14,59 @@
 namespace poreflow {
 namespace {
 
-// One colour sweep of lin_solve; returns max |change| (NaN when one was NaN) when `check`.
-// Inner rows are updated by a plain strided loop (no ghost can be next to them except at the
-// row's two ends), the rest through fl_lin_update, which also writes the ghosts.
+// One colour sweep of lin_solve on the colour-packed arrays; returns max |change| (NaN when one
+// was NaN). In a row the colour's cells and their neighbours of the other colour are contiguous:
+// the cells off the walls run as a plain unit-stride loop the compiler vectorises, the few next to
+// a wall through fl_lin_update_packed.
 template <class T>
-T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c, bool check) {
+T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c) {
   const pf_box3 bx = a.box.view();
-  T* x = host_ptr<T>(a.x);
-  const T* x0 = host_ptr<T>(a.x0);
+  T* xp = host_ptr<T>(a.x);
+  const T* x0p = host_ptr<T>(a.x0);
   const T aa = T(a.a), inv_c = T(1.0 / a.c);
-  const long nx = bx.nx, ny = bx.ny, nz = bx.nz, sy = bx.sy, sz = bx.sz;
+  const long nx = bx.nx, ny = bx.ny, nz = bx.nz, hx = phys::pf_rb_hx(bx), m = phys::pf_rb_m(bx), plane = ny * hx;
   const int b = a.b;
-  T m = 0;
+  T mx = 0;
   bool nan = false;
 #pragma omp parallel for collapse(2) schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
-    reduction(max : m) reduction(|| : nan)
+    reduction(max : mx) reduction(|| : nan)
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < ny; ++j) {
       const long s = phys::pf_rb_shift(c, j, k);
+      const long n = (nx - s + 1) / 2;  // cells of colour c in the row
       T rm = 0;
       bool rn = false;
-      auto edge = [&](long i) {
-        const T d = phys::fl_lin_update<T>(x, x0, bx, b, i, j, k, aa, inv_c);
+      auto edge = [&](long ih) {
+        const T d = phys::fl_lin_update_packed<T>(xp, x0p, bx, b, c, ih, j, k, aa, inv_c);
         rm = d > rm ? d : rm;
         rn = rn || d != d;
       };
-      if (j == 0 || j == ny - 1 || k == 0 || k == nz - 1) {
-        for (long i = s; i < nx; i += 2) edge(i);
-      } else {
-        long i = s;
-        if (i == 0) {
-          edge(0);
-          i = 2;
-        }
-        // cells i .. nx - 2 of the colour, none next to a wall
-        const long n = i < nx - 1 ? (nx - 1 - i + 1) / 2 : 0;
-        T* __restrict xr = x + phys::pf_box_at(bx, i, j, k);
-        const T* __restrict x0r = x0 + phys::pf_box_at(bx, i, j, k);
+      // [lo, hi): the cells of the row off the walls
+      long lo = n, hi = n;
+      if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+        lo = s == 0 ? 1 : 0;
+        hi = std::max(lo, 2 * (n - 1) + s == nx - 1 ? n - 1 : n);
+      }
+      for (long ih = 0; ih < lo; ++ih) edge(ih);
+      const long row = (k * ny + j) * hx;
+      T* __restrict xr = xp + c * m + row;
+      const T* __restrict x0r = x0p + c * m + row;
+      const T* __restrict o = xp + (1 - c) * m + row;  // the other colour's row: i - 1 and i + 1 at ih - 1 + s, ih + s
 #pragma omp simd reduction(max : rm) reduction(|| : rn)
-        for (long q = 0; q < n; ++q) {
-          T* const p = xr + 2 * q;
-          const T old = p[0];
-          const T v = phys::fl_lin_point<T>(x0r[2 * q], p[-1], p[1], p[-sy], p[sy], p[-sz], p[sz], aa, inv_c);
-          p[0] = v;
-          const T d = std::fabs(v - old);
-          rm = d > rm ? d : rm;
-          rn = rn || d != d;
-        }
-        i += 2 * n;
-        if (i == nx - 1) edge(i);
+      for (long ih = lo; ih < hi; ++ih) {
+        const T old = xr[ih];
+        const T v = phys::fl_lin_point<T>(x0r[ih], o[ih - 1 + s], o[ih + s], o[ih - hx], o[ih + hx], o[ih - plane], o[ih + plane],
+                                          aa, inv_c);
+        xr[ih] = v;
+        const T d = std::fabs(v - old);
+        rm = d > rm ? d : rm;
+        rn = rn || d != d;
       }
-      if (check) {
-        m = rm > m ? rm : m;
-        nan = nan || rn;
-      }
+      for (long ih = hi; ih < n; ++ih) edge(ih);
+      mx = rm > mx ? rm : mx;
+      nan = nan || rn;
     }
-  return nan ? std::numeric_limits<T>::quiet_NaN() : m;
+  return nan ? std::numeric_limits<T>::quiet_NaN() : mx;
 }
 
 template <class T>
@@ -78,8 +76,8 @@ void solve_t(const HostContext& hc, const FluidsSolveArgs& a, long first, long c
   for (long it = first; it < first + count; ++it) {
     const FusedPlan plan = fused_plan(it, 1);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, tol, PF_CV_TEST, 1)) return;
-    const T red = sweep<T>(hc, a, 0, true);
-    const T black = sweep<T>(hc, a, 1, true);
+    const T red = sweep<T>(hc, a, 0);
+    const T black = sweep<T>(hc, a, 1);
     const T m = std::isnan(red) || std::isnan(black) ? std::numeric_limits<T>::quiet_NaN() : (red > black ? red : black);
     ctrl[PF_CV_SLOT0 + plan.check_slot] = phys::pf_to_word(m);
     ctrl[PF_CV_SLOT0 + plan.clear_slot] = 0;
@@ -110,6 +108,26 @@ class HostFluids3D final : public Fluids3DImpl {
       const long n = phys::fl_boundary_cells(bx);
       // faces one after the other: cells shared by two faces rewrite the same ghosts
       for (long q = 0; q < n; ++q) phys::fl_boundary_cell<T>(x, bx, a.b, q);
+    });
+  }
+
+  void pack(const FluidsPackArgs& a) override {
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const T* x = host_ptr<T>(a.x);
+      T* xp = host_ptr<T>(a.xp);
+      const pf_box3 bx = a.box.view();
+      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
+    });
+  }
+
+  void unpack(const FluidsUnpackArgs& a) override {
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const T* xp = host_ptr<T>(a.xp);
+      T* x = host_ptr<T>(a.x);
+      const pf_box3 bx = a.box.view();
+      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, a.b, i, j, k); });
     });
   }
 
