@@ -21,10 +21,10 @@ void add_run(CLI::App& app, Common& c) {
   sub->add_option("--out,-o", out_dir, "output folder (default: the case's output.dir)");
   sub->add_flag("--no-output", no_output, "write nothing, only run and report");
   sub->add_flag("--dry-run", dry_run, "read and check the case, print the memory it needs on the backend, run nothing");
-  sub->callback([&c] {
+  sub->callback([&c, sub] {
     apply_logging(c);
-    auto prec = parse_precision(c.precision);
     auto cf = load_case(co.path, c);
+    const auto prec = run_precision(cf, *sub, c);
     auto out = read_output_options(cf);
     if (!out_dir.empty()) out.dir = out_dir;
     out.enabled = !no_output;
