@@ -206,16 +206,12 @@ void Fluids3D<T>::solve(Field<T>& x, const Field<T>& x0, int b, double a, double
   p.prec = precision_of<T>();
   p.box = box_;
   p.shape = cfg_.box_shape;
-  if (zero_guess) {
-    px_.fill(T(0));
-  } else {
-    p.x = &x.buffer();
-    p.xp = &px_.buffer();
-    k.pack(p);
-  }
   p.x = &x0.buffer();
   p.xp = &px0_.buffer();
   k.pack(p);
+  // the guess: 0 (a projection, as the classic program) or the field before diffusion
+  if (zero_guess) px_.fill(T(0));
+  else be_.copy(px0_.buffer(), px_.buffer(), px0_.size() * sizeof(T));
   FluidsSolveArgs s;
   s.prec = precision_of<T>();
   s.box = box_;

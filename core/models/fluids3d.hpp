@@ -88,7 +88,7 @@ class Fluids3D final : public Model {
  private:
   const Field<T>& field(int which) const;
   void add_sources();
-  // x = lin_solve(x0) through the colour-packed copies; zero_guess: start from 0, not from x
+  // x = lin_solve(x0) through the colour-packed copies, starting from x0 (zero_guess: from 0)
   void solve(Field<T>& x, const Field<T>& x0, int b, double a, double c, int block, double tol, long sweeps, bool zero_guess);
   void diffuse(Field<T>& x, const Field<T>& x0, int b, double k, int block);
   void project(Field<T>& u, Field<T>& v, Field<T>& w, Field<T>& p, Field<T>& div, int block, double tol, long sweeps);
