@@ -39,6 +39,11 @@ void add_common_options(CLI::App& app, Common& c, bool backend, bool devices) {
   app.add_flag("-q,--quiet", c.quiet, "warnings and errors only");
 }
 
+Precision run_precision(io::CaseFile& cf, const CLI::App& sub, const Common& c) {
+  const auto from_case = cf.get_choice("precision", "double", parse_precision);
+  return sub.count("--precision") ? parse_precision(c.precision) : from_case;
+}
+
 void apply_logging(const Common& c) {
   auto level = c.quiet ? spdlog::level::warn
                : c.verbose >= 2 ? spdlog::level::trace

@@ -25,6 +25,8 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
 template <class T>
 void bench_sor3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 template <class T>
+void bench_fluids3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
 void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 
 // every reduction configuration of a backend (each variant; both combines for the paper
@@ -35,5 +37,7 @@ std::vector<ReduceConfig> bench_reduce_configs(Backend& be, const BenchOptions& 
 void print_adi2d_tables(const std::vector<BenchRow>& rows);
 // paper 003's measurements: time per step (or per whole case), cell updates per second, speedup
 void print_impes3d_table(const std::vector<BenchRow>& rows);
+// paper 001's table: seconds for 100 steps per grid and backend, speedup, the sweep's GB/s
+void print_fluids3d_table(const std::vector<BenchRow>& rows);
 
 }  // namespace poreflow::app

@@ -13,7 +13,7 @@
 namespace poreflow::app {
 
 void add_bench(CLI::App& app, Common& c) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d, tridiag, adi2d, sor3d, impes3d");
+  auto* bench = app.add_subcommand("bench", "benchmarks: reduce, bl1d, tridiag, adi2d, sor3d, impes3d, fluids3d");
   bench->require_subcommand(1);
   static BenchOptions o;
   struct Kind {
@@ -25,7 +25,8 @@ void add_bench(CLI::App& app, Common& c) {
                     Kind{"tridiag", "batched tridiagonal solvers: algorithm x layout x shape, cuSPARSE on cuda"},
                     Kind{"adi2d", "the 100-step adi2d case per backend, algorithm and grid (papers 002/004)"},
                     Kind{"sor3d", "one red-black SOR iteration with its residual per design and shape, cuSPARSE on cuda"},
-                    Kind{"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2"}}) {
+                    Kind{"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2"},
+                    Kind{"fluids3d", "paper 001's table: 100 steps per grid and backend, the lin_solve sweep's GB/s"}}) {
     const std::string k = kind.name;
     auto* sub = bench->add_subcommand(k, kind.help);
     add_common_options(*sub, c, false, true);
@@ -85,6 +86,16 @@ void add_bench(CLI::App& app, Common& c) {
           ->capture_default_str()
           ->check(CLI::NonNegativeNumber);
     }
+    if (k == "fluids3d") {
+      sub->add_option("--sizes", o.sizes, "grid cells per side (default 32,64,...,288 and 42,84,168)");
+      sub->add_option("--shapes", o.shapes, "GPU launch shapes of the sweep (default march:32x8,3d:8x8x8,3d:16x16x1)");
+      sub->add_option("--cpu-budget", o.serial_budget, "seconds of steps a serial or omp run may take before it is scaled")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+      sub->add_option("--gpu-budget", o.device_budget, "the same for cuda and opencl")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+    }
     sub->callback([&c, sub, k] {
       apply_logging(c);
       // benchmarks default to float, as the papers measured
@@ -99,14 +110,18 @@ void add_bench(CLI::App& app, Common& c) {
         f ? bench_tridiag<float>(o, c.backend_opts, rows, bw) : bench_tridiag<double>(o, c.backend_opts, rows, bw);
       if (k == "adi2d") f ? bench_adi2d<float>(o, c.backend_opts, rows, bw) : bench_adi2d<double>(o, c.backend_opts, rows, bw);
       if (k == "sor3d") f ? bench_sor3d<float>(o, c.backend_opts, rows, bw) : bench_sor3d<double>(o, c.backend_opts, rows, bw);
+      if (k == "fluids3d")
+        f ? bench_fluids3d<float>(o, c.backend_opts, rows, bw) : bench_fluids3d<double>(o, c.backend_opts, rows, bw);
       if (k == "impes3d")
         f ? bench_impes3d<float>(o, c.backend_opts, rows, bw) : bench_impes3d<double>(o, c.backend_opts, rows, bw);
-      if (k != "impes3d")  // impes3d fills its own: serial over the same steps
+      if (k != "impes3d" && k != "fluids3d")  // these fill their own: serial over the same steps
         fill_speedups(rows, k == "tridiag" || k == "adi2d" ? "thomas" : k == "sor3d" ? "simple" : "serial");
       if (k == "adi2d")
         print_adi2d_tables(rows);
       else if (k == "impes3d")
         print_impes3d_table(rows);
+      else if (k == "fluids3d")
+        print_fluids3d_table(rows);
       else
         print_rows(rows, k == "reduce" ? "us" : k == "bl1d" || k == "sor3d" ? "us/it" : "us");
       for (const auto& [name, gbps] : bw) fmt::print("copy bandwidth {}: {:.1f} GB/s (read + write)\n", name, gbps);

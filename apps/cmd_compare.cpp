@@ -37,9 +37,12 @@ void add_compare(CLI::App& app, Common& c) {
                   "largest allowed relative difference (default 1e-8 for double, 1e-3 for float)")
       ->check(CLI::PositiveNumber);
   add_common_options(*sub, c);
-  sub->callback([&c] {
+  sub->callback([&c, sub] {
     apply_logging(c);
-    auto prec = parse_precision(c.precision);
+    const auto prec = [&] {
+      auto cf = load_case(co.path, c);
+      return run_precision(cf, *sub, c);
+    }();
     auto names = backends.empty() ? available_backends() : split_list(backends);
     if (names.empty()) throw ConfigError("--backends is empty");
     double tol = tolerance >= 0 ? tolerance : (prec == Precision::Double ? 1e-8 : 1e-3);
@@ -47,6 +50,7 @@ void add_compare(CLI::App& app, Common& c) {
     for (const auto& name : names) {
       auto cf = load_case(co.path, c);
       (void)read_output_options(cf);  // validated, but compare writes no output
+      (void)run_precision(cf, *sub, c);  // read above
       auto be = make_backend(name, c.backend_opts);
       spdlog::info("compare: running on {} ({})", be->name(), be->device_name());
       auto model = make_model(cf, *be, prec);

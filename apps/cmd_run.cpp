@@ -61,10 +61,10 @@ void add_run(CLI::App& app, Common& c) {
   sub->add_option("--checkpoint", checkpoint_file, "the checkpoint file (default: OUT/checkpoint.h5)");
   sub->add_option("--restart", restart_file, "continue the run a checkpoint was written by (same case and --set options)")
       ->check(CLI::ExistingFile);
-  sub->callback([&c] {
+  sub->callback([&c, sub] {
     apply_logging(c);
-    auto prec = parse_precision(c.precision);
     auto cf = load_case(co.path, c);
+    const auto prec = run_precision(cf, *sub, c);
     auto out = read_output_options(cf);
     if (!out_dir.empty()) out.dir = out_dir;
     out.enabled = !no_output;

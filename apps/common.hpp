@@ -34,6 +34,11 @@ void apply_logging(const Common& c);
 // Loads a case and applies the shortcuts and --set overrides, in that order.
 io::CaseFile load_case(const std::string& path, const Common& c);
 
+// The precision of a run: --precision when given on subcommand `sub`, else the case's optional
+// top-level key `precision` ("float" | "double"; fluids3d's case says float, as paper 001
+// measured), else double.
+Precision run_precision(io::CaseFile& cf, const CLI::App& sub, const Common& c);
+
 std::vector<std::string> split_list(const std::string& s);
 
 void add_info(CLI::App& app, Common& c);

@@ -60,6 +60,8 @@ class Impes3DKernels;
 class Impes3DImpl;
 class Sor3DKernels;
 class Sor3DImpl;
+class Fluids3DKernels;
+class Fluids3DImpl;
 
 // ---- the backend ----------------------------------------------------------------------------------
 
@@ -99,6 +101,7 @@ class Backend {
   Laplace3DKernels laplace3d();  // core/kernels/laplace3d.hpp: the 7-point Laplacian on a box
   Impes3DKernels impes3d(); // core/kernels/impes3d.hpp: black-oil IMPES cells and wells
   Sor3DKernels sor3d(); // core/kernels/sor3d.hpp: red-black SOR with its residual
+  Fluids3DKernels fluids3d();    // core/kernels/fluids3d.hpp: paper 001's stable-fluids kernels
 
  protected:
   // What each backend implements, one per family. The arguments are checked before these are
@@ -114,6 +117,7 @@ class Backend {
   virtual Laplace3DImpl& laplace3d_impl() = 0;
   virtual Impes3DImpl& impes3d_impl() = 0;
   virtual Sor3DImpl& sor3d_impl() = 0;
+  virtual Fluids3DImpl& fluids3d_impl() = 0;
 };
 
 // Throws BackendError naming `what` when the backend cannot compute in prec (an OpenCL device

@@ -62,13 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Input in = split(std::string(reinterpret_cast<const char*>(data), size));
   try {
     auto cf = load(in);
+    (void)cf.get_choice("precision", "double", parse_precision);  // a case may name its precision
     MemoryNeed need;
     (void)make_model(cf, *be, Precision::Double, &need);
     cf.check_all_used();
     // run only what finishes in milliseconds: a tiny grid, a bounded solver
     if (need.total > (std::size_t(256) << 10)) return 0;
     auto cf2 = load(in);
-    for (const char* key : {"pressure.max_iterations", "time.max_substeps", "time.max_cuts"})
+    (void)cf2.get_choice("precision", "double", parse_precision);
+    for (const char* key : {"pressure.max_iterations", "time.max_substeps", "time.max_cuts", "solver.max_sweeps"})
       if (cf2.has(key) && !(cf2.get_double(key, 0) <= 2000)) return 0;
     auto model = make_model(cf2, *be, Precision::Double);
     for (int s = 0; s < 3 && model->time() < model->end_time(); ++s) model->step(model->end_time());

@@ -10,6 +10,12 @@
 #include "core/physics/sor3d.h"
 #include "kernels_cl/block_reduce.cl"
 #include "kernels_cl/control_device.cl"
+#include "kernels_cl/rb_sweep.cl"
+
+/* the shared colour-sweep skeleton (kernels_cl/rb_sweep.cl) over this program's shape */
+#define PF_RB_BX PF_SOR_BX
+#define PF_RB_BY PF_SOR_BY
+#define PF_RB_BZ PF_SOR_BZ
 
 #define PF_SOR_ARGS                                                                                   \
   __global const pf_real *coef, __global pf_real *p, pf_box3 b, pf_real omega, pf_real threshold, int colour, \
@@ -19,18 +25,11 @@
    work-item's max |residual| key when `check` (a literal). */
 pf_key pf_sor_simple(const int check, const int active, __global const pf_real* coef, __global pf_real* p, pf_box3 b,
                      pf_real omega, int colour, long kchunk) {
-  const int lid = get_local_id(0);
-  const int tx = lid % PF_SOR_BX, ty = (lid / PF_SOR_BX) % PF_SOR_BY, tz = lid / (PF_SOR_BX * PF_SOR_BY);
-  const long ih = (long)get_group_id(0) * PF_SOR_BX + tx;
   pf_key m = 0;
-  if (!active || ih >= pf_rb_hx(b)) return m;
-  const long k0 = (long)get_group_id(2) * kchunk, k1 = min(b.nz, k0 + kchunk);
-  for (long j = (long)get_group_id(1) * PF_SOR_BY + ty; j < b.ny; j += (long)get_num_groups(1) * PF_SOR_BY)
-    for (long k = k0 + tz; k < k1; k += PF_SOR_BZ)
-      if (pf_rb_present(b, colour, ih, j, k)) {
-        const pf_real r = sor_point(coef, p, b, colour, ih, j, k, omega);
-        if (check) m = max(m, pf_bits(r));
-      }
+  PF_RB_SWEEP_BEGIN(b, colour, kchunk, active)
+  const pf_real r = sor_point(coef, p, b, colour, ih, j, k, omega);
+  if (check) m = max(m, pf_bits(r));
+  PF_RB_SWEEP_END
   return m;
 }
 

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/physics/sor3d.h"
 #include "kernels_cu/control_device.cuh"
+#include "kernels_cu/rb_sweep.cuh"
 #include "kernels_cu/sor3d.cuh"
 
 namespace poreflow::cu {
@@ -32,30 +33,21 @@ struct SorParams {
 };
 
 // Simple: one thread per cell of the colour, over (half-row index, row, layer); march shapes walk
-// their chunk of layers.
+// their chunk of layers (the colour-sweep skeleton shared with fluids3d, kernels_cu/rb_sweep.cuh).
 template <class T, bool CHECK>
 __global__ void sor_simple_kernel(SorParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.thr)) return;
-  const pf_box3 b = prm.b;
-  const int tid = threadIdx.x, tx = tid % prm.bx, ty = (tid / prm.bx) % prm.by, tz = tid / (prm.bx * prm.by);
-  const long hx = phys::pf_rb_hx(b);
-  const long ih = static_cast<long>(blockIdx.x) * prm.bx + tx;
   K m = 0;
-  if (ih < hx) {
-    const long k0 = static_cast<long>(blockIdx.z) * prm.kchunk, k1 = (k0 + prm.kchunk < b.nz) ? k0 + prm.kchunk : b.nz;
-    for (long j = static_cast<long>(blockIdx.y) * prm.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * prm.by)
-#pragma unroll 2  // two layers' loads in flight per thread
-      for (long k = k0 + tz; k < k1; k += prm.bz)
-        if (phys::pf_rb_present(b, prm.colour, ih, j, k)) {
-          const T r = phys::sor_point<T>(prm.coef, prm.p, b, prm.colour, ih, j, k, prm.omega);
-          if constexpr (CHECK) {
-            const K d = metric_bits(r);
-            m = d > m ? d : m;
-          }
-        }
-  }
-  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, tid, blockDim.x);
+  const RbSweepShape shape{prm.bx, prm.by, prm.bz, prm.kchunk};
+  rb_sweep_cells(prm.b, prm.colour, shape, [&](long ih, long j, long k) {
+    const T r = phys::sor_point<T>(prm.coef, prm.p, prm.b, prm.colour, ih, j, k, prm.omega);
+    if constexpr (CHECK) {
+      const K d = metric_bits(r);
+      m = d > m ? d : m;
+    }
+  });
+  if constexpr (CHECK) cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
 }
 
 // Tiled (paper 003): a block of BX x BY threads owns a tile of BX half-rows (2 BX cells in i) by
@@ -276,15 +268,10 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
     sor_tiled_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, smem, stream>>>(prm);
     return;
   }
-  const bool march = s.kind == BoxLaunch::March;
-  prm.bz = march ? 1 : s.bz;
-  const int threads = s.bx * s.by * prm.bz;
-  prm.kchunk = march ? sor3d_kchunk(l.box.nz, gx * gy, threads, l.sm_count) : s.bz;
-  const unsigned gz = std::min(static_cast<unsigned>((l.box.nz + prm.kchunk - 1) / prm.kchunk), 65535u);
-  if (!march && gz * static_cast<long>(prm.kchunk) < l.box.nz)
-    throw BackendError("sor3d simple: " + std::to_string(l.box.nz) + " layers need more than 65535 blocks in z with " +
-                       to_string(s));
-  sor_simple_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, 0, stream>>>(prm);
+  const RbSweepLaunch g = rb_sweep_launch(l.box, s, l.sm_count, "sor3d simple");
+  prm.bz = g.shape.bz;
+  prm.kchunk = g.shape.kchunk;
+  sor_simple_kernel<T, CHECK><<<g.grid, g.threads, 0, stream>>>(prm);
 }
 
 template <class T>

@@ -20,5 +20,6 @@ std::unique_ptr<Halo3DImpl> make_family(ClContext& ctx, FamilyTag<Halo3DImpl>);
 std::unique_ptr<Laplace3DImpl> make_family(ClContext& ctx, FamilyTag<Laplace3DImpl>);
 std::unique_ptr<Impes3DImpl> make_family(ClContext& ctx, FamilyTag<Impes3DImpl>);
 std::unique_ptr<Sor3DImpl> make_family(ClContext& ctx, FamilyTag<Sor3DImpl>);
+std::unique_ptr<Fluids3DImpl> make_family(ClContext& ctx, FamilyTag<Fluids3DImpl>);
 
 }  // namespace poreflow::ocl

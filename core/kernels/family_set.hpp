@@ -11,6 +11,7 @@
 #include "core/kernels/bl1d.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/fluids3d.hpp"
 #include "core/kernels/halo3d.hpp"
 #include "core/kernels/jacobi1d.hpp"
 #include "core/kernels/laplace3d.hpp"
@@ -36,6 +37,7 @@ struct FamilySet {
   std::unique_ptr<Laplace3DImpl> laplace3d;
   std::unique_ptr<Impes3DImpl> impes3d;
   std::unique_ptr<Sor3DImpl> sor3d;
+  std::unique_ptr<Fluids3DImpl> fluids3d;
 };
 
 template <class Ctx>
@@ -52,6 +54,7 @@ FamilySet make_families(Ctx& ctx) {
   s.laplace3d = make_family(ctx, FamilyTag<Laplace3DImpl>{});
   s.impes3d = make_family(ctx, FamilyTag<Impes3DImpl>{});
   s.sor3d = make_family(ctx, FamilyTag<Sor3DImpl>{});
+  s.fluids3d = make_family(ctx, FamilyTag<Fluids3DImpl>{});
   return s;
 }
 
@@ -71,6 +74,7 @@ class FamilyBackend : public Backend {
   Laplace3DImpl& laplace3d_impl() override { return *set_.laplace3d; }
   Impes3DImpl& impes3d_impl() override { return *set_.impes3d; }
   Sor3DImpl& sor3d_impl() override { return *set_.sor3d; }
+  Fluids3DImpl& fluids3d_impl() override { return *set_.fluids3d; }
 
  private:
   FamilySet& set_;

@@ -4,6 +4,7 @@
 #include "core/io/case_file.hpp"
 #include "core/models/adi2d.hpp"
 #include "core/models/bl1d.hpp"
+#include "core/models/fluids3d.hpp"
 #include "core/models/impes3d.hpp"
 #include "core/models/model.hpp"
 
@@ -28,7 +29,7 @@ std::size_t completions_of(const ImpesInput& in) {
 // Every model's need is computed from its configuration and checked before it allocates.
 std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only) {
   auto name = cf.get_string("model", "");
-  if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\" or \"impes3d\")");
+  if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\", \"impes3d\" or \"fluids3d\")");
   auto go = [&](auto make, const MemoryNeed& need) -> std::unique_ptr<Model> {
     if (need_only) {
       *need_only = need;
@@ -52,7 +53,11 @@ std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec,
     return go([&] { return build<Impes3D>(be, prec, cfg); },
               impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host()));
   }
-  cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d)");
+  if (name == "fluids3d") {
+    const auto cfg = read_fluids3d_config(cf);
+    return go([&] { return build<Fluids3D>(be, prec, cfg); }, fluids3d_need(cfg, prec, be.is_host()));
+  }
+  cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");
 }
 
 }  // namespace poreflow

@@ -19,5 +19,6 @@ std::unique_ptr<Halo3DImpl> make_family(const HostContext& hc, FamilyTag<Halo3DI
 std::unique_ptr<Laplace3DImpl> make_family(const HostContext& hc, FamilyTag<Laplace3DImpl>);
 std::unique_ptr<Impes3DImpl> make_family(const HostContext& hc, FamilyTag<Impes3DImpl>);
 std::unique_ptr<Sor3DImpl> make_family(const HostContext& hc, FamilyTag<Sor3DImpl>);
+std::unique_ptr<Fluids3DImpl> make_family(const HostContext& hc, FamilyTag<Fluids3DImpl>);
 
 }  // namespace poreflow

@@ -72,6 +72,16 @@ expect_fail "fluid.k3 = -1 must be a finite number > 0" "${adi[@]}" --set fluid.
 expect_fail "saturations must sum to 1" "${adi[@]}" --set initial.sw=0.5
 expect_fail "not a known pattern" "${adi[@]}" --set wells.pattern=spiral
 
+# fluids3d (paper 001): grid, fluid, sources and memory, each named
+fl=(run "$src/cases/fluids3d.toml" --no-output -q --set grid.n=10)
+expect_fail "grid.n = 0 must be an integer >= 1" "${fl[@]}" --set grid.n=0
+expect_fail "fluid.viscosity = -0.001 must be a finite number >= 0" "${fl[@]}" --set fluid.viscosity=-0.001
+expect_fail "fluid.diffusion = -1 must be a finite number >= 0" "${fl[@]}" --set fluid.diffusion=-1
+expect_fail "sources\[0\].cell with radius 0 reaches outside the grid" "${fl[@]}" --set 'sources[0].cell=[4,10,4]'
+expect_fail "sources\[1\].force must be" "${fl[@]}" --set 'sources[1].force=[1,2]'
+expect_fail "needs .* in float .*: does not fit" run "$src/cases/fluids3d.toml" --dry-run --precision float --set grid.n=60000
+expect_fail "fluids3d grid .* needs .* but" run "$src/cases/fluids3d.toml" --no-output -q --set grid.n=60000
+
 # impes3d (paper 003): wells, rock, tables, schedule and memory, each named
 imp=(run "$src/cases/impes_case1.toml" --no-output -q --set grid.nx=10 --set grid.ny=10 --set grid.nz=3 --set time.end=30
   --set time.reports=3)

@@ -31,6 +31,20 @@ ls "$tmp/imp"/*.pvd "$tmp/imp"/*.vtu "$tmp/imp"/*.png > /dev/null
 "$bin" compare "$src/cases/impes_case2.toml" --set time.end=20 --set time.reports=4 -q | tee "$tmp/cmpi.txt"
 grep -q "differences against serial.*: ok" "$tmp/cmpi.txt"
 
+# fluids3d (paper 001): a small run with every output, compared across the backends, its dry run
+"$bin" run "$src/cases/fluids3d.toml" --backend omp --set grid.n=16 --set time.steps=12 --set output.snapshots=2 --out "$tmp/fl" -q
+for f in fluids3d.pvd fluids3d_0000.vti fluids3d_0002.vti fluids3d_0002.png fluids3d_0002_xz.png fluids3d_series.csv; do
+  test -s "$tmp/fl/$f" || { echo "missing output $f"; exit 1; }
+done
+head -1 "$tmp/fl/fluids3d_series.csv" | grep -q "total_density,max_velocity,sweeps_per_solve" || { echo "fluids3d CSV header"; exit 1; }
+test "$(wc -l < "$tmp/fl/fluids3d_series.csv")" -eq 14 || { echo "fluids3d: not a CSV row per step"; exit 1; }
+"$bin" compare "$src/cases/fluids3d.toml" --set grid.n=20 --set time.steps=10 -q | tee "$tmp/cmpf.txt"
+grep -q "differences against serial.*: ok" "$tmp/cmpf.txt"
+"$bin" run "$src/cases/fluids3d.toml" --dry-run | tee "$tmp/dry.txt"
+grep -q "84\^3 fluids3d grid.*fits" "$tmp/dry.txt"
+"$bin" bench fluids3d --backends omp --sizes 12,20 --sample-seconds 0.002 --cpu-budget 1 --json "$tmp/f.json" -q
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) == 8 and all(r['verified'] for r in d['rows'])" "$tmp/f.json"
+
 "$bin" bench reduce --backends omp --sizes 1000,2^16 --sample-seconds 0.002 --json "$tmp/r.json" -q
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['rows'] and all(r['verified'] for r in d['rows'])" "$tmp/r.json"
 "$bin" bench bl1d --backends omp --sizes 1000 --sample-seconds 0.002 -q

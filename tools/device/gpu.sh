@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine (device tool, carry [".devkit"]): build, test on cuda and on
 # NVIDIA's OpenCL, benchmark, and pack logs and JSON into $OUT/results.tar.gz.
-#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [bench]
-#                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d]
+#   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
+#                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
@@ -58,6 +58,9 @@ bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and sc
   local extra=() tag=$1
   [ "$1" = adi2d ] && extra=(--cpu-budget 5 --gpu-budget 3 --sizes 65,129,257,513,1025,2049 --precision ${ADI_PRECISION:-double})
   [ "$1" = impes3d ] && extra=(--cpu-budget ${IMPES_CPU_BUDGET:-3} --steps 10 ${IMPES_CASES:+--cases $IMPES_CASES})
+  # fluids3d: paper 001's sizes; serial and omp timed over what fits in their budget and scaled
+  [ "$1" = fluids3d ] && extra=(--cpu-budget ${FLUIDS_CPU_BUDGET:-3} --gpu-budget 30 ${FLUIDS_SIZES:+--sizes $FLUIDS_SIZES}
+    --precision ${FLUIDS_PRECISION:-float})
   if [ "$1" = sor3d ]; then  # both precisions: the targets are set for each
     for p in float double; do
       run bench_sor3d_$p "$PF" bench sor3d --backends omp,cuda,opencl --cl-platform NVIDIA --precision $p \
@@ -108,7 +111,7 @@ for s in "${stages[@]}"; do
     leaks)  # compute-sanitizer's memcheck with leak checking over a part of the cuda suite
       run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
         "$BUILD/tests/poreflow_tests" --test-suite=backend --pf-backend=cuda \
-        "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*,sor3d*,impes3d: *"
+        "--test-case=memory*,axpy*,control*,halo3d*,laplace3d*,adi2d: a sweep*,tridiag: a guard*,sor3d*,impes3d: *,fluids3d: lin_solve*"
       ;;
     sanitize-memcheck)  # out-of-bounds and misaligned accesses, and leaks at exit, kernel tests
       sanitize sanitize_memcheck suite:backend --tool memcheck --leak-check full
@@ -163,6 +166,13 @@ for s in "${stages[@]}"; do
         done
       done
       echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$OUT/deck_timings.json"
+      ;;
+    run-fluids3d)  # the default fluids3d case (N = 84, 100 steps) on cuda and NVIDIA's OpenCL, N = 168, and compared
+      for b in cuda opencl; do
+        run run_fluids3d_$b "$PF" run cases/fluids3d.toml --backend $b --cl-platform NVIDIA --no-output
+        run run_fluids3d_168_$b "$PF" run cases/fluids3d.toml --set grid.n=168 --backend $b --cl-platform NVIDIA --no-output
+      done
+      run compare_fluids3d "$PF" compare cases/fluids3d.toml --backends omp,cuda,opencl --cl-platform NVIDIA
       ;;
     run-adi2d)  # the 1025^2 adi2d case on cuda and NVIDIA's OpenCL, with the pressure/transport split
       for b in cuda opencl; do

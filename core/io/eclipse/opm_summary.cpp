@@ -31,12 +31,9 @@ class OpmSummaryWriter final : public SummaryWriter {
     out_ = std::make_unique<Opm::out::Summary>(*d.state, *d.summary_config, d.state->getInputGrid(), *d.schedule, stem);
   }
 
-  void start(const SummaryStep& s) override {
-    initial_ = inplace(s);
-    eval(s, 0);
-    out_->add_timestep(state_, 0, false);
-    out_->write();
-  }
+  // the initial in-place volumes; no row at time 0 (OPM Flow writes none either: rates and BHPs
+  // are only defined once a step has run)
+  void start(const SummaryStep& s) override { initial_ = inplace(s); }
 
   void step(const SummaryStep& s) override {
     // the report step this step belongs to: (T_{r-1}, T_r], 1-based

@@ -1,0 +1,151 @@
+// fluids3d on the opencl backend (kernels_cl/fluids3d.cl): the sweep built per launch shape and
+// precision, the box kernels per box shape; a solve's sweeps back to back on the in-order queue,
+// the stop decided on the device.
+#include <algorithm>
+
+#include "backends/opencl/box3.hpp"
+#include "backends/opencl/families.hpp"
+#include "core/error.hpp"
+#include "core/kernels/rb3.h"
+#include "core/kernels/sor3d.hpp"
+#include "core/physics/fluids3d.h"
+
+namespace poreflow::ocl {
+namespace {
+
+std::size_t blocks_of(long n, int b) { return static_cast<std::size_t>(std::max<long>(1, (n + b - 1) / b)); }
+
+class ClFluids3D final : public Fluids3DImpl {
+ public:
+  explicit ClFluids3D(ClContext& ctx) : ctx_(ctx) {}
+
+  void add_source(const FluidsSourceArgs& a) override {
+    const long ni = a.i1 - a.i0 + 1, nj = a.j1 - a.j0 + 1, nk = a.k1 - a.k0 + 1;
+    const BoxLaunchCl l = box_launch(ni, nj, nk, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_source", l.defines);
+    ctx_.set(k, 0, mem(*a.x));
+    set_box(k, 1, a.box.view());
+    ctx_.set(k, 2, cl_int(a.b));
+    ctx_.set(k, 3, cl_long(a.i0));
+    ctx_.set(k, 4, cl_long(a.j0));
+    ctx_.set(k, 5, cl_long(a.k0));
+    ctx_.set(k, 6, cl_long(ni));
+    ctx_.set(k, 7, cl_long(nj));
+    ctx_.set(k, 8, cl_long(nk));
+    ctx_.set_real(k, 9, a.prec, a.value);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void boundary(const FluidsBoundaryArgs& a) override {
+    const int threads = 256;
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_boundary");
+    ctx_.set(k, 0, mem(*a.x));
+    set_box(k, 1, a.box.view());
+    ctx_.set(k, 2, cl_int(a.b));
+    const long n = phys::fl_boundary_cells(a.box.view());
+    ctx_.launch(k, std::min<std::size_t>(blocks_of(n, threads), std::size_t(1) << 20) * threads, threads);
+  }
+
+  void pack(const FluidsPackArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_pack", l.defines);
+    Args(ctx_, k, a.prec).buf(a.x).buf(a.xp);
+    set_box(k, 2, b);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void unpack(const FluidsUnpackArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_unpack", l.defines);
+    Args(ctx_, k, a.prec).buf(a.xp).buf(a.x);
+    set_box(k, 2, b);
+    ctx_.set(k, 3, cl_int(a.b));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void solve(const FluidsSolveArgs& a, long first, long count) override {
+    ctx_.require_int64_atomics(a.prec);
+    const BoxShape& s = a.shape;
+    const bool march = s.kind == BoxLaunch::March;
+    const int bz = march ? 1 : s.bz;
+    const int threads = s.bx * s.by * bz;
+    const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
+                                "\n#define PF_RB_BZ " + std::to_string(bz) + "\n";
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
+    const pf_box3 b = a.box.view();
+    const std::size_t gx = blocks_of(phys::pf_rb_hx(b), s.bx), gy = std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
+    long kchunk = bz;
+    if (march) kchunk = sor3d_kchunk(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
+    const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
+    ctx_.set(k, 0, mem(*a.x));
+    ctx_.set(k, 1, mem(*a.x0));
+    set_box(k, 2, b);
+    ctx_.set_real(k, 3, a.prec, a.a);
+    ctx_.set_real(k, 4, a.prec, 1.0 / a.c);
+    ctx_.set_real(k, 5, a.prec, a.tolerance);
+    ctx_.set(k, 6, cl_int(a.b));
+    ctx_.set(k, 8, cl_long(kchunk));
+    ctx_.set(k, 9, mem(*a.ctrl));
+    ctx_.set(k, 10, cl_long(static_cast<long>(a.ctrl_block) * PF_CV_WORDS));
+    const cl::NDRange global(gx * threads, gy, gz), local(threads, 1, 1);
+    for (long it = first; it < first + count; ++it) {
+      const FusedPlan p = fused_plan(it, 1);
+      for (int c = 0; c < 2; ++c) {
+        cl_int4 plan;
+        plan.s[0] = c == 0 ? p.decide_slot : -1;
+        plan.s[1] = p.check_slot;
+        plan.s[2] = p.clear_slot;
+        plan.s[3] = 0;
+        ctx_.set(k, 7, cl_int(c));
+        ctx_.set(k, 11, cl_long(it));
+        ctx_.set(k, 12, plan);
+        ctx_.launch(k, global, local);
+      }
+    }
+  }
+
+  void advect(const FluidsAdvectArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_advect", l.defines);
+    Args(ctx_, k, a.prec).buf(a.d).buf(a.d0).buf(a.u).buf(a.v).buf(a.w);
+    set_box(k, 5, b);
+    ctx_.set(k, 6, cl_int(a.b));
+    ctx_.set_real(k, 7, a.prec, a.dt * double(b.nx));
+    ctx_.set_real(k, 8, a.prec, a.dt * double(b.ny));
+    ctx_.set_real(k, 9, a.prec, a.dt * double(b.nz));
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void divergence(const FluidsDivergenceArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_divergence", l.defines);
+    Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.div).buf(a.p ? a.p : a.div);
+    ctx_.set(k, 5, cl_int(a.p ? 1 : 0));
+    set_box(k, 6, b);
+    ctx_.set_real(k, 7, a.prec, a.h);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void gradient(const FluidsGradientArgs& a) override {
+    const pf_box3 b = a.box.view();
+    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_gradient", l.defines);
+    Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.p);
+    set_box(k, 4, b);
+    ctx_.set_real(k, 5, a.prec, a.scale);
+    ctx_.launch(k, l.global, l.local);
+  }
+
+ private:
+  ClContext& ctx_;
+};
+
+}  // namespace
+
+std::unique_ptr<Fluids3DImpl> make_family(ClContext& ctx, FamilyTag<Fluids3DImpl>) { return std::make_unique<ClFluids3D>(ctx); }
+
+}  // namespace poreflow::ocl

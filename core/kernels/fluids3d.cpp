@@ -1,0 +1,160 @@
+#include "core/kernels/fluids3d.hpp"
+
+#include <initializer_list>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/kernels/rb3.h"
+
+namespace poreflow {
+
+Fluids3DKernels Backend::fluids3d() { return Fluids3DKernels(*this, fluids3d_impl()); }
+
+std::size_t fluids3d_ctrl_bytes(int blocks) { return static_cast<std::size_t>(blocks < 1 ? 1 : blocks) * kControlBytes; }
+
+std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::pf_rb_m(box.view())); }
+
+namespace {
+
+void check_field(const Box3& box, const Buffer* b, Precision prec, const char* what) {
+  check_box(box, b, prec, what);
+  if (box.halo < 1) throw BackendError(std::string(what) + ": the box needs a halo of at least 1");
+}
+
+void check_quantity(int b, const char* what) {
+  if (b < 0 || b > 3) throw BackendError(std::string(what) + ": quantity " + std::to_string(b) + " is not 0, 1, 2 or 3");
+}
+
+void check_distinct(const Buffer* out, std::initializer_list<const Buffer*> ins, const char* what) {
+  for (const Buffer* in : ins)
+    if (in && in == out) throw BackendError(std::string(what) + ": the output must not be an input");
+}
+
+}  // namespace
+
+void Fluids3DKernels::add_source(const FluidsSourceArgs& a) {
+  check_precision(be_, a.prec, "fluids3d add_source");
+  check_field(a.box, a.x, a.prec, "fluids3d add_source x");
+  check_quantity(a.b, "fluids3d add_source");
+  check_box_shape(a.shape, "fluids3d add_source");
+  const Box3& b = a.box;
+  if (a.i0 < 0 || a.j0 < 0 || a.k0 < 0 || a.i1 >= b.nx || a.j1 >= b.ny || a.k1 >= b.nz || a.i0 > a.i1 || a.j0 > a.j1 ||
+      a.k0 > a.k1)
+    throw BackendError("fluids3d add_source: the region [" + std::to_string(a.i0) + ", " + std::to_string(a.i1) + "] x [" +
+                       std::to_string(a.j0) + ", " + std::to_string(a.j1) + "] x [" + std::to_string(a.k0) + ", " +
+                       std::to_string(a.k1) + "] is not inside the box " + b.describe());
+  impl_.add_source(a);
+}
+
+void Fluids3DKernels::boundary(const FluidsBoundaryArgs& a) {
+  check_precision(be_, a.prec, "fluids3d boundary");
+  check_field(a.box, a.x, a.prec, "fluids3d boundary x");
+  check_quantity(a.b, "fluids3d boundary");
+  impl_.boundary(a);
+}
+
+void Fluids3DKernels::pack(const FluidsPackArgs& a) {
+  check_precision(be_, a.prec, "fluids3d pack");
+  check_field(a.box, a.x, a.prec, "fluids3d pack x");
+  check_values(a.xp, fluids3d_packed_values(a.box), a.prec, "fluids3d pack xp");
+  check_distinct(a.xp, {a.x}, "fluids3d pack");
+  check_box_shape(a.shape, "fluids3d pack");
+  impl_.pack(a);
+}
+
+void Fluids3DKernels::unpack(const FluidsUnpackArgs& a) {
+  check_precision(be_, a.prec, "fluids3d unpack");
+  check_field(a.box, a.x, a.prec, "fluids3d unpack x");
+  check_values(a.xp, fluids3d_packed_values(a.box), a.prec, "fluids3d unpack xp");
+  check_distinct(a.x, {a.xp}, "fluids3d unpack");
+  check_quantity(a.b, "fluids3d unpack");
+  check_box_shape(a.shape, "fluids3d unpack");
+  impl_.unpack(a);
+}
+
+void Fluids3DKernels::reset(Buffer& ctrl, int blocks) {
+  if (blocks < 1) throw BackendError("fluids3d reset: no control block");
+  check_range(ctrl, fluids3d_ctrl_bytes(blocks), 0, "fluids3d reset");
+  be_.fill(ctrl, Precision::Double, 0.0, static_cast<std::size_t>(blocks) * PF_CV_WORDS);
+}
+
+void Fluids3DKernels::solve(const FluidsSolveArgs& a, long first, long count) {
+  check_precision(be_, a.prec, "fluids3d solve");
+  if (a.box.nx < 1 || a.box.ny < 1 || a.box.nz < 1) throw BackendError("fluids3d solve: an empty box");
+  check_values(a.x, fluids3d_packed_values(a.box), a.prec, "fluids3d solve x (packed)");
+  check_values(a.x0, fluids3d_packed_values(a.box), a.prec, "fluids3d solve x0 (packed)");
+  if (a.x == a.x0) throw BackendError("fluids3d solve: x0 must not be x");
+  check_quantity(a.b, "fluids3d solve");
+  if (!(a.c > 0)) throw BackendError("fluids3d solve: c = " + std::to_string(a.c) + " must be > 0");
+  if (!(a.a >= 0)) throw BackendError("fluids3d solve: a = " + std::to_string(a.a) + " must be >= 0");
+  if (!(a.tolerance >= 0)) throw BackendError("fluids3d solve: the tolerance must be >= 0");
+  check_box_shape(a.shape, "fluids3d solve");
+  if (a.shape.threads() % 32 != 0)
+    throw ConfigError("fluids3d solve: the launch shape " + to_string(a.shape) + " must have a multiple of 32 threads");
+  if (!a.ctrl) throw BackendError("fluids3d solve: missing control block");
+  if (a.ctrl_block < 0) throw BackendError("fluids3d solve: negative control block");
+  check_range(*a.ctrl, kControlBytes, static_cast<std::size_t>(a.ctrl_block) * kControlBytes, "fluids3d solve ctrl");
+  if (first < 0) throw BackendError("fluids3d solve: negative first iteration");
+  if (count <= 0) return;
+  impl_.solve(a, first, count);
+}
+
+FluidsSolveStatus Fluids3DKernels::decode(const unsigned long long* words, int block, Precision prec, long enqueued) {
+  const unsigned long long* w = words + static_cast<std::size_t>(block) * PF_CV_WORDS;
+  FluidsSolveStatus s;
+  auto metric = [&](long check) -> double {
+    if (check < 0) return -1;
+    const unsigned long long bits = w[PF_CV_SLOT0 + check % PF_CV_NSLOTS];
+    return prec == Precision::Float ? double(phys::pf_from_word<float>(bits)) : phys::pf_from_word<double>(bits);
+  };
+  if (w[PF_CV_STOP] != 0) {
+    s.sweeps = static_cast<long>(w[PF_CV_ITER]);
+    s.converged = w[PF_CV_STOP] == PF_CV_CONVERGED;
+    s.non_finite = w[PF_CV_STOP] == PF_CV_NONFINITE;
+    s.last_change = metric(s.sweeps - 1);
+  } else {
+    s.sweeps = enqueued;
+    s.last_change = metric(enqueued - 1);
+  }
+  return s;
+}
+
+void Fluids3DKernels::advect(const FluidsAdvectArgs& a) {
+  check_precision(be_, a.prec, "fluids3d advect");
+  check_field(a.box, a.d, a.prec, "fluids3d advect d");
+  check_field(a.box, a.d0, a.prec, "fluids3d advect d0");
+  check_field(a.box, a.u, a.prec, "fluids3d advect u");
+  check_field(a.box, a.v, a.prec, "fluids3d advect v");
+  check_field(a.box, a.w, a.prec, "fluids3d advect w");
+  check_distinct(a.d, {a.d0, a.u, a.v, a.w}, "fluids3d advect");
+  check_quantity(a.b, "fluids3d advect");
+  check_box_shape(a.shape, "fluids3d advect");
+  impl_.advect(a);
+}
+
+void Fluids3DKernels::divergence(const FluidsDivergenceArgs& a) {
+  check_precision(be_, a.prec, "fluids3d divergence");
+  check_field(a.box, a.u, a.prec, "fluids3d divergence u");
+  check_field(a.box, a.v, a.prec, "fluids3d divergence v");
+  check_field(a.box, a.w, a.prec, "fluids3d divergence w");
+  check_field(a.box, a.div, a.prec, "fluids3d divergence div");
+  if (a.p) check_field(a.box, a.p, a.prec, "fluids3d divergence p");
+  check_distinct(a.div, {a.u, a.v, a.w, a.p}, "fluids3d divergence");
+  check_distinct(a.p, {a.u, a.v, a.w}, "fluids3d divergence");
+  check_box_shape(a.shape, "fluids3d divergence");
+  impl_.divergence(a);
+}
+
+void Fluids3DKernels::gradient(const FluidsGradientArgs& a) {
+  check_precision(be_, a.prec, "fluids3d gradient");
+  check_field(a.box, a.u, a.prec, "fluids3d gradient u");
+  check_field(a.box, a.v, a.prec, "fluids3d gradient v");
+  check_field(a.box, a.w, a.prec, "fluids3d gradient w");
+  check_field(a.box, a.p, a.prec, "fluids3d gradient p");
+  check_distinct(a.p, {a.u, a.v, a.w}, "fluids3d gradient");
+  if (a.u == a.v || a.u == a.w || a.v == a.w) throw BackendError("fluids3d gradient: u, v and w must differ");
+  check_box_shape(a.shape, "fluids3d gradient");
+  impl_.gradient(a);
+}
+
+}  // namespace poreflow

@@ -1,0 +1,162 @@
+#pragma once
+// The fluids3d family: the kernels of paper 001's stable-fluids solver (core/physics/fluids3d.h).
+// Every field is a box of the same cells with one ghost layer (Box3, halo >= 1; all fields of a
+// call share the box's layout). Every kernel that writes interior cells also writes the ghosts of
+// the cells next to the boundary (fl_store), so the ghost layer always follows the boundary rule
+// of quantity b and no separate boundary pass runs between kernels.
+#include "core/backend.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/kernels/control.hpp"
+
+namespace poreflow {
+
+// x += value over the cells [i0, i1] x [j0, j1] x [k0, k1] of the box (inclusive, inside the box),
+// then x's ghosts next to them (quantity b). value is dt times the source's rate.
+struct FluidsSourceArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer* x = nullptr;
+  long i0 = 0, i1 = 0, j0 = 0, j1 = 0, k0 = 0, k1 = 0;
+  double value = 0;
+  int b = 0;
+  BoxShape shape;
+};
+
+// Every ghost cell of x from its nearest interior cell (quantity b): the classic set_bnd, for
+// fields that came from the host.
+struct FluidsBoundaryArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer* x = nullptr;
+  int b = 0;
+};
+
+// pack: xp = the interior of x in the colour-packed layout of core/kernels/rb3.h
+// (fluids3d_packed_values(box) values; the slots of absent cells are not written).
+struct FluidsPackArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* x = nullptr;
+  Buffer* xp = nullptr;
+  BoxShape shape;
+};
+
+// unpack: x's interior = xp, then x's ghosts (quantity b).
+struct FluidsUnpackArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* xp = nullptr;
+  Buffer* x = nullptr;
+  int b = 0;
+  BoxShape shape;
+};
+
+// lin_solve: red-black Gauss-Seidel on (c x - a (sum of the 6 neighbours)) = x0 over the box's
+// cells, x and x0 colour-packed (pack / unpack; a neighbour across a wall is the ghost the rule
+// of quantity b gives from the cell's own value, as the classic set_bnd after each sweep). x is
+// updated in place. Iteration `it` is a red sweep (cells with i + j + k even) then a black sweep;
+// both fold max |x_new - x_old| of their cells into the control block's check slot (an atomic max
+// on the bits: exact, and NaN wins), and the red sweep of the next iteration decides: converged
+// when that max is below `tolerance`, stopped on NaN; launches after a stop return at once. So a
+// solve of at most K sweeps is K iterations enqueued back to back with no host wait; the sweeps
+// done are in the control block (PF_CV_ITER, or K when it did not stop).
+// ctrl_block: the control block used is block number ctrl_block of the ctrl buffer (so one reset
+// clears the blocks of all the solves of a step).
+struct FluidsSolveArgs {
+  Precision prec = Precision::Double;
+  Box3 box;               // the cells (the packed arrays depend on nx, ny, nz only)
+  Buffer* x = nullptr;    // packed
+  const Buffer* x0 = nullptr;  // packed
+  double a = 0, c = 1;    // c > 0
+  int b = 0;
+  double tolerance = 0;   // 0: never converges
+  BoxShape shape;         // over (half-row, row, layer) of a colour's cells
+  Buffer* ctrl = nullptr;
+  int ctrl_block = 0;
+};
+
+// d = d0 traced back along (u, v, w) and interpolated (fl_advect_point), then d's ghosts
+// (quantity b). d0's ghost layer is read. d must not be d0, u, v or w.
+struct FluidsAdvectArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer* d = nullptr;
+  const Buffer *d0 = nullptr, *u = nullptr, *v = nullptr, *w = nullptr;
+  double dt = 0;  // the time step; each axis traces dt times its cell count
+  int b = 0;
+  BoxShape shape;
+};
+
+// div = fl_div_point(u, v, w) over the interior; with p: p = 0 over the interior and its ghosts
+// (project's starting guess). div's ghosts are not written.
+struct FluidsDivergenceArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer *u = nullptr, *v = nullptr, *w = nullptr;
+  Buffer* div = nullptr;
+  Buffer* p = nullptr;  // optional
+  double h = 1;         // the cell size
+  BoxShape shape;
+};
+
+// (u, v, w) -= scale * the central differences of p (p's ghosts read), then the ghosts of u, v, w
+// (quantities 1, 2, 3). Stam: scale = 0.5 / h.
+struct FluidsGradientArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer *u = nullptr, *v = nullptr, *w = nullptr;
+  const Buffer* p = nullptr;
+  double scale = 0.5;
+  BoxShape shape;
+};
+
+// bytes of the control buffer with `blocks` blocks
+std::size_t fluids3d_ctrl_bytes(int blocks);
+// values of a colour-packed copy of a box's cells (both colours)
+std::size_t fluids3d_packed_values(const Box3& box);
+
+class Fluids3DImpl {
+ public:
+  virtual ~Fluids3DImpl() = default;
+  virtual void add_source(const FluidsSourceArgs& a) = 0;
+  virtual void boundary(const FluidsBoundaryArgs& a) = 0;
+  virtual void pack(const FluidsPackArgs& a) = 0;
+  virtual void unpack(const FluidsUnpackArgs& a) = 0;
+  // iterations [first, first + count)
+  virtual void solve(const FluidsSolveArgs& a, long first, long count) = 0;
+  virtual void advect(const FluidsAdvectArgs& a) = 0;
+  virtual void divergence(const FluidsDivergenceArgs& a) = 0;
+  virtual void gradient(const FluidsGradientArgs& a) = 0;
+};
+
+// What a solve's control block says (read back by the host).
+struct FluidsSolveStatus {
+  long sweeps = 0;          // iterations (red + black sweeps) done
+  bool converged = false;   // stopped by the tolerance
+  bool non_finite = false;  // a change was NaN or infinite
+  double last_change = -1;  // the max change of the last decided check (-1: none)
+};
+
+class Fluids3DKernels {
+ public:
+  Fluids3DKernels(Backend& be, Fluids3DImpl& impl) : be_(be), impl_(impl) {}
+  void add_source(const FluidsSourceArgs& a);
+  void boundary(const FluidsBoundaryArgs& a);
+  void pack(const FluidsPackArgs& a);
+  void unpack(const FluidsUnpackArgs& a);
+  // zeroes `blocks` control blocks of ctrl (enqueued)
+  void reset(Buffer& ctrl, int blocks);
+  void solve(const FluidsSolveArgs& a, long first, long count);
+  // decodes block `block` of a control buffer already downloaded (words), a solve of at most
+  // `enqueued` iterations
+  static FluidsSolveStatus decode(const unsigned long long* words, int block, Precision prec, long enqueued);
+  void advect(const FluidsAdvectArgs& a);
+  void divergence(const FluidsDivergenceArgs& a);
+  void gradient(const FluidsGradientArgs& a);
+
+ private:
+  Backend& be_;
+  Fluids3DImpl& impl_;
+};
+
+}  // namespace poreflow

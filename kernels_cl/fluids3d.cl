@@ -1,0 +1,75 @@
+/* fluids3d: paper 001's kernels around core/physics/fluids3d.h (twin: kernels_cu/fluids3d.cu;
+   semantics: core/reference/fluids3d.cpp). One program source, built per use: with PF_RB_BX...
+   (a sweep's shape) it holds the lin_solve sweep, with PF_BOX_BX... (a box launch shape) the box
+   kernels; the boundary kernel is in every build. */
+#include "core/physics/fluids3d.h"
+#include "kernels_cl/block_reduce.cl"
+#include "kernels_cl/control_device.cl"
+#include "kernels_cl/box3_device.cl"
+#include "kernels_cl/rb_sweep.cl"
+
+#ifdef PF_RB_BX
+/* one colour sweep of lin_solve on the colour-packed x and x0. plan: s0 the slot to decide from (red sweeps after a check) or
+   -1, s1 the check's slot, s2 the slot to clear. ctrl + ctrl_off is the solve's control block. */
+PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3 b, pf_real a, pf_real inv_c, pf_real tol,
+                        int q, int colour, long kchunk, __global ulong* ctrl_base, long ctrl_off, long it, int4 plan) {
+  __local pf_key s[PF_BLOCK];
+  __global ulong* ctrl = ctrl_base + ctrl_off;
+  const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
+  pf_key m = 0;
+  PF_RB_SWEEP_BEGIN(b, colour, kchunk, active)
+  m = max(m, pf_bits(fl_lin_update_packed(x, x0, b, q, colour, ih, j, k, a, inv_c)));
+  PF_RB_SWEEP_END
+  m = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, m, s);
+  if (active && pf_is_leader()) pf_cv_publish(m, ctrl, plan.s1, plan.s2, ctrl, 0);
+}
+#endif
+
+#ifdef PF_BOX_BX
+PF_BOX_KERNEL void fl_source(__global pf_real* x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk,
+                             pf_real value) {
+  PF_BOX_BEGIN(ni, nj, nk)
+  fl_source_cell(x, bx, b, i0 + i, j0 + j, k0 + k, value);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_pack(__global const pf_real* x, __global pf_real* xp, pf_box3 bx) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_pack_cell(x, xp, bx, i, j, k);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_unpack(__global const pf_real* xp, __global pf_real* x, pf_box3 bx, int b) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_unpack_cell(xp, x, bx, b, i, j, k);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_advect(__global pf_real* d, __global const pf_real* d0, __global const pf_real* u,
+                             __global const pf_real* v, __global const pf_real* w, pf_box3 bx, int b, pf_real dtx,
+                             pf_real dty, pf_real dtz) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, dtx, dty, dtz);
+  PF_BOX_END
+}
+
+/* has_p == 0: p is any buffer, not written */
+PF_BOX_KERNEL void fl_divergence(__global const pf_real* u, __global const pf_real* v, __global const pf_real* w,
+                                 __global pf_real* div, __global pf_real* p, int has_p, pf_box3 bx, pf_real h) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_div_cell(u, v, w, div, p, has_p, bx, i, j, k, h);
+  PF_BOX_END
+}
+
+PF_BOX_KERNEL void fl_gradient(__global pf_real* u, __global pf_real* v, __global pf_real* w, __global const pf_real* p,
+                               pf_box3 bx, pf_real scale) {
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_grad_cell(u, v, w, p, bx, i, j, k, scale);
+  PF_BOX_END
+}
+#endif
+
+PF_KERNEL void fl_boundary(__global pf_real* x, pf_box3 bx, int b) {
+  const long n = fl_boundary_cells(bx);
+  for (long q = get_global_id(0); q < n; q += get_global_size(0)) fl_boundary_cell(x, bx, b, q);
+}

@@ -1,0 +1,167 @@
+// The fluids3d family (twin: kernels_cl/fluids3d.cl): paper 001's kernels around the per-cell
+// functions of core/physics/fluids3d.h. Semantics: core/reference/fluids3d.cpp.
+//
+// lin_solve's sweeps use the red-black skeleton shared with sor3d (kernels_cu/rb_sweep.cuh) and
+// the fused stop of kernels_cu/control_device.cuh: each sweep folds its block's max change into
+// the control block with one atomic max, and the next iteration's red sweep decides, so a solve is
+// its sweeps back to back on the stream with no host round trip.
+#include "core/physics/fluids3d.h"
+#include "kernels_cu/box3_device.cuh"
+#include "kernels_cu/control_device.cuh"
+#include "kernels_cu/fluids3d.cuh"
+#include "kernels_cu/rb_sweep.cuh"
+
+namespace poreflow::cu {
+namespace {
+
+template <class T>
+struct FlSweepParams {
+  T* __restrict__ x;
+  const T* __restrict__ x0;
+  pf_box3 b;
+  T a, inv_c, tol;
+  int q, colour;
+  long long it;
+  int decide_slot, check_slot, clear_slot;
+  unsigned long long* ctrl;
+  RbSweepShape shape;
+};
+
+template <class T>
+__global__ void fl_sweep_kernel(FlSweepParams<T> prm) {
+  using K = bits_t<T>;
+  if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
+  K m = 0;
+  rb_sweep_cells(prm.b, prm.colour, prm.shape, [&](long ih, long j, long k) {
+    const K d = metric_bits(phys::fl_lin_update_packed<T>(prm.x, prm.x0, prm.b, prm.q, prm.colour, ih, j, k, prm.a, prm.inv_c));
+    m = d > m ? d : m;
+  });
+  cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
+}
+
+template <class T>
+__global__ void fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk,
+                                 T value) {
+  box_for_each(ni, nj, nk, [&](long i, long j, long k) { phys::fl_source_cell<T>(x, bx, b, i0 + i, j0 + j, k0 + k, value); });
+}
+
+template <class T>
+__global__ void fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
+}
+
+template <class T>
+__global__ void fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k); });
+}
+
+template <class T>
+__global__ void fl_boundary_kernel(T* __restrict__ x, pf_box3 bx, int b) {
+  const long n = phys::fl_boundary_cells(bx);
+  for (long q = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; q < n; q += static_cast<long>(gridDim.x) * blockDim.x)
+    phys::fl_boundary_cell<T>(x, bx, b, q);
+}
+
+template <class T>
+__global__ void fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
+                                 const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz) {
+  box_for_each(bx.nx, bx.ny, bx.nz,
+               [&](long i, long j, long k) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, dtx, dty, dtz); });
+}
+
+template <class T>
+__global__ void fl_divergence_kernel(const T* __restrict__ u, const T* __restrict__ v, const T* __restrict__ w,
+                                     T* __restrict__ div, T* __restrict__ p, pf_box3 bx, T h) {
+  const int has_p = p != nullptr;
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, h); });
+}
+
+template <class T>
+__global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __restrict__ w, const T* __restrict__ p, pf_box3 bx,
+                                   T scale) {
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, scale); });
+}
+
+}  // namespace
+
+template <class T>
+void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
+  const RbSweepLaunch g = rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep");
+  FlSweepParams<T> prm{};
+  prm.x = static_cast<T*>(l.x);
+  prm.x0 = static_cast<const T*>(l.x0);
+  prm.b = l.box;
+  prm.a = static_cast<T>(l.a);
+  prm.inv_c = static_cast<T>(l.inv_c);
+  prm.tol = static_cast<T>(l.tolerance);
+  prm.q = l.b;
+  prm.colour = l.colour;
+  prm.it = l.it;
+  prm.decide_slot = l.decide_slot;
+  prm.check_slot = l.check_slot;
+  prm.clear_slot = l.clear_slot;
+  prm.ctrl = l.ctrl;
+  prm.shape = g.shape;
+  fl_sweep_kernel<T><<<g.grid, g.threads, 0, stream>>>(prm);
+}
+
+template <class T>
+void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk, T value,
+                      const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(ni, nj, nk, shape);
+  fl_source_kernel<T><<<g.grid, g.block, 0, stream>>>(x, bx, b, i0, j0, k0, ni, nj, nk, value);
+}
+
+template <class T>
+void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_pack_kernel<T><<<g.grid, g.block, 0, stream>>>(x, xp, bx);
+}
+
+template <class T>
+void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_unpack_kernel<T><<<g.grid, g.block, 0, stream>>>(xp, x, bx, b);
+}
+
+template <class T>
+void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream) {
+  const long n = phys::fl_boundary_cells(bx);
+  const unsigned blocks = static_cast<unsigned>(std::min<long>((n + 255) / 256, 1L << 20));
+  fl_boundary_kernel<T><<<blocks, 256, 0, stream>>>(x, bx, b);
+}
+
+template <class T>
+void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
+                      const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_advect_kernel<T><<<g.grid, g.block, 0, stream>>>(d, d0, u, v, w, bx, b, dtx, dty, dtz);
+}
+
+template <class T>
+void launch_fl_divergence(const T* u, const T* v, const T* w, T* div, T* p, pf_box3 bx, T h, const BoxShape& shape,
+                          cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_divergence_kernel<T><<<g.grid, g.block, 0, stream>>>(u, v, w, div, p, bx, h);
+}
+
+template <class T>
+void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const BoxShape& shape, cudaStream_t stream) {
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_gradient_kernel<T><<<g.grid, g.block, 0, stream>>>(u, v, w, p, bx, scale);
+}
+
+#define PF_FL_INSTANTIATE(T)                                                                                               \
+  template void launch_fl_sweep<T>(const FlSweepLaunch&, cudaStream_t);                                                    \
+  template void launch_fl_source<T>(T*, pf_box3, int, long, long, long, long, long, long, T, const BoxShape&, cudaStream_t); \
+  template void launch_fl_boundary<T>(T*, pf_box3, int, cudaStream_t);                                                     \
+  template void launch_fl_pack<T>(const T*, T*, pf_box3, const BoxShape&, cudaStream_t);                                    \
+  template void launch_fl_unpack<T>(const T*, T*, pf_box3, int, const BoxShape&, cudaStream_t);                             \
+  template void launch_fl_advect<T>(T*, const T*, const T*, const T*, const T*, pf_box3, int, T, T, T, const BoxShape&,     \
+                                    cudaStream_t);                                                                          \
+  template void launch_fl_divergence<T>(const T*, const T*, const T*, T*, T*, pf_box3, T, const BoxShape&, cudaStream_t);   \
+  template void launch_fl_gradient<T>(T*, T*, T*, const T*, pf_box3, T, const BoxShape&, cudaStream_t);
+PF_FL_INSTANTIATE(float)
+PF_FL_INSTANTIATE(double)
+
+}  // namespace poreflow::cu

@@ -1,0 +1,44 @@
+#pragma once
+// Launch wrappers of the fluids3d family (kernels_cu/fluids3d.cu; twin kernels_cl/fluids3d.cl).
+#include <cuda_runtime_api.h>
+
+#include "core/kernels/box3.hpp"
+
+namespace poreflow::cu {
+
+// One colour sweep of lin_solve on the colour-packed x and x0. decide_slot >= 0 (red sweeps after a check): decide from that
+// slot first; the sweep folds max |change| into check_slot and block 0 zeroes clear_slot.
+struct FlSweepLaunch {
+  BoxShape shape;
+  int sm_count = 1;
+  void* x = nullptr;
+  const void* x0 = nullptr;
+  pf_box3 box{};
+  double a = 0, inv_c = 1, tolerance = 0;
+  int b = 0, colour = 0;
+  long long it = 0;
+  int decide_slot = -1, check_slot = 0, clear_slot = 1;
+  unsigned long long* ctrl = nullptr;  // the solve's block
+};
+template <class T>
+void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream);
+
+template <class T>
+void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk, T value,
+                      const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream);
+template <class T>
+void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
+                      const BoxShape& shape, cudaStream_t stream);
+template <class T>
+void launch_fl_divergence(const T* u, const T* v, const T* w, T* div, T* p, pf_box3 bx, T h, const BoxShape& shape,
+                          cudaStream_t stream);
+template <class T>
+void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const BoxShape& shape, cudaStream_t stream);
+
+}  // namespace poreflow::cu

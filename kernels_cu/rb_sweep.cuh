@@ -1,0 +1,64 @@
+#pragma once
+// The colour-sweep skeleton of the red-black families (sor3d's simple design, fluids3d's
+// lin_solve; twin: kernels_cl/rb_sweep.cl): one thread per cell of a colour over (half-row index,
+// row, layer) of core/kernels/rb3.h's numbering, 1D blocks of BX x BY (x BZ) threads mapped onto
+// the box by hand so that a block's check is one linear reduction; march shapes walk a chunk of
+// layers per block, sized for about one wave of resident blocks (sor3d_kchunk).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/kernels/rb3.h"
+#include "core/kernels/sor3d.hpp"
+
+namespace poreflow::cu {
+
+// the block's shape and its layers, as the kernel sees them
+struct RbSweepShape {
+  int bx = 32, by = 8, bz = 1;
+  long kchunk = 1;
+};
+
+struct RbSweepLaunch {
+  RbSweepShape shape;
+  dim3 grid;
+  int threads = 0;
+};
+
+// The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs.
+inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what) {
+  auto blocks = [](long n, int per) { return static_cast<unsigned>(std::max<long>(1, (n + per - 1) / per)); };
+  const bool march = s.kind == BoxLaunch::March;
+  RbSweepLaunch l;
+  l.shape.bx = s.bx;
+  l.shape.by = s.by;
+  l.shape.bz = march ? 1 : s.bz;
+  l.threads = s.bx * s.by * l.shape.bz;
+  const unsigned gx = blocks(phys::pf_rb_hx(b), s.bx), gy = std::min(blocks(b.ny, s.by), 65535u);
+  l.shape.kchunk = march ? sor3d_kchunk(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count) : s.bz;
+  const unsigned gz = std::min(static_cast<unsigned>((b.nz + l.shape.kchunk - 1) / l.shape.kchunk), 65535u);
+  if (!march && gz * static_cast<long>(l.shape.kchunk) < b.nz)
+    throw BackendError(std::string(what) + ": " + std::to_string(b.nz) + " layers need more than 65535 blocks in z with " +
+                       to_string(s));
+  l.grid = dim3(gx, gy, gz);
+  return l;
+}
+
+// f(ih, j, k) for this thread's cells of colour `colour` (inside a kernel launched with
+// rb_sweep_launch as 1D blocks of RbSweepLaunch::threads)
+template <class F>
+__device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, const RbSweepShape& s, F&& f) {
+  const int tid = threadIdx.x, tx = tid % s.bx, ty = (tid / s.bx) % s.by, tz = tid / (s.bx * s.by);
+  const long ih = static_cast<long>(blockIdx.x) * s.bx + tx;
+  if (ih >= phys::pf_rb_hx(b)) return;
+  const long k0 = static_cast<long>(blockIdx.z) * s.kchunk, k1 = (k0 + s.kchunk < b.nz) ? k0 + s.kchunk : b.nz;
+  for (long j = static_cast<long>(blockIdx.y) * s.by + ty; j < b.ny; j += static_cast<long>(gridDim.y) * s.by)
+#pragma unroll 2  // two layers' loads in flight per thread
+    for (long k = k0 + tz; k < k1; k += s.bz)
+      if (phys::pf_rb_present(b, colour, ih, j, k)) f(ih, j, k);
+}
+
+}  // namespace poreflow::cu
