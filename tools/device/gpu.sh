@@ -143,8 +143,8 @@ for s in "${stages[@]}"; do
         FLOW_CMD=(env LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /opt/flowkit/flow)
       fi
       threads=$(nproc)
-      echo "{" > "$OUT/deck_timings.json"
-      rm -rf "$ROOT/deck-runs"
+      tf="$OUT/deck_timings${DECK_TAG:-}.json"  # DECK_TAG: a second run-decks in one call keeps the first's
+      echo "{" > "$tf"
       for deck in ${DECKS:-tests/decks/*.DATA validation/decks/*.DATA}; do
         [ -f "$deck" ] || continue
         name=$(basename "$deck" .DATA)
@@ -153,6 +153,7 @@ for s in "${stages[@]}"; do
         for b in "${runs[@]}"; do
           [ -n "${DECK_BACKENDS:-}" ] && [[ " $DECK_BACKENDS " != *" $b "* ]] && continue
           t0=$(date +%s.%N)
+          rm -rf "$ROOT/deck-runs/${name}_$b"
           if [ $b = flow ]; then
             mkdir -p "$ROOT/deck-runs/${name}_flow"
             run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$ROOT/deck-runs/${name}_flow" --threads-per-process=$threads
@@ -162,10 +163,10 @@ for s in "${stages[@]}"; do
               --set output.vtk=false --set output.png=false
             rm -f "$ROOT/deck-runs/${name}_$b"/*.{csv,png}
           fi
-          echo "  \"${name}_$b\": {\"wall_s\": $(awk "BEGIN{print $(date +%s.%N) - $t0}"), \"threads\": $threads}," >> "$OUT/deck_timings.json"
+          echo "  \"${name}_$b\": {\"wall_s\": $(awk "BEGIN{print $(date +%s.%N) - $t0}"), \"threads\": $threads}," >> "$tf"
         done
       done
-      echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$OUT/deck_timings.json"
+      echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$tf"
       ;;
     run-fluids3d)  # the default fluids3d case (N = 84, 100 steps) on cuda and NVIDIA's OpenCL, N = 168, and compared
       for b in cuda opencl; do
