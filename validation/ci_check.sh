@@ -19,7 +19,8 @@ if [ -z "$PYTHON" ] || ! "$PYTHON" -c "import numpy" 2>/dev/null; then
 fi
 rm -rf "$work/QFS"; mkdir -p "$work/QFS"
 start=$(date +%s%N)
-OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/QFS.DATA" --backend omp -o "$work/QFS"
+OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/QFS.DATA" --backend omp -o "$work/QFS" \
+  --set output.vtk=false --set output.png=false
 end=$(date +%s%N)
 echo "ci_check: poreflow QFS $(( (end - start) / 1000000 )) ms"
 "$PYTHON" "$root/validation/compare.py" --strict --case QFS "$root/validation/reference/QFS" "$work/QFS" \
