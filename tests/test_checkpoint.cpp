@@ -87,7 +87,9 @@ long run_steps(Model& m, long n) {
 // every entry of two states bit for bit, but the wall-clock seconds
 void check_same_state(const ModelState& a, const ModelState& b) {
   REQUIRE(a.arrays().size() == b.arrays().size());
-  for (const auto& [name, x] : a.arrays()) {
+  for (const auto& entry : a.arrays()) {
+    const std::string& name = entry.first;  // (not a structured binding: clang 14's CAPTURE lambdas cannot see one)
+    const StateArray& x = entry.second;
     if (name == "seconds") continue;
     CAPTURE(name);
     REQUIRE(b.has(name));

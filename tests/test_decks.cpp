@@ -30,7 +30,8 @@ std::string read_text(const std::string& path) {
 // a temporary deck: SMALL.DATA with `from` replaced by `to` (each must occur)
 std::string edited_deck(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) {
   std::string text = read_text(kDecks + "SMALL.DATA");
-  for (const auto& [from, to] : edits) {
+  for (const auto& edit : edits) {
+    const std::string &from = edit.first, &to = edit.second;  // (clang 14: no structured binding in REQUIRE's lambda)
     const auto at = text.find(from);
     REQUIRE_MESSAGE(at != std::string::npos, from);
     text.replace(at, from.size(), to);
