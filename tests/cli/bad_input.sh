@@ -9,25 +9,7 @@ trap 'rm -rf "$tmp"' EXIT
 case_file=$src/cases/buckley_leverett.toml
 failures=0
 
-# expect_fail REGEX ARGS...: the command must exit non-zero (not by a signal) and print REGEX
-expect_fail() {
-  local regex=$1
-  shift
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
-    echo "FAIL (exit $rc): poreflow $*"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif ! echo "$out" | grep -qE -- "$regex"; then
-    echo "FAIL (message): poreflow $* should mention /$regex/, got:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok: poreflow $*  ->  $(echo "$out" | tail -n 1)"
-  fi
-}
+source "$(dirname "$0")/lib/expect_fail.sh"
 
 run_quick=(run "$case_file" --no-output -q --set grid.points=11 --set time.end=0.5)
 expect_fail "unknown backend 'quantum'.*available" "${run_quick[@]}" --backend quantum

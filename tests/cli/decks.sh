@@ -21,24 +21,7 @@ if ! "$bin" info 2>&1 | grep -q "Eclipse decks: yes"; then
   exit 1
 fi
 
-expect_fail() {  # expect_fail REGEX ARGS...
-  local regex=$1
-  shift
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
-    echo "FAIL (exit $rc): poreflow $*"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif ! echo "$out" | grep -qE -- "$regex"; then
-    echo "FAIL (message): poreflow $* should mention /$regex/, got:"
-    echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok: poreflow $*  ->  $(echo "$out" | tail -n 1)"
-  fi
-}
+source "$(dirname "$0")/lib/expect_fail.sh"
 
 # a run: the summary files and the CSV with Eclipse names, numerics changed by --set
 if "$bin" run "$deck" --backend serial -q -o "$tmp/run" --set output.vtk=false --set output.png=false \
