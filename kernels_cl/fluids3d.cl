@@ -17,9 +17,16 @@ PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3
   __global ulong* ctrl = ctrl_base + ctrl_off;
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
   pf_key m = 0;
-  PF_RB_SWEEP_BEGIN(b, colour, kchunk, active)
-  m = max(m, pf_bits(fl_lin_update_packed(x, x0, b, q, colour, ih, j, k, a, inv_c)));
-  PF_RB_SWEEP_END
+  /* part: one colour's values ("half" is a type in OpenCL C) */
+  const PF_RB_INDEX hx = (PF_RB_INDEX)pf_rb_hx(b), plane = (PF_RB_INDEX)b.ny * hx, part = plane * (PF_RB_INDEX)b.nz;
+  __global pf_real* own = x + colour * part;
+  __global const pf_real* own0 = x0 + colour * part;
+  __global const pf_real* other = x + (1 - colour) * part;
+  PF_RB_ROWS_BEGIN(b, colour, kchunk, active)
+  const int walls = fl_walls((int)i, (int)j, (int)k, (int)b.nx, (int)b.ny, (int)b.nz);
+  m = max(m, pf_bits(fl_lin_update_at(own + row + ih, own0 + row + ih, other + row + (i >> 1), (int)(i & 1), hx, plane, walls,
+                                      q, a, inv_c)));
+  PF_RB_ROWS_END
   m = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, m, s);
   if (active && pf_is_leader()) pf_cv_publish(m, ctrl, plan.s1, plan.s2, ctrl, 0);
 }

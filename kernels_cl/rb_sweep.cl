@@ -24,3 +24,36 @@
   }                     \
   }                     \
   }
+
+/* PF_RB_ROWS_BEGIN(b, colour, kchunk, active) body PF_RB_ROWS_END: the same walk for kernels that
+   address colour-packed arrays by steps (twin: rb_sweep_rows): body sees ih, i, j, k and
+   row = (k ny + j) hx, the start of row (j, k) in a colour's half, all of type PF_RB_INDEX (int
+   where the arrays fit, defined by the host; long otherwise); a work-item's layers are walked by
+   adding planes to row, four unrolled so their loads are in flight together. */
+#ifndef PF_RB_INDEX
+#define PF_RB_INDEX long
+#endif
+#define PF_RB_ROWS_BEGIN(b, colour, kchunk, active)                                                              \
+  {                                                                                                            \
+    const int rb_lid_ = get_local_id(0);                                                                       \
+    const int rb_tx_ = rb_lid_ % PF_RB_BX, rb_ty_ = (rb_lid_ / PF_RB_BX) % PF_RB_BY;                           \
+    const int rb_tz_ = rb_lid_ / (PF_RB_BX * PF_RB_BY);                                                        \
+    const PF_RB_INDEX rb_hx_ = (PF_RB_INDEX)pf_rb_hx(b), rb_nx_ = (PF_RB_INDEX)(b).nx;                         \
+    const PF_RB_INDEX rb_ny_ = (PF_RB_INDEX)(b).ny, rb_nz_ = (PF_RB_INDEX)(b).nz;                              \
+    const PF_RB_INDEX ih = (PF_RB_INDEX)get_group_id(0) * PF_RB_BX + rb_tx_;                                   \
+    if ((active) && ih < rb_hx_) {                                                                             \
+      const PF_RB_INDEX rb_k0_ = (PF_RB_INDEX)get_group_id(2) * (PF_RB_INDEX)(kchunk);                         \
+      const PF_RB_INDEX rb_k1_ = min(rb_nz_, rb_k0_ + (PF_RB_INDEX)(kchunk));                                  \
+      const PF_RB_INDEX rb_step_ = rb_ny_ * rb_hx_ * PF_RB_BZ;                                                 \
+      for (PF_RB_INDEX j = (PF_RB_INDEX)get_group_id(1) * PF_RB_BY + rb_ty_; j < rb_ny_;                       \
+           j += (PF_RB_INDEX)get_num_groups(1) * PF_RB_BY) {                                                   \
+        PF_RB_INDEX row = ((rb_k0_ + rb_tz_) * rb_ny_ + j) * rb_hx_;                                           \
+        _Pragma("unroll 4") for (PF_RB_INDEX k = rb_k0_ + rb_tz_; k < rb_k1_; k += PF_RB_BZ, row += rb_step_) { \
+          const PF_RB_INDEX i = 2 * ih + ((colour + j + k) & 1);                                               \
+          if (i < rb_nx_) {
+#define PF_RB_ROWS_END \
+  }                    \
+  }                    \
+  }                    \
+  }                    \
+  }

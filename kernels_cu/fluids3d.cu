@@ -5,6 +5,7 @@
 // the fused stop of kernels_cu/control_device.cuh: each sweep folds its block's max change into
 // the control block with one atomic max, and the next iteration's red sweep decides, so a solve is
 // its sweeps back to back on the stream with no host round trip.
+#include "core/kernels/fluids3d.hpp"
 #include "core/physics/fluids3d.h"
 #include "kernels_cu/box3_device.cuh"
 #include "kernels_cu/control_device.cuh"
@@ -27,13 +28,25 @@ struct FlSweepParams {
   RbSweepShape shape;
 };
 
-template <class T>
-__global__ void fl_sweep_kernel(FlSweepParams<T> prm) {
+// I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
+// resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
+// SM's threads and 0.4 of the copy bandwidth.
+template <class T, class I>
+__global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(FlSweepParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
   K m = 0;
-  rb_sweep_cells(prm.b, prm.colour, prm.shape, [&](long ih, long j, long k) {
-    const K d = metric_bits(phys::fl_lin_update_packed<T>(prm.x, prm.x0, prm.b, prm.q, prm.colour, ih, j, k, prm.a, prm.inv_c));
+  const pf_box3 b = prm.b;
+  const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz);
+  const I hx = static_cast<I>(phys::pf_rb_hx(b)), plane = ny * hx, half = plane * nz;
+  T* const own = prm.x + prm.colour * half;
+  const T* const own0 = prm.x0 + prm.colour * half;
+  const T* const other = prm.x + (1 - prm.colour) * half;
+  rb_sweep_rows<I>(b, prm.colour, prm.shape, [&](I ih, I i, I j, I k, I row) {
+    const int walls = phys::fl_walls(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k), static_cast<int>(nx),
+                                     static_cast<int>(ny), static_cast<int>(nz));
+    const K d = metric_bits(phys::fl_lin_update_at<T>(own + row + ih, own0 + row + ih, other + row + (i >> 1), static_cast<int>(i & 1),
+                                                      hx, plane, walls, prm.q, prm.a, prm.inv_c));
     m = d > m ? d : m;
   });
   cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
@@ -86,7 +99,7 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 
 template <class T>
 void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
-  const RbSweepLaunch g = rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep");
+  const RbSweepLaunch g = rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", kFluidsSweepLayers);
   FlSweepParams<T> prm{};
   prm.x = static_cast<T*>(l.x);
   prm.x0 = static_cast<const T*>(l.x0);
@@ -102,7 +115,8 @@ void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
   prm.clear_slot = l.clear_slot;
   prm.ctrl = l.ctrl;
   prm.shape = g.shape;
-  fl_sweep_kernel<T><<<g.grid, g.threads, 0, stream>>>(prm);
+  if (l.narrow) fl_sweep_kernel<T, int><<<g.grid, g.threads, 0, stream>>>(prm);
+  else fl_sweep_kernel<T, long long><<<g.grid, g.threads, 0, stream>>>(prm);
 }
 
 template <class T>

@@ -19,6 +19,7 @@ struct FlSweepLaunch {
   long long it = 0;
   int decide_slot = -1, check_slot = 0, clear_slot = 1;
   unsigned long long* ctrl = nullptr;  // the solve's block
+  bool narrow = true;                  // 32-bit indices (fluids3d_narrow_index)
 };
 template <class T>
 void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream);

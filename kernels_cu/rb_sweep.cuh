@@ -3,7 +3,8 @@
 // lin_solve; twin: kernels_cl/rb_sweep.cl): one thread per cell of a colour over (half-row index,
 // row, layer) of core/kernels/rb3.h's numbering, 1D blocks of BX x BY (x BZ) threads mapped onto
 // the box by hand so that a block's check is one linear reduction; march shapes walk a chunk of
-// layers per block, sized for about one wave of resident blocks (sor3d_kchunk).
+// layers per block: sized for about one wave of resident blocks (sor3d_kchunk), or a fixed count
+// (march_layers) where short chunks keep more loads in flight (fluids3d).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,7 +30,8 @@ struct RbSweepLaunch {
 };
 
 // The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs.
-inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what) {
+inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what,
+                                     long march_layers = 0) {
   auto blocks = [](long n, int per) { return static_cast<unsigned>(std::max<long>(1, (n + per - 1) / per)); };
   const bool march = s.kind == BoxLaunch::March;
   RbSweepLaunch l;
@@ -38,7 +40,9 @@ inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm
   l.shape.bz = march ? 1 : s.bz;
   l.threads = s.bx * s.by * l.shape.bz;
   const unsigned gx = blocks(phys::pf_rb_hx(b), s.bx), gy = std::min(blocks(b.ny, s.by), 65535u);
-  l.shape.kchunk = march ? sor3d_kchunk(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count) : s.bz;
+  l.shape.kchunk = !march ? s.bz
+                   : march_layers > 0 ? std::min<long>(march_layers, b.nz)
+                                      : sor3d_kchunk(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count);
   const unsigned gz = std::min(static_cast<unsigned>((b.nz + l.shape.kchunk - 1) / l.shape.kchunk), 65535u);
   if (!march && gz * static_cast<long>(l.shape.kchunk) < b.nz)
     throw BackendError(std::string(what) + ": " + std::to_string(b.nz) + " layers need more than 65535 blocks in z with " +
@@ -59,6 +63,28 @@ __device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, con
 #pragma unroll 2  // two layers' loads in flight per thread
     for (long k = k0 + tz; k < k1; k += s.bz)
       if (phys::pf_rb_present(b, colour, ih, j, k)) f(ih, j, k);
+}
+
+// The same walk for kernels that address colour-packed arrays by steps: f(ih, i, j, k, row) with
+// row = (k ny + j) hx, the start of row (j, k) in a colour's half, in index type I (int when the
+// arrays fit: half the registers of long, which the GPU needs for resident threads); a thread's
+// layers are walked by adding planes to row, four unrolled so their loads are in flight together.
+template <class I, class F>
+__device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, const RbSweepShape& s, F&& f) {
+  const int tid = threadIdx.x, tx = tid % s.bx, ty = (tid / s.bx) % s.by, tz = tid / (s.bx * s.by);
+  const I hx = static_cast<I>(phys::pf_rb_hx(b)), nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny);
+  const I ih = static_cast<I>(blockIdx.x) * s.bx + tx;
+  if (ih >= hx) return;
+  const I kc = static_cast<I>(s.kchunk), k0 = static_cast<I>(blockIdx.z) * kc, k1 = min(k0 + kc, static_cast<I>(b.nz));
+  const I plane = ny * hx, step = plane * s.bz;
+  for (I j = static_cast<I>(blockIdx.y) * s.by + ty; j < ny; j += static_cast<I>(gridDim.y) * s.by) {
+    I row = ((k0 + tz) * ny + j) * hx;
+#pragma unroll 4
+    for (I k = k0 + tz; k < k1; k += s.bz, row += step) {
+      const I i = 2 * ih + ((colour + j + k) & 1);
+      if (i < nx) f(ih, i, j, k, row);
+    }
+  }
 }
 
 }  // namespace poreflow::cu

@@ -264,7 +264,7 @@ struct SolveRun {
 // slots must never be read), `sweeps` iterations enqueued in batches of `batch`, x unpacked
 template <class U>
 SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, const std::vector<double>& x0, int q, double a,
-                      double c, double tol, long sweeps, long batch, const char* shape, int block = 1) {
+                      double c, double tol, long sweeps, long batch, const char* shape, int block = 1, bool wide = false) {
   auto fx = make_field(k, convert<U>(x));
   auto fx0 = make_field(k, convert<U>(x0));
   Field<U> px(k, fluids3d_packed_values(b)), px0(k, fluids3d_packed_values(b));
@@ -294,6 +294,7 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   s.shape = parse_box_shape(shape);
   s.ctrl = ctrl.get();
   s.ctrl_block = block;
+  s.wide_index = wide;
   for (long first = 0; first < sweeps; first += batch) f.solve(s, first, std::min(batch, sweeps - first));
   FluidsUnpackArgs u;
   u.prec = precision_of<U>();
@@ -376,15 +377,16 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve sweeps match the reference, every shape,
           CHECK(want.st.sweeps == 5);
           CHECK(!want.st.converged);
           check_ghost_rule(want.x, b, q, 1e-15);
-          for (const char* shape : kShapes) {
-            INFO("box ", b.describe(), ", quantity ", q, ", a ", a, ", shape ", shape);
-            const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 5, 2, shape);
-            check_same(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "lin_solve");
-            CHECK(got.st.sweeps == 5);
-            CHECK(!got.st.non_finite);
-            // the max change of the last sweep, reduced exactly on the device
-            CHECK(got.st.last_change == doctest::Approx(want.st.last_change).epsilon(sizeof(T) == 4 ? 1e-3 : 1e-9));
-          }
+          for (const char* shape : kShapes)
+            for (bool wide : {false, true}) {  // the GPU sweeps' 32- and 64-bit index paths
+              INFO("box ", b.describe(), ", quantity ", q, ", a ", a, ", shape ", shape, ", wide index ", wide);
+              const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 5, 2, shape, 1, wide);
+              check_same(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "lin_solve");
+              CHECK(got.st.sweeps == 5);
+              CHECK(!got.st.non_finite);
+              // the max change of the last sweep, reduced exactly on the device
+              CHECK(got.st.last_change == doctest::Approx(want.st.last_change).epsilon(sizeof(T) == 4 ? 1e-3 : 1e-9));
+            }
         }
       }
     }

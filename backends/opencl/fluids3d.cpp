@@ -7,7 +7,6 @@
 #include "backends/opencl/families.hpp"
 #include "core/error.hpp"
 #include "core/kernels/rb3.h"
-#include "core/kernels/sor3d.hpp"
 #include "core/physics/fluids3d.h"
 
 namespace poreflow::ocl {
@@ -71,13 +70,15 @@ class ClFluids3D final : public Fluids3DImpl {
     const bool march = s.kind == BoxLaunch::March;
     const int bz = march ? 1 : s.bz;
     const int threads = s.bx * s.by * bz;
-    const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
-                                "\n#define PF_RB_BZ " + std::to_string(bz) + "\n";
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const pf_box3 b = a.box.view();
+    const bool narrow = !a.wide_index && fluids3d_narrow_index(b);
+    const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
+                                "\n#define PF_RB_BZ " + std::to_string(bz) + "\n#define PF_RB_INDEX " +
+                                (narrow ? "int" : "long") + "\n";
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const std::size_t gx = blocks_of(phys::pf_rb_hx(b), s.bx), gy = std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
-    if (march) kchunk = sor3d_kchunk(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
+    if (march) kchunk = std::min<long>(kFluidsSweepLayers, b.nz);
     const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
     ctx_.set(k, 0, mem(*a.x));
     ctx_.set(k, 1, mem(*a.x0));

@@ -14,6 +14,8 @@ std::size_t fluids3d_ctrl_bytes(int blocks) { return static_cast<std::size_t>(bl
 
 std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::pf_rb_m(box.view())); }
 
+bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phys::pf_rb_hx(b) * b.ny < (1L << 31); }
+
 namespace {
 
 void check_field(const Box3& box, const Buffer* b, Precision prec, const char* what) {

@@ -62,6 +62,10 @@ struct FluidsUnpackArgs {
 // done are in the control block (PF_CV_ITER, or K when it did not stop).
 // ctrl_block: the control block used is block number ctrl_block of the ctrl buffer (so one reset
 // clears the blocks of all the solves of a step).
+// A march shape walks this many layers a block on the GPUs: short chunks keep more blocks, and so
+// more loads, in flight (H100, N = 168..288: 4 layers against 1..16 and against one wave's chunk).
+constexpr long kFluidsSweepLayers = 4;
+
 struct FluidsSolveArgs {
   Precision prec = Precision::Double;
   Box3 box;               // the cells (the packed arrays depend on nx, ny, nz only)
@@ -73,7 +77,12 @@ struct FluidsSolveArgs {
   BoxShape shape;         // over (half-row, row, layer) of a colour's cells
   Buffer* ctrl = nullptr;
   int ctrl_block = 0;
+  bool wide_index = false;  // GPU sweeps: 64-bit indices even where 32 bits fit (tests of the wide path)
 };
+
+// whether the GPU sweeps index the packed arrays of box b with 32-bit ints (both colours and a
+// plane beyond fit), or with 64-bit ones
+bool fluids3d_narrow_index(const pf_box3& b);
 
 // d = d0 traced back along (u, v, w) and interpolated (fl_advect_point), then d's ghosts
 // (quantity b). d0's ghost layer is read. d must not be d0, u, v or w.

@@ -71,26 +71,50 @@ PF_TEMPLATE PF_FN pf_real fl_lin_point(pf_real x0, pf_real w, pf_real e, pf_real
    row by row, so a colour sweep reads and writes its own values contiguously and the other
    colour's as neighbours, never a cache line it does not use). A neighbour across a wall is the
    ghost the classic set_bnd would have left there, fl_ghost of the cell's own current value, so
-   no ghost is stored during the solve and the iterates are those of the natural layout.
-   The update of the colour-c cell at half-index ih of row (j, k) of xp (x0p the same layout):
-   writes it, returns |new - old|. */
+   no ghost is stored during the solve and the iterates are those of the natural layout. */
+
+/* the walls a cell touches, as bits for fl_lin_update_at */
+#define PF_FL_WALL_W 1
+#define PF_FL_WALL_E 2
+#define PF_FL_WALL_S 4
+#define PF_FL_WALL_N 8
+#define PF_FL_WALL_B 16
+#define PF_FL_WALL_T 32
+/* the walls cell (i, j, k) of an nx x ny x nz interior touches (a side's cell count is an int) */
+PF_FN int fl_walls(int i, int j, int k, int nx, int ny, int nz) {
+  return (i == 0 ? PF_FL_WALL_W : 0) | (i == nx - 1 ? PF_FL_WALL_E : 0) | (j == 0 ? PF_FL_WALL_S : 0) |
+         (j == ny - 1 ? PF_FL_WALL_N : 0) | (k == 0 ? PF_FL_WALL_B : 0) | (k == nz - 1 ? PF_FL_WALL_T : 0);
+}
+
+/* The update of one colour-packed cell, given where its values lie: xq its value (updated in
+   place), x0q its right-hand side, nq the other colour's value at the same half-index of the same
+   row. Its neighbours across i are then nq[odd - 1] and nq[odd] (odd = i & 1), across j nq[-+hx],
+   across k nq[-+plane]; walls (PF_FL_WALL_* bits) replace a neighbour by its ghost. Returns
+   |new - old|. Callers address the cell as suits them (a GPU thread walks its column by pointer
+   steps); the arithmetic is this function's. */
+PF_TEMPLATE PF_FN pf_real fl_lin_update_at(PF_GLOBAL pf_real* xq, PF_GLOBAL const pf_real* x0q, PF_GLOBAL const pf_real* nq,
+                                           int odd, long hx, long plane, int walls, int b, pf_real a, pf_real inv_c) {
+  const pf_real old = *xq;
+  const pf_real w = (walls & PF_FL_WALL_W) ? fl_ghost(old, b, 1, 0, 0) : nq[odd - 1];
+  const pf_real e = (walls & PF_FL_WALL_E) ? fl_ghost(old, b, 1, 0, 0) : nq[odd];
+  const pf_real s = (walls & PF_FL_WALL_S) ? fl_ghost(old, b, 0, 1, 0) : nq[-hx];
+  const pf_real n = (walls & PF_FL_WALL_N) ? fl_ghost(old, b, 0, 1, 0) : nq[hx];
+  const pf_real bo = (walls & PF_FL_WALL_B) ? fl_ghost(old, b, 0, 0, 1) : nq[-plane];
+  const pf_real t = (walls & PF_FL_WALL_T) ? fl_ghost(old, b, 0, 0, 1) : nq[plane];
+  const pf_real v = fl_lin_point(*x0q, w, e, s, n, bo, t, a, inv_c);
+  *xq = v;
+  return fabs(v - old);
+}
+
+/* The update of the colour-c cell at half-index ih of row (j, k) of xp (x0p the same layout). */
 PF_TEMPLATE PF_FN pf_real fl_lin_update_packed(PF_GLOBAL pf_real* xp, PF_GLOBAL const pf_real* x0p, pf_box3 bx, int b, int c,
                                                long ih, long j, long k, pf_real a, pf_real inv_c) {
   const long hx = pf_rb_hx(bx), row = (k * bx.ny + j) * hx;
   const long i = 2 * ih + pf_rb_shift(c, j, k);
   const long q = c * pf_rb_m(bx) + row + ih;
-  const long o = (1 - c) * pf_rb_m(bx) + row; /* the row of the other colour */
-  const long plane = bx.ny * hx;
-  const pf_real old = xp[q];
-  const pf_real w = i > 0 ? xp[o + ((i - 1) >> 1)] : fl_ghost(old, b, 1, 0, 0);
-  const pf_real e = i < bx.nx - 1 ? xp[o + ((i + 1) >> 1)] : fl_ghost(old, b, 1, 0, 0);
-  const pf_real s = j > 0 ? xp[o - hx + (i >> 1)] : fl_ghost(old, b, 0, 1, 0);
-  const pf_real n = j < bx.ny - 1 ? xp[o + hx + (i >> 1)] : fl_ghost(old, b, 0, 1, 0);
-  const pf_real bo = k > 0 ? xp[o - plane + (i >> 1)] : fl_ghost(old, b, 0, 0, 1);
-  const pf_real t = k < bx.nz - 1 ? xp[o + plane + (i >> 1)] : fl_ghost(old, b, 0, 0, 1);
-  const pf_real v = fl_lin_point(x0p[q], w, e, s, n, bo, t, a, inv_c);
-  xp[q] = v;
-  return fabs(v - old);
+  const long o = (1 - c) * pf_rb_m(bx) + row + (i >> 1); /* the other colour's value at the same half-index */
+  const int walls = fl_walls((int)i, (int)j, (int)k, (int)bx.nx, (int)bx.ny, (int)bx.nz);
+  return fl_lin_update_at(xp + q, x0p + q, xp + o, (int)(i & 1), hx, bx.ny * hx, walls, b, a, inv_c);
 }
 
 /* pack: the interior cell (i, j, k) of x into its colour-packed place in xp */
