@@ -10,7 +10,7 @@ BoxLaunchCl box_launch(long nx, long ny, long nz, const BoxShape& s) {
   l.defines = "#define PF_BOX_BX " + std::to_string(s.bx) + "\n#define PF_BOX_BY " + std::to_string(s.by) +
               "\n#define PF_BOX_BZ " + std::to_string(bz) + "\n";
   l.threads = s.bx * s.by * bz;
-  l.global = cl::NDRange(up(nx, s.bx), up(ny, s.by), march ? 1 : up(nz, bz));
+  l.global = cl::NDRange(up(nx, s.bx), up(ny, s.by), static_cast<std::size_t>(box_blocks_z(nz, s)) * bz);
   l.local = cl::NDRange(s.bx, s.by, bz);
   return l;
 }

@@ -1,5 +1,6 @@
 #include "core/kernels/box3.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
@@ -8,6 +9,11 @@
 namespace poreflow {
 
 static_assert(sizeof(long) == 8, "pf_box3 holds 64-bit longs, as OpenCL C's long");
+
+long box_blocks_z(long nz, const BoxShape& s) {
+  const long per = s.kind == BoxLaunch::March ? kBoxMarchLayers : s.bz;
+  return std::clamp<long>((nz + per - 1) / per, 1, 65535);
+}
 
 Box3 Box3::standalone(long nx, long ny, long nz, long halo) {
   return inside(nx, ny, nz, halo, nx + 2 * halo, ny + 2 * halo, nz + 2 * halo, halo, halo, halo);

@@ -38,14 +38,20 @@ struct Box3 {
 void check_box(const Box3& box, const Buffer* b, Precision prec, const char* what);
 
 // How the GPU backends cover a box: 2D blocks of bx x by threads over (i, j), each marching along
-// k (March: the paper-003 shape), or 3D blocks of bx x by x bz threads, one cell each (Blocks3D).
+// a chunk of kBoxMarchLayers layers (March: the paper-003 shape, in chunks so that the launch has
+// enough threads to keep loads in flight: one march through all 168 layers of a 168^3 box ran 126
+// blocks on 132 SMs), or 3D blocks of bx x by x bz threads, one cell each (Blocks3D).
 // Host backends run an OpenMP loop over (k, j) planes whatever the shape.
 enum class BoxLaunch { March, Blocks3D };
+constexpr long kBoxMarchLayers = 4;
 struct BoxShape {
   BoxLaunch kind = BoxLaunch::March;
   int bx = 32, by = 8, bz = 1;
   int threads() const { return bx * by * (kind == BoxLaunch::March ? 1 : bz); }
 };
+// The blocks (work-groups) a launch of shape s has along z for nz layers (at most 65535). The
+// device loop (box_for_each, PF_BOX_BEGIN) gives each block a contiguous chunk of the layers.
+long box_blocks_z(long nz, const BoxShape& s);
 // "march:32x8" or "3d:8x8x8"; ConfigError naming the text otherwise
 BoxShape parse_box_shape(std::string_view s);
 std::string to_string(const BoxShape& s);
