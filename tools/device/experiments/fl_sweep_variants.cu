@@ -49,6 +49,7 @@ struct P {
   int c;
   long kchunk;
   unsigned* out;
+  int pitch = 0;  // F: the packed rows' pitch (0: hx)
 };
 
 // A: today's kernel (rb_sweep_cells' loop with fl_lin_update_packed), 1D blocks of 32 x 8
@@ -93,13 +94,13 @@ __global__ void __launch_bounds__(BX * BY, MINB) k_f(P p) {
   const int ih = blockIdx.x * BX + tx, j = blockIdx.y * BY + ty;
   unsigned m = 0;
   if (ih < hx && j < ny) {
-    const int plane = ny * hx, mm = plane * nz;
+    const int px = p.pitch ? p.pitch : hx, plane = ny * px, mm = plane * nz;
     const int k0 = blockIdx.z * static_cast<int>(p.kchunk), k1 = min(k0 + static_cast<int>(p.kchunk), nz);
     const float* other = p.x + (1 - p.c) * mm;
     float* own = p.x + p.c * mm;
     const float* x0 = p.x0 + p.c * mm;
     const float a = p.a, inv_c = p.inv_c;
-    int row = (k0 * ny + j) * hx;
+    int row = (k0 * ny + j) * px;
 #pragma unroll UNROLL
     for (int k = k0; k < k1; ++k, row += plane) {
       const int i = 2 * ih + ((p.c + j + k) & 1);
@@ -108,8 +109,49 @@ __global__ void __launch_bounds__(BX * BY, MINB) k_f(P p) {
         const float old = own[q];
         const float w = i > 0 ? other[row + ((i - 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
         const float e = i < nx - 1 ? other[row + ((i + 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float s = j > 0 ? other[row - hx + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float n = j < ny - 1 ? other[row + hx + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float s = j > 0 ? other[row - px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float n = j < ny - 1 ? other[row + px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float bo = k > 0 ? other[row - plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
+        const float t = k < nz - 1 ? other[row + plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
+        const float v = fl_lin_point<float>(x0[q], w, e, s, n, bo, t, a, inv_c);
+        own[q] = v;
+        m = max(m, __float_as_uint(fabsf(v - old)));
+      }
+    }
+  }
+  block_max(m, p.out);
+}
+
+// H: F behind a block-wide stop check as the real sweep (thread 0 reads a control word, barrier)
+template <int BX, int BY, int UNROLL, int MINB>
+__global__ void __launch_bounds__(BX * BY, MINB) k_h(P p) {
+  __shared__ int stop;
+  if (threadIdx.x == 0) stop = *reinterpret_cast<volatile unsigned*>(p.out + 1) == 12345u;
+  __syncthreads();
+  if (stop) return;
+  const int tx = threadIdx.x % BX, ty = threadIdx.x / BX;
+  const int hx = static_cast<int>(pf_rb_hx(p.b)), nx = static_cast<int>(p.b.nx), ny = static_cast<int>(p.b.ny),
+            nz = static_cast<int>(p.b.nz);
+  const int ih = blockIdx.x * BX + tx, j = blockIdx.y * BY + ty;
+  unsigned m = 0;
+  if (ih < hx && j < ny) {
+    const int px = p.pitch ? p.pitch : hx, plane = ny * px, mm = plane * nz;
+    const int k0 = blockIdx.z * static_cast<int>(p.kchunk), k1 = min(k0 + static_cast<int>(p.kchunk), nz);
+    const float* other = p.x + (1 - p.c) * mm;
+    float* own = p.x + p.c * mm;
+    const float* x0 = p.x0 + p.c * mm;
+    const float a = p.a, inv_c = p.inv_c;
+    int row = (k0 * ny + j) * px;
+#pragma unroll UNROLL
+    for (int k = k0; k < k1; ++k, row += plane) {
+      const int i = 2 * ih + ((p.c + j + k) & 1);
+      if (i < nx) {
+        const int q = row + ih;
+        const float old = own[q];
+        const float w = i > 0 ? other[row + ((i - 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
+        const float e = i < nx - 1 ? other[row + ((i + 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
+        const float s = j > 0 ? other[row - px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float n = j < ny - 1 ? other[row + px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
         const float bo = k > 0 ? other[row - plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
         const float t = k < nz - 1 ? other[row + plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
         const float v = fl_lin_point<float>(x0[q], w, e, s, n, bo, t, a, inv_c);
@@ -226,7 +268,8 @@ int main(int argc, char** argv) {
     unsigned* out;
     CK(cudaMalloc(&x, total * 4));
     CK(cudaMalloc(&x0, total * 4));
-    CK(cudaMalloc(&out, 4));
+    CK(cudaMalloc(&out, 8));
+    CK(cudaMemset(out, 0, 8));
     CK(cudaMemcpy(x0, h0.data(), total * 4, cudaMemcpyHostToDevice));
     std::vector<float> ref;
     const double bytes = 2.0 * n * n * n * 4;  // one colour sweep
@@ -284,13 +327,14 @@ int main(int argc, char** argv) {
         kern<<<grid, bxs * bys>>>(p);
       });
     };
-    for (long kc : {1L, 2L, 4L, 8L, 16L}) {
+    for (long kc : {2L, 4L, 8L, 16L, 32L}) {
       fk("F u4 lb8", k_f<32, 8, 4, 8>, 32, 8, kc);
       fk("F u2 lb8", k_f<32, 8, 2, 8>, 32, 8, kc);
       fk("F u4 lb4", k_f<32, 16, 4, 4>, 32, 16, kc);
       fk("F u4 lb16", k_f<32, 4, 4, 16>, 32, 4, kc);
       fk("F u4 lb8", k_f<64, 4, 4, 8>, 64, 4, kc);
       fk("G ldg u4 lb8", k_g<32, 8, 4, 8>, 32, 8, kc);
+      fk("H check u4 lb8", k_h<32, 8, 4, 8>, 32, 8, kc);
     }
     auto one = [&](const char* name, auto kern, int bxs, int bys) {
       const dim3 grid((bx.hx + bxs - 1) / bxs, (n + bys - 1) / bys, n);
@@ -302,6 +346,34 @@ int main(int argc, char** argv) {
     one("E one cell 32x8", k_e<32, 8>, 32, 8);
     CK(cudaFree(x));
     CK(cudaFree(x0));
+    // padded rows: the packed rows' pitch rounded up to 8 and 32 values (sector and line)
+    for (long px : {bx.hx, (bx.hx + 7) / 8 * 8, (bx.hx + 31) / 32 * 32}) {
+      const long tot = 2 * px * n * n;
+      float *y, *y0;
+      CK(cudaMalloc(&y, tot * 4));
+      CK(cudaMalloc(&y0, tot * 4));
+      std::vector<float> hy(tot, 0.5f);
+      CK(cudaMemcpy(y, hy.data(), tot * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(y0, hy.data(), tot * 4, cudaMemcpyHostToDevice));
+      const long kc = 4;
+      const dim3 grid((bx.hx + 31) / 32, (n + 7) / 8, (n + kc - 1) / kc);
+      cudaEvent_t e0, e1;
+      CK(cudaEventCreate(&e0));
+      CK(cudaEventCreate(&e1));
+      for (int it = 0; it < 6; ++it) k_f<32, 8, 4, 8><<<grid, 256>>>(P{y, y0, bx.b, a, inv_c, it & 1, kc, out, int(px)});
+      const int reps = 200;
+      CK(cudaEventRecord(e0));
+      for (int it = 0; it < reps; ++it) k_f<32, 8, 4, 8><<<grid, 256>>>(P{y, y0, bx.b, a, inv_c, it & 1, kc, out, int(px)});
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaGetLastError());
+      float ms = 0;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      const double t = ms * 1e-3 / reps;
+      std::printf("N=%ld F u4 lb8 32x8 kc4 pitch %ld (hx %ld) %8.1f us/colour  %6.0f GB/s\n", n, px, bx.hx, t * 1e6, bytes / t / 1e9);
+      CK(cudaFree(y));
+      CK(cudaFree(y0));
+    }
     CK(cudaFree(out));
   }
   return 0;
