@@ -62,9 +62,10 @@ struct FluidsUnpackArgs {
 // done are in the control block (PF_CV_ITER, or K when it did not stop).
 // ctrl_block: the control block used is block number ctrl_block of the ctrl buffer (so one reset
 // clears the blocks of all the solves of a step).
-// A march shape walks this many layers a block on the GPUs: short chunks keep more blocks, and so
-// more loads, in flight (H100, N = 168..288: 4 layers against 1..16 and against one wave's chunk).
-constexpr long kFluidsSweepLayers = 4;
+// A march shape walks this many layers a block on the GPU sweeps: enough blocks to keep loads in
+// flight, few enough that each block's start (it reads the control block before its first load)
+// is paid rarely (H100, N = 168 and 256: 16 layers against 2..32 and against one wave's chunk).
+constexpr long kFluidsSweepLayers = 16;
 
 struct FluidsSolveArgs {
   Precision prec = Precision::Double;
