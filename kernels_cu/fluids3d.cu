@@ -52,24 +52,19 @@ __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(
   cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
 }
 
-// The box kernels' registers are capped like the sweep's: their hot path (an interior cell) is
-// short, and what the cap spills is the ghost writing of the few cells next to a wall. Uncapped
-// (64-80 registers) they ran at a third of an SM's threads, the gradient at 0.9 TB/s.
-#define PF_FL_BOX_BOUNDS __maxnreg__(sizeof(T) == 4 ? 40 : 64)
-
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk,
+__global__ void fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk,
                                  T value) {
   box_for_each(ni, nj, nk, [&](long i, long j, long k) { phys::fl_source_cell<T>(x, bx, b, i0 + i, j0 + j, k0 + k, value); });
 }
 
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
+__global__ void fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
   box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
 }
 
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
+__global__ void fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
   box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k); });
 }
 
@@ -81,21 +76,21 @@ __global__ void fl_boundary_kernel(T* __restrict__ x, pf_box3 bx, int b) {
 }
 
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
+__global__ void fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
                                  const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz) {
   box_for_each(bx.nx, bx.ny, bx.nz,
                [&](long i, long j, long k) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, dtx, dty, dtz); });
 }
 
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_divergence_kernel(const T* __restrict__ u, const T* __restrict__ v, const T* __restrict__ w,
+__global__ void fl_divergence_kernel(const T* __restrict__ u, const T* __restrict__ v, const T* __restrict__ w,
                                      T* __restrict__ div, T* __restrict__ p, pf_box3 bx, T h) {
   const int has_p = p != nullptr;
   box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, h); });
 }
 
 template <class T>
-__global__ void PF_FL_BOX_BOUNDS fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __restrict__ w, const T* __restrict__ p, pf_box3 bx,
+__global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __restrict__ w, const T* __restrict__ p, pf_box3 bx,
                                    T scale) {
   box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, scale); });
 }
