@@ -120,6 +120,19 @@ TEST_CASE("case files: unknown keys, types, ranges and overrides") {
   cf.set("output.dir=results/run1");  // a bare word that is not TOML becomes a string
   CHECK(cf.get_string("output.dir", "") == "results/run1");
   CHECK_THROWS_AS(cf.set("novalue"), ConfigError);
+  CHECK_THROWS_AS(cf.set("wells[2].rate=1"), ConfigError);
+}
+
+TEST_CASE("--set into an array of tables: an index past the array or too long for a number is refused") {
+  // the second: the case fuzzer's first crash (std::stoul threw out_of_range past the CLI's handlers)
+  auto cf = io::CaseFile::parse("model = \"impes3d\"\n[[wells]]\nname = \"P1\"\nrate = 1.0\n", "w.toml");
+  CHECK_NOTHROW(cf.set("wells[0].rate=2.5"));
+  for (const char* bad : {"wells[1].rate=1", "wells[-1].rate=1", "wells[x].rate=1", "wells[].rate=1",
+                          "wells[122222222222222222222222222222222].rate=1"})
+    CHECK_THROWS_WITH_AS(cf.set(bad), doctest::Contains("there is no table"), ConfigError);
+}
+
+TEST_CASE("case files: loading and syntax errors name the file and line") {
   CHECK_THROWS_WITH_AS(io::CaseFile::load("/nonexistent/case.toml"), doctest::Contains("/nonexistent/case.toml"),
                        ConfigError);
   CHECK_THROWS_WITH_AS(io::CaseFile::parse("model = \n", "bad.toml"), doctest::Contains("line 1"), ConfigError);

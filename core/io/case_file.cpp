@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -150,9 +151,10 @@ void CaseFile::set(std::string_view assignment) {
     if (const auto open = parts[i].find('['); open != std::string::npos && parts[i].back() == ']') {
       const std::string name = parts[i].substr(0, open), index = parts[i].substr(open + 1, parts[i].size() - open - 2);
       auto* arr = t->get(name) ? t->get(name)->as_array() : nullptr;
+      // an index too long for a number is no table either (std::stoul would throw out_of_range)
       std::size_t k = 0;
-      bool number = !index.empty() && index.find_first_not_of("0123456789") == std::string::npos;
-      if (number) k = std::stoul(index);
+      const auto [end, ec] = std::from_chars(index.data(), index.data() + index.size(), k);
+      const bool number = !index.empty() && ec == std::errc() && end == index.data() + index.size();
       if (!arr || !number || k >= arr->size() || !arr->get(k)->as_table())
         throw ConfigError("--set '" + std::string(assignment) + "': there is no table " + parts[i]);
       t = arr->get(k)->as_table();
