@@ -3,8 +3,8 @@
 // lin_solve; twin: kernels_cl/rb_sweep.cl): one thread per cell of a colour over (half-row index,
 // row, layer) of core/kernels/rb3.h's numbering, 1D blocks of BX x BY (x BZ) threads mapped onto
 // the box by hand so that a block's check is one linear reduction; march shapes walk a chunk of
-// layers per block: sized for about one wave of resident blocks (sor3d_kchunk), at most
-// max_layers when that is positive (fluids3d).
+// layers per block: sized for about one wave of resident blocks (sor3d_kchunk), or the family's
+// own rule (layers_of(nz, blocks over a layer, threads, sm_count), fluids3d).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,7 +31,7 @@ struct RbSweepLaunch {
 
 // The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs.
 inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what,
-                                     long max_layers = 0) {
+                                     long (*layers_of)(long, long, int, int) = nullptr) {
   auto blocks = [](long n, int per) { return static_cast<unsigned>(std::max<long>(1, (n + per - 1) / per)); };
   const bool march = s.kind == BoxLaunch::March;
   RbSweepLaunch l;
@@ -40,8 +40,8 @@ inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm
   l.shape.bz = march ? 1 : s.bz;
   l.threads = s.bx * s.by * l.shape.bz;
   const unsigned gx = blocks(phys::pf_rb_hx(b), s.bx), gy = std::min(blocks(b.ny, s.by), 65535u);
-  l.shape.kchunk = march ? sor3d_kchunk(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count) : s.bz;
-  if (march && max_layers > 0) l.shape.kchunk = std::min(l.shape.kchunk, max_layers);
+  const auto rule = layers_of ? layers_of : sor3d_kchunk;
+  l.shape.kchunk = march ? rule(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count) : s.bz;
   const unsigned gz = std::min(static_cast<unsigned>((b.nz + l.shape.kchunk - 1) / l.shape.kchunk), 65535u);
   if (!march && gz * static_cast<long>(l.shape.kchunk) < b.nz)
     throw BackendError(std::string(what) + ": " + std::to_string(b.nz) + " layers need more than 65535 blocks in z with " +

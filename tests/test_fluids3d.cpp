@@ -479,3 +479,19 @@ TEST_CASE("fluids3d: bad kernel arguments are refused") {
   ad.w = &y.buffer();
   CHECK_THROWS_WITH_AS(be.fluids3d().advect(ad), doctest::Contains("must not be an input"), BackendError);
 }
+
+TEST_CASE("fluids3d: a march sweep's chunks make at most one wave of resident blocks") {
+  const long resident = 132 * (2048 / 256);  // an H100 with blocks of 256 threads
+  for (long nz : {1L, 7L, 84L, 168L, 256L, 288L})
+    for (long bxy : {1L, 22L, 63L, 128L, 180L, 1056L, 5000L}) {
+      INFO("nz ", nz, ", blocks over a layer ", bxy);
+      const long kc = fluids3d_sweep_layers(nz, bxy, 256, 132);
+      REQUIRE(kc >= 1);
+      CHECK(kc <= nz);
+      const long blocks = (nz + kc - 1) / kc * bxy;
+      // one wave and no more, unless a layer alone needs more blocks than one wave holds
+      CHECK(blocks <= std::max(resident, bxy));
+      // and no needlessly long chunks: one more chunk would not fit
+      if (kc > 1) CHECK(((nz + kc - 2) / (kc - 1)) * bxy > resident);
+    }
+}

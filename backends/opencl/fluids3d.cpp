@@ -7,7 +7,6 @@
 #include "backends/opencl/families.hpp"
 #include "core/error.hpp"
 #include "core/kernels/rb3.h"
-#include "core/kernels/sor3d.hpp"
 #include "core/physics/fluids3d.h"
 
 namespace poreflow::ocl {
@@ -79,9 +78,7 @@ class ClFluids3D final : public Fluids3DImpl {
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const std::size_t gx = blocks_of(phys::pf_rb_hx(b), s.bx), gy = std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
-    if (march)
-      kchunk = std::min(kFluidsSweepLayers,
-                        sor3d_kchunk(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units())));
+    if (march) kchunk = fluids3d_sweep_layers(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
     const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
     ctx_.set(k, 0, mem(*a.x));
     ctx_.set(k, 1, mem(*a.x0));

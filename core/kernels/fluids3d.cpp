@@ -1,5 +1,6 @@
 #include "core/kernels/fluids3d.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -13,6 +14,12 @@ Fluids3DKernels Backend::fluids3d() { return Fluids3DKernels(*this, fluids3d_imp
 std::size_t fluids3d_ctrl_bytes(int blocks) { return static_cast<std::size_t>(blocks < 1 ? 1 : blocks) * kControlBytes; }
 
 std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::pf_rb_m(box.view())); }
+
+long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
+  const long resident = static_cast<long>(std::max(units, 1)) * std::max(1, 2048 / std::max(threads, 1));
+  const long chunks = std::clamp<long>(resident / std::max<long>(blocks_xy, 1), 1, std::max<long>(nz, 1));
+  return (nz + chunks - 1) / chunks;
+}
 
 bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phys::pf_rb_hx(b) * b.ny < (1L << 31); }
 

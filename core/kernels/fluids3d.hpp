@@ -62,11 +62,13 @@ struct FluidsUnpackArgs {
 // done are in the control block (PF_CV_ITER, or K when it did not stop).
 // ctrl_block: the control block used is block number ctrl_block of the ctrl buffer (so one reset
 // clears the blocks of all the solves of a step).
-// A march shape on the GPU sweeps walks the layers of about one wave of resident blocks
-// (sor3d_kchunk), at most this many: enough blocks to keep loads in flight, few enough that each
-// block's start (it reads the control block before its first load) is paid rarely. H100: at
-// N = 168 16 layers ran 25% faster than 4; at N = 84 one wave's 2 layers beat 16 by 1.4x.
-constexpr long kFluidsSweepLayers = 16;
+// The layers a march block of the GPU sweeps walks (nz layers; blocks_xy blocks over a layer; on
+// `units` SMs/compute units of 2048 threads): the chunk that makes the launch one full wave of
+// resident blocks and no more. A launch a few blocks over one wave pays a second, nearly empty
+// one (N = 168 with one-wave chunks rounded the other way: 1071 blocks for 1056 places, 10%
+// slower than 693 blocks of 16 layers); fewer, longer chunks pay each block's start (it reads the
+// control block before its first load) less often.
+long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units);
 
 struct FluidsSolveArgs {
   Precision prec = Precision::Double;

@@ -76,8 +76,8 @@ bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and sc
 SANITIZER=${SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
 # the kernels that use shared memory or synchronise a block: block reductions (reduce, jacobi1d's
 # and the control's checks, impes3d's statistics), the tridiagonal solvers (tridiag, adi2d's
-# sweeps, ADI), sor3d's tiled and zline designs
-SHARED_TESTS=${SANITIZE_TESTS:-"reduce*,jacobi1d*,tridiag*,sor3d*,control: the decide*,impes3d: the step*,impes3d: a NaN*,adi2d: every kernel*,adi2d: a sweep*,adi2d: a checking*,adi: *"}
+# sweeps, ADI), sor3d's tiled and zline designs, fluids3d's lin_solve sweep
+SHARED_TESTS=${SANITIZE_TESTS:-"reduce*,jacobi1d*,tridiag*,sor3d*,fluids3d: lin_solve*,control: the decide*,impes3d: the step*,impes3d: a NaN*,adi2d: every kernel*,adi2d: a sweep*,adi2d: a checking*,adi: *"}
 sanitize() {
   local name=$1 filter=$2
   shift 2
