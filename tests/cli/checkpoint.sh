@@ -15,6 +15,8 @@ fail() {
   echo "FAIL: $*"
   failures=$((failures + 1))
 }
+# shellcheck source=lib/expect_fail.sh
+source "$(dirname "$0")/lib/expect_fail.sh"
 
 case_file=$src/cases/buckley_leverett.toml
 # about 8 000 cheap steps with a CSV row each: long enough to be stopped in the middle
@@ -69,21 +71,6 @@ for f in "$tmp"/whole/*.vti "$tmp/whole/bl1d.pvd"; do
 done
 echo "ok: restarted run = uninterrupted run ($whole_rows CSV lines, $(ls "$tmp"/whole/*.vti | wc -l) snapshots)"
 
-# expect_fail REGEX ARGS...: exits non-zero (not by a signal) with a message matching REGEX
-expect_fail() {
-  local regex=$1
-  shift
-  local out rc
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [ $rc -eq 0 ] || [ $rc -ge 128 ]; then
-    fail "(exit $rc): poreflow $*: $out"
-  elif ! echo "$out" | grep -qE -- "$regex"; then
-    fail "poreflow $* should mention /$regex/, got: $out"
-  else
-    echo "ok: poreflow ... ${*: -2}  ->  $(echo "$out" | tail -n 1)"
-  fi
-}
 ck=$tmp/parts/checkpoint.h5
 expect_fail "--restart: File does not exist" "${args[@]}" --no-output --restart "$tmp/none.h5"
 expect_fail "checkpoint '$ck' was written for a different case \($case_file\): grid.points = 4001 there, 4002 here" \
