@@ -218,6 +218,19 @@ double Impes3D<T>::oil_in_place() const {
   return sum(mo_);
 }
 
+// FPR: the pore-volume weighted pressure (reads the pressure back: report times only)
+template <class T>
+double Impes3D<T>::mean_pressure() const {
+  const auto p = p_.download();
+  double pv = 0, pp = 0;
+  for (std::size_t L = 0; L < E_; ++L)
+    if (geo_.pv0[L] > 0) {
+      pv += geo_.pv0[L];
+      pp += geo_.pv0[L] * double(p[L]);
+    }
+  return pv > 0 ? pp / pv : 0;
+}
+
 template <class T>
 void Impes3D<T>::apply_schedule() {
   const auto& ev = cfg_.input.schedule;
@@ -517,16 +530,7 @@ void Impes3D<T>::write_summary(bool start) {
     x.bhp_controlled = r.control == IMP_CTRL_BHP;
     s.wells.push_back(x);
   }
-  if (s.report) {  // the pore-volume weighted pressure, read back at reports only
-    const auto p = p_.download();
-    double pv = 0, pp = 0;
-    for (std::size_t L = 0; L < E_; ++L)
-      if (geo_.pv0[L] > 0) {
-        pv += geo_.pv0[L];
-        pp += geo_.pv0[L] * double(p[L]);
-      }
-    summary_fpr_ = pv > 0 ? pp / pv : 0;
-  }
+  if (s.report) summary_fpr_ = mean_pressure();
   s.pressure = summary_fpr_;
   s.oil_in_place = oil_in_place();
   s.water_in_place = water_in_place();
@@ -606,16 +610,8 @@ std::vector<double> Impes3D<T>::series_row() const {
     fwpt += w.water_total;
     fwit += w.water_injected;
   }
-  // FPR: the pore-volume weighted pressure (a report-time copy of the pressure)
-  const auto p = p_.download();
-  double pv = 0, pp = 0;
-  for (std::size_t L = 0; L < E_; ++L)
-    if (geo_.pv0[L] > 0) {
-      pv += geo_.pv0[L];
-      pp += geo_.pv0[L] * double(p[L]);
-    }
   std::vector<double> r = {t_,   double(steps_), last_dt_, fopr, fwpr, fopr + fwpr, fwir, fopt, fwpt, fwit,
-                           fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0, pp / pv, oil_in_place(), water_in_place(),
+                           fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0, mean_pressure(), oil_in_place(), water_in_place(),
                            double(sor_total_), double(cuts_total_)};
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     const auto& w = wells_[i];

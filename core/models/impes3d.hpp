@@ -80,6 +80,7 @@ class Impes3D final : public Model {
   // for tests and benchmarks
   double water_in_place() const;  // sm3
   double oil_in_place() const;
+  double mean_pressure() const;  // FPR, pore-volume weighted (reads the pressure back)
   const std::vector<ImpesWellResult>& wells() const { return wells_; }
   long retries() const { return cuts_total_; }
   long sor_iterations() const { return sor_total_; }
