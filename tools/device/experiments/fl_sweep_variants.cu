@@ -85,9 +85,24 @@ __global__ void __launch_bounds__(BX * BY) k_e(P p) {
   block_max(m, p.out);
 }
 
-// F: march in k with 32-bit offsets advanced by a plane per layer, the row's edge tests hoisted
-template <int BX, int BY, int UNROLL, int MINB>
+// F: march in k with 32-bit offsets advanced by a plane per layer, the row's edge tests hoisted.
+// LDG (variant G): the read-only streams (the other colour, x0) through the non-coherent path.
+// CHECK (variant H): behind a block-wide stop check as the real sweep (thread 0 reads a control
+// word, barrier).
+template <bool LDG>
+__device__ __forceinline__ float ld(const float* a) {
+  if constexpr (LDG) return __ldg(a);
+  else return *a;
+}
+
+template <int BX, int BY, int UNROLL, int MINB, bool LDG = false, bool CHECK = false>
 __global__ void __launch_bounds__(BX * BY, MINB) k_f(P p) {
+  if constexpr (CHECK) {
+    __shared__ int stop;
+    if (threadIdx.x == 0) stop = *reinterpret_cast<volatile unsigned*>(p.out + 1) == 12345u;
+    __syncthreads();
+    if (stop) return;
+  }
   const int tx = threadIdx.x % BX, ty = threadIdx.x / BX;
   const int hx = static_cast<int>(pf_rb_hx(p.b)), nx = static_cast<int>(p.b.nx), ny = static_cast<int>(p.b.ny),
             nz = static_cast<int>(p.b.nz);
@@ -107,91 +122,13 @@ __global__ void __launch_bounds__(BX * BY, MINB) k_f(P p) {
       if (i < nx) {
         const int q = row + ih;
         const float old = own[q];
-        const float w = i > 0 ? other[row + ((i - 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float e = i < nx - 1 ? other[row + ((i + 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float s = j > 0 ? other[row - px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float n = j < ny - 1 ? other[row + px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float bo = k > 0 ? other[row - plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float t = k < nz - 1 ? other[row + plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float v = fl_lin_point<float>(x0[q], w, e, s, n, bo, t, a, inv_c);
-        own[q] = v;
-        m = max(m, __float_as_uint(fabsf(v - old)));
-      }
-    }
-  }
-  block_max(m, p.out);
-}
-
-// H: F behind a block-wide stop check as the real sweep (thread 0 reads a control word, barrier)
-template <int BX, int BY, int UNROLL, int MINB>
-__global__ void __launch_bounds__(BX * BY, MINB) k_h(P p) {
-  __shared__ int stop;
-  if (threadIdx.x == 0) stop = *reinterpret_cast<volatile unsigned*>(p.out + 1) == 12345u;
-  __syncthreads();
-  if (stop) return;
-  const int tx = threadIdx.x % BX, ty = threadIdx.x / BX;
-  const int hx = static_cast<int>(pf_rb_hx(p.b)), nx = static_cast<int>(p.b.nx), ny = static_cast<int>(p.b.ny),
-            nz = static_cast<int>(p.b.nz);
-  const int ih = blockIdx.x * BX + tx, j = blockIdx.y * BY + ty;
-  unsigned m = 0;
-  if (ih < hx && j < ny) {
-    const int px = p.pitch ? p.pitch : hx, plane = ny * px, mm = plane * nz;
-    const int k0 = blockIdx.z * static_cast<int>(p.kchunk), k1 = min(k0 + static_cast<int>(p.kchunk), nz);
-    const float* other = p.x + (1 - p.c) * mm;
-    float* own = p.x + p.c * mm;
-    const float* x0 = p.x0 + p.c * mm;
-    const float a = p.a, inv_c = p.inv_c;
-    int row = (k0 * ny + j) * px;
-#pragma unroll UNROLL
-    for (int k = k0; k < k1; ++k, row += plane) {
-      const int i = 2 * ih + ((p.c + j + k) & 1);
-      if (i < nx) {
-        const int q = row + ih;
-        const float old = own[q];
-        const float w = i > 0 ? other[row + ((i - 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float e = i < nx - 1 ? other[row + ((i + 1) >> 1)] : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float s = j > 0 ? other[row - px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float n = j < ny - 1 ? other[row + px + (i >> 1)] : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float bo = k > 0 ? other[row - plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float t = k < nz - 1 ? other[row + plane + (i >> 1)] : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float v = fl_lin_point<float>(x0[q], w, e, s, n, bo, t, a, inv_c);
-        own[q] = v;
-        m = max(m, __float_as_uint(fabsf(v - old)));
-      }
-    }
-  }
-  block_max(m, p.out);
-}
-
-// G: F with the read-only streams (the other colour, x0) through the non-coherent path
-template <int BX, int BY, int UNROLL, int MINB>
-__global__ void __launch_bounds__(BX * BY, MINB) k_g(P p) {
-  const int tx = threadIdx.x % BX, ty = threadIdx.x / BX;
-  const int hx = static_cast<int>(pf_rb_hx(p.b)), nx = static_cast<int>(p.b.nx), ny = static_cast<int>(p.b.ny),
-            nz = static_cast<int>(p.b.nz);
-  const int ih = blockIdx.x * BX + tx, j = blockIdx.y * BY + ty;
-  unsigned m = 0;
-  if (ih < hx && j < ny) {
-    const int plane = ny * hx, mm = plane * nz;
-    const int k0 = blockIdx.z * static_cast<int>(p.kchunk), k1 = min(k0 + static_cast<int>(p.kchunk), nz);
-    const float* other = p.x + (1 - p.c) * mm;
-    float* own = p.x + p.c * mm;
-    const float* x0 = p.x0 + p.c * mm;
-    const float a = p.a, inv_c = p.inv_c;
-    int row = (k0 * ny + j) * hx;
-#pragma unroll UNROLL
-    for (int k = k0; k < k1; ++k, row += plane) {
-      const int i = 2 * ih + ((p.c + j + k) & 1);
-      if (i < nx) {
-        const int q = row + ih;
-        const float old = own[q];
-        const float w = i > 0 ? __ldg(other + row + ((i - 1) >> 1)) : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float e = i < nx - 1 ? __ldg(other + row + ((i + 1) >> 1)) : fl_ghost<float>(old, 0, 1, 0, 0);
-        const float s = j > 0 ? __ldg(other + row - hx + (i >> 1)) : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float n = j < ny - 1 ? __ldg(other + row + hx + (i >> 1)) : fl_ghost<float>(old, 0, 0, 1, 0);
-        const float bo = k > 0 ? __ldg(other + row - plane + (i >> 1)) : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float t = k < nz - 1 ? __ldg(other + row + plane + (i >> 1)) : fl_ghost<float>(old, 0, 0, 0, 1);
-        const float v = fl_lin_point<float>(__ldg(x0 + q), w, e, s, n, bo, t, a, inv_c);
+        const float w = i > 0 ? ld<LDG>(other + row + ((i - 1) >> 1)) : fl_ghost<float>(old, 0, 1, 0, 0);
+        const float e = i < nx - 1 ? ld<LDG>(other + row + ((i + 1) >> 1)) : fl_ghost<float>(old, 0, 1, 0, 0);
+        const float s = j > 0 ? ld<LDG>(other + row - px + (i >> 1)) : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float n = j < ny - 1 ? ld<LDG>(other + row + px + (i >> 1)) : fl_ghost<float>(old, 0, 0, 1, 0);
+        const float bo = k > 0 ? ld<LDG>(other + row - plane + (i >> 1)) : fl_ghost<float>(old, 0, 0, 0, 1);
+        const float t = k < nz - 1 ? ld<LDG>(other + row + plane + (i >> 1)) : fl_ghost<float>(old, 0, 0, 0, 1);
+        const float v = fl_lin_point<float>(ld<LDG>(x0 + q), w, e, s, n, bo, t, a, inv_c);
         own[q] = v;
         m = max(m, __float_as_uint(fabsf(v - old)));
       }
@@ -333,8 +270,8 @@ int main(int argc, char** argv) {
       fk("F u4 lb4", k_f<32, 16, 4, 4>, 32, 16, kc);
       fk("F u4 lb16", k_f<32, 4, 4, 16>, 32, 4, kc);
       fk("F u4 lb8", k_f<64, 4, 4, 8>, 64, 4, kc);
-      fk("G ldg u4 lb8", k_g<32, 8, 4, 8>, 32, 8, kc);
-      fk("H check u4 lb8", k_h<32, 8, 4, 8>, 32, 8, kc);
+      fk("G ldg u4 lb8", k_f<32, 8, 4, 8, true>, 32, 8, kc);
+      fk("H check u4 lb8", k_f<32, 8, 4, 8, false, true>, 32, 8, kc);
     }
     auto one = [&](const char* name, auto kern, int bxs, int bys) {
       const dim3 grid((bx.hx + bxs - 1) / bxs, (n + bys - 1) / bys, n);
