@@ -10,4 +10,9 @@ namespace poreflow::cu {
 template <class T>
 void launch_axpy(std::size_t n, T alpha, const T* x, T* y, const unsigned long long* guard, cudaStream_t stream);
 
+// dst[0, n) = value: the typed fill behind the cuda backend's Backend::fill (CUDA's memset only
+// repeats bytes; OpenCL has clEnqueueFillBuffer)
+template <class T>
+void launch_fill(T* dst, T value, std::size_t n, cudaStream_t stream);
+
 }  // namespace poreflow::cu

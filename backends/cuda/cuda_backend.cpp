@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "backends/cuda/families.hpp"
-#include "kernels_cu/fill.cuh"
+#include "kernels_cu/blas.cuh"
 
 namespace poreflow {
 namespace {
