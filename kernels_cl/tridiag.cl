@@ -1,5 +1,5 @@
 /* tridiag: batched solves of a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i (a_0, c_{m-1} ignored), the
-   twin of kernels_cu/tridiag_device.cuh: the same kernels, index maps and arithmetic
+   twin of kernels_cu/tridiag.cu: the same kernels, index maps and arithmetic
    (core/reference/tridiag_host.hpp's reduce_eq; a neighbour outside a system is the identity
    equation x = 0, so systems are padded with identities freely). See that file for the design.
 

@@ -1,19 +1,1009 @@
-// The tridiag family (twin: kernels_cl/tridiag.cl): launch wrappers around the kernels and the
-// plan of kernels_cu/tridiag_device.cuh, the Auto rule, and the copy that cuSPARSE's in-place solvers need.
+// The tridiag family (twin: kernels_cl/tridiag.cl): batched solves of
+//   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,  i = 0..m-1  (a_0 and c_{m-1} ignored),
+// with the arithmetic of core/reference/tridiag_host.hpp: one reduction step of CR and PCR is
+// tridiag_host::reduce_eq, and a neighbour outside the system is the identity equation x = 0.
+// Reducing with an identity changes nothing, so the kernels pad systems with identities freely.
+//
+// Kernels (the plan at the end picks and chains them):
+//   thomas_direct_kernel  one thread per system, rows read where they lie (coalesced when the
+//                         systems are interleaved); c' in scratch, d' in x.
+//   thomas_tiled_kernel   one thread per system of the contiguous layout; tiles of 32 rows of 32
+//                         systems pass through shared memory so that global accesses coalesce.
+//   cr_kernel             CR and the CR+PCR hybrid, register-blocked: each thread holds M
+//                         consecutive rows and does the first log2(M) CR levels on them alone
+//                         (one exchange with its neighbour thread), the one equation per thread
+//                         that is left goes through CR (CR+PCR: CR down to kCrPcrStop equations,
+//                         then PCR) in shared memory, and the back substitution runs the other
+//                         way. Contiguous systems: persistent blocks, the next group of systems
+//                         copied into shared memory (cp.async) while the current one is solved.
+//   pcr_kernel            PCR and PCR+Thomas: thread t holds rows t, t+P, t+2P, ...; PCR levels
+//                         exchange whole equations through shared memory; PCR runs until every
+//                         row is alone, PCR+Thomas stops after log2(P) levels, when each
+//                         thread's rows form one independent system, and runs Thomas on them.
+//   pcr_split_kernel,     PCR levels in global memory: systems too long for one block are split
+//   pcr_global_kernel     into K = 2^levels interleaved subsystems (several levels a pass, tiles
+//                         with halos), which cr_kernel or pcr_kernel then solve with the
+//                         requested algorithm.
+//
+// Only the CUDA subset that a CPU emulation of a thread block (threads plus a barrier) can also
+// run is used here (no warp intrinsics; cp.async and the reciprocals fall back to plain code off
+// the GPU), so the index logic can be checked without a GPU.
+//
+// After the kernels: the launch wrappers around them, their plan, the Auto rule, and the copy that
+// cuSPARSE's in-place solvers need.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/kernels/converge.h"
+#include "core/kernels/tridiag_view.hpp"
 #include "kernels_cu/tridiag.cuh"
-#include "kernels_cu/tridiag_device.cuh"
+
+namespace poreflow::cu::tri {
+
+// ---- equations --------------------------------------------------------------------------------
+
+template <class T>
+struct Eq {
+  T a, b, c, d;
+};
+
+template <class T>
+__host__ __device__ __forceinline__ Eq<T> ident() {
+  return {T(0), T(1), T(0), T(0)};
+}
+
+// a / b from the hardware's approximate reciprocal (double: refined by Newton steps to within
+// about an ulp of the rounded quotient). The compiler's IEEE division calls a slow-path subroutine that
+// costs registers (and spills) in these register-heavy kernels. No pivoting anyway: the
+// divisors are diagonals of diagonally dominant systems, far from 0 and from denormals.
+__host__ __device__ __forceinline__ float dv(float a, float b) {
+#ifdef __CUDA_ARCH__
+  float r;  // within an ulp of 1/b: a * r is within 2 ulps of a / b, plenty for float's tolerance
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(b));
+  return a * r;
+#else
+  return a / b;
+#endif
+}
+__host__ __device__ __forceinline__ double dv(double a, double b) {
+#ifdef __CUDA_ARCH__
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(b));
+  r = fma(r, fma(-b, r, 1.0), r);
+  r = fma(r, fma(-b, r, 1.0), r);
+  const double q = a * r;
+  return fma(r, fma(-b, q, a), q);
+#else
+  return a / b;
+#endif
+}
+
+// tridiag_host::reduce_eq with identities for the missing neighbours
+template <class T>
+__host__ __device__ __forceinline__ Eq<T> reduce(const Eq<T>& e, const Eq<T>& l, const Eq<T>& r) {
+  const T k1 = dv(e.a, l.b), k2 = dv(e.c, r.b);
+  return {-l.a * k1, e.b - l.c * k1 - r.a * k2, -r.c * k2, e.d - l.d * k1 - r.d * k2};
+}
+
+// Row `row` of a system of m rows at global position p; the ignored ends read as 0 (they may
+// hold anything, NaN included, so they are not multiplied by 0 but replaced).
+template <class T>
+__device__ __forceinline__ Eq<T> load_eq(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
+                                         const T* __restrict__ d, std::size_t p, std::size_t row, std::size_t m) {
+  return {row == 0 ? T(0) : a[p], b[p], row + 1 == m ? T(0) : c[p], d[p]};
+}
+
+// A solve under an iteration control (core/kernels/converge.h) does nothing once it says stop;
+// every kernel checks at its start, before any barrier (the answer is the same for the whole grid).
+__device__ __forceinline__ bool stopped(const unsigned long long* guard) { return guard && guard[PF_CV_STOP] != 0; }
+
+// A solution value as stored: plus add[p] when the solve updates an iterate (x = correction + add).
+template <class T>
+__device__ __forceinline__ T plus(T v, const T* __restrict__ add, std::size_t p) {
+  return add ? v + add[p] : v;
+}
+
+// ---- where the systems lie ----------------------------------------------------------------------
+// (core/kernels/tridiag_view.hpp, shared with the OpenCL plan)
+using poreflow::tri::View;
+using poreflow::tri::make_view;
+
+// ---- shared memory --------------------------------------------------------------------------------
+
+template <class T>
+__device__ __forceinline__ T* smem() {
+  extern __shared__ __align__(16) unsigned char pf_tri_smem[];
+  return reinterpret_cast<T*>(pf_tri_smem);
+}
+
+// An equation stored as four planes of `stride` values.
+template <class T>
+__device__ __forceinline__ void put(T* s, int stride, int i, const Eq<T>& e) {
+  s[i] = e.a;
+  s[i + stride] = e.b;
+  s[i + 2 * stride] = e.c;
+  s[i + 3 * stride] = e.d;
+}
+template <class T>
+__device__ __forceinline__ Eq<T> get(const T* s, int stride, int i) {
+  return {s[i], s[i + stride], s[i + 2 * stride], s[i + 3 * stride]};
+}
+
+template <int M>
+constexpr int log2c() {
+  if constexpr (M <= 1) return 0;
+  else return 1 + log2c<M / 2>();
+}
+
+// Threads per block of a kernel whose threads hold M equations (4M values of T) in registers:
+// the most that leave each thread the registers it needs without spills (ptxas -v; a block's
+// warps are allotted registers in groups of four, so the counts are multiples of 128 threads).
+template <class T, int M>
+constexpr int max_threads() {
+  if constexpr (sizeof(T) == 4) return M <= 4 ? 1024 : M == 8 ? 640 : 512;
+  else return M <= 4 ? 640 : M == 8 ? 512 : 384;
+}
+// The staged (persistent) CR kernel keeps a few more values live: double with 8 rows and float
+// with 16 need more than the 128 registers of 512 threads.
+template <class T, int M, bool STAGED>
+constexpr int cr_max_threads() {
+  return STAGED && ((sizeof(T) == 8 && M == 8) || (sizeof(T) == 4 && M == 16)) ? 384 : max_threads<T, M>();
+}
+
+// ---- Thomas ---------------------------------------------------------------------------------------
+
+constexpr int kThomasBlock = 128;
+constexpr int kThomasUnroll = 8;  // rows loaded together, to keep loads in flight while the chain runs
+
+template <class T>
+__global__ void __launch_bounds__(kThomasBlock)
+    thomas_direct_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
+                         const T* __restrict__ d, T* __restrict__ x, T* __restrict__ cp, View v,
+                         const T* __restrict__ add, const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  constexpr int U = kThomasUnroll;
+  const std::size_t s = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s >= v.count) return;
+  const std::size_t o = v.off(s), m = v.rows(s), sj = v.sj;
+  // forward: c'_j = c_j / bet, d'_j = (d_j - a_j d'_{j-1}) / bet, bet = b_j - a_j c'_{j-1}
+  T cprev = T(0), dprev = T(0);
+  for (std::size_t j0 = 0; j0 < m; j0 += U) {
+    Eq<T> e[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const std::size_t j = j0 + u;
+      e[u] = j < m ? load_eq(a, b, c, d, o + j * sj, j, m) : ident<T>();
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const std::size_t j = j0 + u;
+      if (j < m) {
+        const T inv = dv(T(1), e[u].b - e[u].a * cprev);
+        cprev = e[u].c * inv;
+        dprev = (e[u].d - e[u].a * dprev) * inv;
+        cp[o + j * sj] = cprev;
+        x[o + j * sj] = dprev;
+      }
+    }
+  }
+  // backward: x_j = d'_j - c'_j x_{j+1} (c' of the last row is 0)
+  T xn = T(0);
+  for (std::size_t j1 = m; j1 > 0;) {
+    const std::size_t j0 = j1 > static_cast<std::size_t>(U) ? j1 - U : 0;
+    T cv[U], dv[U], av[U];  // add's values loaded with the others: a load per row in the chain costs 30%
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const std::size_t j = j0 + u;
+      cv[u] = j < j1 ? cp[o + j * sj] : T(0);
+      dv[u] = j < j1 ? x[o + j * sj] : T(0);
+      av[u] = add && j < j1 ? add[o + j * sj] : T(0);
+    }
+#pragma unroll
+    for (int u = U - 1; u >= 0; --u) {
+      const std::size_t j = j0 + u;
+      if (j < j1) {
+        xn = dv[u] - cv[u] * xn;
+        x[o + j * sj] = add ? xn + av[u] : xn;
+      }
+    }
+    j1 = j0;
+  }
+}
+
+constexpr int kTileSys = 32;   // systems (threads) per block
+constexpr int kTileRows = 32;  // rows per tile: 32 consecutive values of one system per warp access
+
+template <class T>
+constexpr std::size_t tiled_smem_bytes() {
+  return 4 * kTileSys * (kTileRows + 1) * sizeof(T);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kTileSys)
+    thomas_tiled_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
+                        const T* __restrict__ d, T* __restrict__ x, T* __restrict__ cp, std::size_t n,
+                        std::size_t batch, const T* __restrict__ add, const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  constexpr int W = kTileSys, R = kTileRows, RP = R + 1;  // RP: rows padded against bank conflicts
+  T* sa = smem<T>();
+  T* sb = sa + W * RP;
+  T* sc = sb + W * RP;
+  T* sd = sc + W * RP;
+  const int tid = threadIdx.x;
+  const std::size_t s0 = static_cast<std::size_t>(blockIdx.x) * W;
+  const int ns = static_cast<int>(batch - s0 < static_cast<std::size_t>(W) ? batch - s0 : W);
+  const std::size_t base = s0 * n;
+  const std::size_t tiles = (n + R - 1) / R;
+  // forward, tile by tile; c' goes to cp and d' to x
+  T cprev = T(0), dprev = T(0);
+  for (std::size_t tile = 0; tile < tiles; ++tile) {
+    const std::size_t r0 = tile * R;
+    const int rows = static_cast<int>(n - r0 < static_cast<std::size_t>(R) ? n - r0 : R);
+    for (int k = tid; k < ns * R; k += W) {
+      const int sys = k / R, j = k % R;
+      if (j < rows) {
+        const std::size_t row = r0 + j, p = base + sys * n + row;
+        const int q = sys * RP + j;
+        sa[q] = row == 0 ? T(0) : a[p];
+        sb[q] = b[p];
+        sc[q] = row + 1 == n ? T(0) : c[p];
+        sd[q] = d[p];
+      }
+    }
+    __syncthreads();
+    if (tid < ns) {
+      for (int j = 0; j < rows; ++j) {
+        const int q = tid * RP + j;
+        const T aj = sa[q];
+        const T inv = dv(T(1), sb[q] - aj * cprev);
+        cprev = sc[q] * inv;
+        dprev = (sd[q] - aj * dprev) * inv;
+        sc[q] = cprev;
+        sd[q] = dprev;
+      }
+    }
+    __syncthreads();
+    for (int k = tid; k < ns * R; k += W) {
+      const int sys = k / R, j = k % R;
+      if (j < rows) {
+        const std::size_t p = base + sys * n + r0 + j;
+        cp[p] = sc[sys * RP + j];
+        x[p] = sd[sys * RP + j];
+      }
+    }
+    __syncthreads();
+  }
+  // backward, from the last tile
+  T xn = T(0);
+  for (std::size_t tile = tiles; tile-- > 0;) {
+    const std::size_t r0 = tile * R;
+    const int rows = static_cast<int>(n - r0 < static_cast<std::size_t>(R) ? n - r0 : R);
+    for (int k = tid; k < ns * R; k += W) {
+      const int sys = k / R, j = k % R;
+      if (j < rows) {
+        const std::size_t p = base + sys * n + r0 + j;
+        sc[sys * RP + j] = cp[p];
+        sd[sys * RP + j] = x[p];
+      }
+    }
+    __syncthreads();
+    if (tid < ns) {
+      for (int j = rows - 1; j >= 0; --j) {
+        const int q = tid * RP + j;
+        xn = sd[q] - sc[q] * xn;
+        sd[q] = xn;
+      }
+    }
+    __syncthreads();
+    for (int k = tid; k < ns * R; k += W) {
+      const int sys = k / R, j = k % R;
+      if (j < rows) x[base + sys * n + r0 + j] = plus(sd[sys * RP + j], add, base + sys * n + r0 + j);
+    }
+    __syncthreads();
+  }
+}
+
+// ---- CR and CR+PCR, register-blocked --------------------------------------------------------------
+// Block: G systems x P threads, thread tid = t * G + g (g fastest, so that a warp's loads of an
+// interleaved view cover G neighbouring systems). Thread t of system g holds rows tM .. tM+M-1;
+// rows past the system are identities, so CR runs on P*M rows exactly as on the host's n.
+// STAGED (contiguous layout, whole systems): a persistent block takes groups of G systems (one
+// contiguous range each) in turn; cp.async copies the next group into shared memory while the
+// current one is solved in registers, so loads and arithmetic overlap even at one block per SM.
+
+// CR+PCR: CR across threads until at most this many equations are left, then PCR on them (one
+// barrier a level either way; 128 measured fastest on an H100, 32 and 64 within 10%)
+constexpr int kCrPcrStop = 128;
+
+template <class T>
+__host__ __device__ __forceinline__ int pad(int f) {
+  // one gap every 32 (4-byte T) or 16 (8-byte T) values: a warp reading rows tM + j is conflict-free
+  return f + (f >> (sizeof(T) == 4 ? 5 : 4));
+}
+
+// cp.async: global to shared memory without a register, so that a thread has all its copies in
+// flight at once (copies of 4 and 8 bytes go through L1: .ca). Plain copies off the GPU.
+template <class T>
+__device__ __forceinline__ void cp_async(T* dst, const T* src) {
+#ifdef __CUDA_ARCH__
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  if constexpr (sizeof(T) == 4) asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src) : "memory");
+  else asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(s), "l"(src) : "memory");
+#else
+  *dst = *src;
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() {
+#ifdef __CUDA_ARCH__
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void cp_async_wait_all() {
+#ifdef __CUDA_ARCH__
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// Values of T the CR part needs in shared memory per thread of the block.
+template <int M>
+constexpr int cr_work_per_thread() {
+  return 4 * log2c<M>() > 9 ? 4 * log2c<M>() : 9;
+}
+
+// CR on the rows e of every thread of the block, CR across threads down to `stop` equations and
+// PCR on those (stop 1: plain CR); x_j ends in e[j].d. `work` holds cr_work_per_thread<M>() * bd
+// values. Every thread of the block calls it (barriers inside).
+template <class T, int M>
+__device__ __forceinline__ void cr_solve(Eq<T> (&e)[M], T* work, int tid, int bd, int t, int g, int P, int G, int stop) {
+  constexpr int Q = log2c<M>();  // CR levels inside a thread
+  // ---- CR levels inside the thread: level L (span s = 2^L) reduces rows j with (j+1) % 2s == 0
+  // against j - s and j + s. All but the last row's are local; they never read the last row.
+#pragma unroll
+  for (int L = 0; L < Q; ++L) {
+    const int s = 1 << L;
+#pragma unroll
+    for (int j = 2 * s - 1; j < M - 1; j += 2 * s) e[j] = reduce(e[j], e[j - s], e[j + s]);
+  }
+  // The last row's level L needs the next thread's row 2^L - 1, which is final by now: publish
+  // those, then run the last row's chain.
+  T* ex = work;  // [Q][4][bd]
+#pragma unroll
+  for (int L = 0; L < Q; ++L) put(ex + L * 4 * bd, bd, tid, e[(1 << L) - 1]);
+  __syncthreads();
+  const bool last = t + 1 == P;
+#pragma unroll
+  for (int L = 0; L < Q; ++L) {
+    const int s = 1 << L;
+    const Eq<T> r = last ? ident<T>() : get(ex + L * 4 * bd, bd, tid + G);
+    e[M - 1] = reduce(e[M - 1], e[M - 1 - s], r);
+  }
+  __syncthreads();  // ex is reused below
+
+  // ---- the P equations left (one per thread): CR across threads, in place (the neighbours an
+  // active equation reads are not active at the same level)
+  T* top = work;          // [4][bd]: a, b, c, d
+  T* tx = work + 4 * bd;  // [bd]: solutions
+  T* pp = work + 5 * bd;  // [4][bd]: second buffer of the PCR part
+  put(top, bd, tid, e[M - 1]);
+  __syncthreads();
+  int s = 1;
+  for (; P / s > stop; s *= 2) {
+    if ((t + 1) % (2 * s) == 0) {
+      const Eq<T> r = t + s < P ? get(top, bd, tid + s * G) : ident<T>();
+      put(top, bd, tid, reduce(get(top, bd, tid), get(top, bd, tid - s * G), r));
+    }
+    __syncthreads();
+  }
+  // PCR on the mt = P / s equations left, rows s - 1 + k s (k < mt), thread t taking k = t;
+  // ping-pong between top and pp, one barrier a level (with mt == 1 it is just x = d / b)
+  const int mt = P / s;
+  const int ki = (s - 1 + t * s) * G + g;  // this thread's equation, if t < mt
+  T* src = top;
+  T* dst = pp;
+  for (int dd = 1; dd < mt; dd *= 2) {
+    if (t < mt) {
+      const Eq<T> l = t >= dd ? get(src, bd, ki - dd * s * G) : ident<T>();
+      const Eq<T> r = t + dd < mt ? get(src, bd, ki + dd * s * G) : ident<T>();
+      put(dst, bd, ki, reduce(get(src, bd, ki), l, r));
+    }
+    __syncthreads();
+    T* tmp = src;
+    src = dst;
+    dst = tmp;
+  }
+  if (t < mt) tx[ki] = dv(src[ki + 3 * bd], src[ki + bd]);
+  __syncthreads();
+  // back substitution of the CR levels across threads (coefficients as they were eliminated)
+  for (; s > 1; s /= 2) {
+    const int h = s / 2;
+    if ((t + 1) % s == h) {
+      const T xl = t >= h ? tx[tid - h * G] : T(0);
+      const T xr = t + h < P ? tx[tid + h * G] : T(0);
+      const Eq<T> q = get(top, bd, tid);
+      tx[tid] = dv(q.d - q.a * xl - q.c * xr, q.b);
+    }
+    __syncthreads();
+  }
+
+  // ---- back substitution inside the thread; x_j goes into e[j].d. Row -1 is the previous
+  // thread's last row.
+  const T xp = t > 0 ? tx[tid - G] : T(0);
+  e[M - 1].d = tx[tid];
+#pragma unroll
+  for (int L = Q - 1; L >= 0; --L) {
+    const int s2 = 1 << L;
+#pragma unroll
+    for (int j = s2 - 1; j < M - 1; j += 2 * s2) {
+      const T xl = j >= s2 ? e[j - s2].d : xp;
+      e[j].d = dv(e[j].d - e[j].a * xl - e[j].c * e[j + s2].d, e[j].b);
+    }
+  }
+}
+
+// Shared memory of a STAGED group: the four coefficient planes of G systems of n rows.
+template <class T>
+__host__ __device__ __forceinline__ int staged_plane(int G, int n) {
+  return pad<T>(G * n) + 1;
+}
+
+template <class T, int M, bool STAGED>
+__global__ void __launch_bounds__(cr_max_threads<T, M, STAGED>())
+    cr_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, const T* __restrict__ d,
+              T* __restrict__ x, View v, int P, int G, int stop, const T* __restrict__ add,
+              const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  static_assert(M >= 2 && (M & (M - 1)) == 0, "M is a power of two");
+  const int tid = threadIdx.x, bd = blockDim.x;  // bd == G * P
+  const int g = tid % G, t = tid / G;
+  const int row0 = t * M;
+  T* sm = smem<T>();
+  Eq<T> e[M];
+
+  if constexpr (STAGED) {
+    // planes [4][plane], then the work area (also the staging of x on the way out)
+    const int n = static_cast<int>(v.n);
+    const int plane = staged_plane<T>(G, n);
+    T* work = sm + 4 * plane;
+    const std::size_t groups = (v.count + G - 1) / G;
+    auto present = [&](std::size_t grp) {  // systems in group grp
+      const std::size_t s0 = grp * G;
+      return static_cast<int>(v.count - s0 < static_cast<std::size_t>(G) ? v.count - s0 : G);
+    };
+    // the group's systems in global order (f = tid + u * bd covers G * n <= bd * M), skewed; the
+    // copies are asynchronous, so a rolled loop keeps them all in flight with few registers
+    auto prefetch = [&](std::size_t grp) {
+      const int flat = present(grp) * n;
+      const std::size_t base = grp * G * v.n;
+      const T *ga = a + base, *gb = b + base, *gc = c + base, *gd = d + base;
+#pragma unroll 1
+      for (int f = tid; f < flat; f += bd) {
+        const int q = pad<T>(f);
+        cp_async(sm + q, ga + f);
+        cp_async(sm + plane + q, gb + f);
+        cp_async(sm + 2 * plane + q, gc + f);
+        cp_async(sm + 3 * plane + q, gd + f);
+      }
+      cp_async_commit();
+    };
+    std::size_t grp = blockIdx.x;
+    if (grp < groups) prefetch(grp);
+    for (; grp < groups; grp += gridDim.x) {
+      const int gs = present(grp);
+      const int mi = g < gs ? n : 0;                      // rows of this thread's system
+      const int mine = g * n + row0;                      // flat index of this thread's first row
+      const std::size_t base = grp * G * v.n;
+      cp_async_wait_all();
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < M; ++j) {
+        const int row = row0 + j;
+        if (row < mi) {
+          const int q = pad<T>(mine + j);
+          e[j] = {row == 0 ? T(0) : sm[q], sm[q + plane], row + 1 == mi ? T(0) : sm[q + 2 * plane], sm[q + 3 * plane]};
+        } else {
+          e[j] = ident<T>();
+        }
+      }
+      __syncthreads();
+      if (grp + gridDim.x < groups) prefetch(grp + gridDim.x);  // lands while this group is solved
+      cr_solve<T, M>(e, work, tid, bd, t, g, P, G, stop);
+      __syncthreads();  // the work area is read in cr_solve's last steps
+#pragma unroll
+      for (int j = 0; j < M; ++j)
+        if (row0 + j < mi) work[pad<T>(mine + j)] = e[j].d;
+      __syncthreads();
+      const int flat = gs * n;
+      T* gx = x + base;
+#pragma unroll 4
+      for (int f = tid; f < flat; f += bd) gx[f] = plus(work[pad<T>(f)], add, base + f);
+      // the next group's first barrier orders these reads before the work area is written again
+    }
+  } else {
+    const std::size_t sys = static_cast<std::size_t>(blockIdx.x) * G + g;
+    const std::size_t m = sys < v.count ? v.rows(sys) : 0;
+    const std::size_t off = sys < v.count ? v.off(sys) : 0;
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      const std::size_t row = static_cast<std::size_t>(row0 + j);
+      e[j] = row < m ? load_eq(a, b, c, d, off + row * v.sj, row, m) : ident<T>();
+    }
+    cr_solve<T, M>(e, sm, tid, bd, t, g, P, G, stop);
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      const std::size_t row = static_cast<std::size_t>(row0 + j);
+      if (row < m) x[off + row * v.sj] = plus(e[j].d, add, off + row * v.sj);
+    }
+  }
+}
+
+// ---- PCR and PCR+Thomas, cyclic rows ---------------------------------------------------------------
+// Block: G systems x P threads (P a power of two), tid = t * G + g; thread t holds rows t + jP.
+// Shared memory holds every row of the block's systems: [4][mcap][G], row-major over systems.
+
+template <class T, int M, bool THOMAS>
+__global__ void __launch_bounds__(max_threads<T, M>())
+    pcr_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c, const T* __restrict__ d,
+               T* __restrict__ x, View v, int P, int G, int mcap, const T* __restrict__ add,
+               const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  const int tid = threadIdx.x;
+  const int g = tid % G, t = tid / G;
+  const std::size_t sys = static_cast<std::size_t>(blockIdx.x) * G + g;
+  const int m = sys < v.count ? static_cast<int>(v.rows(sys)) : 0;
+  const std::size_t off = sys < v.count ? v.off(sys) : 0;
+  T* sm = smem<T>();
+  const int plane = mcap * G;
+  Eq<T> e[M];
+#pragma unroll
+  for (int j = 0; j < M; ++j) {
+    const int row = t + j * P;
+    e[j] = row < m ? load_eq(a, b, c, d, off + static_cast<std::size_t>(row) * v.sj, static_cast<std::size_t>(row),
+                             static_cast<std::size_t>(m))
+                   : ident<T>();
+  }
+  // PCR levels s = 1, 2, 4, ...: PCR until s >= the longest system, PCR+Thomas until s == P,
+  // after which row t + jP is coupled to t + (j +- 1)P only
+  const int end = THOMAS ? P : mcap;
+  for (int s = 1; s < end; s *= 2) {
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      const int row = t + j * P;
+      if (row < m) put(sm, plane, row * G + g, e[j]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      const int row = t + j * P;
+      if (row < m) {
+        const Eq<T> l = row >= s ? get(sm, plane, (row - s) * G + g) : ident<T>();
+        const Eq<T> r = row + s < m ? get(sm, plane, (row + s) * G + g) : ident<T>();
+        e[j] = reduce(e[j], l, r);
+      }
+    }
+    __syncthreads();
+  }
+  if constexpr (THOMAS) {
+    // Thomas on this thread's rows; the couplings out of them are exact zeros by now
+    T cprev = T(0), dprev = T(0);
+#pragma unroll
+    for (int j = 0; j < M; ++j) {
+      if (t + j * P < m) {
+        const T aj = j == 0 ? T(0) : e[j].a;
+        const T inv = dv(T(1), e[j].b - aj * cprev);
+        cprev = e[j].c * inv;
+        dprev = (e[j].d - aj * dprev) * inv;
+        e[j].c = cprev;
+        e[j].d = dprev;
+      }
+    }
+#pragma unroll
+    for (int j = M - 2; j >= 0; --j)
+      if (t + (j + 1) * P < m) e[j].d -= e[j].c * e[j + 1].d;
+  } else {
+#pragma unroll
+    for (int j = 0; j < M; ++j) e[j].d = dv(e[j].d, e[j].b);
+  }
+#pragma unroll
+  for (int j = 0; j < M; ++j) {
+    const int row = t + j * P;
+    if (row < m) x[off + static_cast<std::size_t>(row) * v.sj] = plus(e[j].d, add, off + static_cast<std::size_t>(row) * v.sj);
+  }
+}
+
+// ---- PCR levels in global memory -------------------------------------------------------------------
+// Systems too long for the chip are split by PCR levels into K interleaved subsystems. Each pass
+// reads level input (a, b, c, d) and writes its output (a2 ...) at the same positions.
+
+constexpr int kGlobalBlock = 256;
+
+// One level of span s, an equation per thread. u runs over the fast index (rows of a contiguous
+// system, systems of interleaved ones), v over the other.
+template <class T, bool INTER>
+__global__ void __launch_bounds__(kGlobalBlock)
+    pcr_global_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
+                      const T* __restrict__ d, T* __restrict__ a2, T* __restrict__ b2, T* __restrict__ c2,
+                      T* __restrict__ d2, std::size_t n, std::size_t batch, std::size_t s, const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  const std::size_t nu = INTER ? batch : n, nv = INTER ? n : batch;
+  const std::size_t step = INTER ? batch : 1;
+  for (std::size_t vv = blockIdx.y; vv < nv; vv += gridDim.y) {
+    for (std::size_t u = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; u < nu;
+         u += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+      const std::size_t i = INTER ? vv : u;
+      const std::size_t p = INTER ? vv * batch + u : vv * n + u;
+      const Eq<T> l = i >= s ? load_eq(a, b, c, d, p - s * step, i - s, n) : ident<T>();
+      const Eq<T> r = i + s < n ? load_eq(a, b, c, d, p + s * step, i + s, n) : ident<T>();
+      const Eq<T> e = reduce(load_eq(a, b, c, d, p, i, n), l, r);
+      a2[p] = e.a;
+      b2[p] = e.b;
+      c2[p] = e.c;
+      d2[p] = e.d;
+    }
+  }
+}
+
+// k levels of spans s0, 2 s0, ..., 2^(k-1) s0 in one pass: a tile of R rows of G systems is read
+// with H = s0 (2^k - 1) rows of halo on each side (identities outside the system); the rows a
+// level gets right shrink by its span on each side, and after the k levels they are the R rows
+// of the tile. Two buffers of four planes of (R + 2H) * G values in shared memory.
+constexpr int kSplitThreads = 256;
+constexpr int kSplitGroup = 8;  // interleaved: systems side by side in a tile (32-byte sectors of float)
+
+template <class T>
+constexpr int split_tile_values() {
+  return 48 * 1024 / (8 * static_cast<int>(sizeof(T)));  // (R + 2H) * G: 48 KB for both buffers
+}
+
+template <class T, bool INTER>
+__global__ void __launch_bounds__(kSplitThreads)
+    pcr_split_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
+                     const T* __restrict__ d, T* __restrict__ a2, T* __restrict__ b2, T* __restrict__ c2,
+                     T* __restrict__ d2, std::size_t n, std::size_t batch, int s0, int k, int R, const unsigned long long* __restrict__ guard) {
+  if (stopped(guard)) return;
+  constexpr int G = INTER ? kSplitGroup : 1;
+  const int H = s0 * ((1 << k) - 1);
+  const int len = R + 2 * H, span = len * G;
+  T* cur = smem<T>();
+  T* nxt = cur + 4 * span;
+  const int tid = threadIdx.x, bd = blockDim.x;
+  const std::size_t tiles = (n + R - 1) / R;
+  const std::size_t groups = INTER ? (batch + G - 1) / G : batch;
+  // contiguous: x = tile, y = system; interleaved: x = group of G systems, y = tile
+  const std::size_t ny = INTER ? tiles : groups;
+  for (std::size_t y = blockIdx.y; y < ny; y += gridDim.y) {
+    const std::size_t tile = INTER ? y : blockIdx.x, grp = INTER ? blockIdx.x : y;
+    const long long lo = static_cast<long long>(tile) * R - H;  // first row of the tile's window
+    const std::size_t sys0 = grp * G;
+    auto pos = [&](std::size_t sys, std::size_t row) { return INTER ? row * batch + sys : sys * n + row; };
+    for (int idx = tid; idx < span; idx += bd) {
+      const int i = idx / G, g = idx % G;
+      const long long row = lo + i;
+      const std::size_t sys = sys0 + g;
+      const bool in = row >= 0 && row < static_cast<long long>(n) && sys < batch;
+      const std::size_t r = static_cast<std::size_t>(in ? row : 0);
+      put(cur, span, idx, in ? load_eq(a, b, c, d, pos(sys, r), r, n) : ident<T>());
+    }
+    __syncthreads();
+    int w = 0;  // rows lost on each side so far
+    for (int l = 0; l < k; ++l) {
+      const int s = s0 << l;
+      w += s;
+      for (int idx = w * G + tid; idx < (len - w) * G; idx += bd)
+        put(nxt, span, idx, reduce(get(cur, span, idx), get(cur, span, idx - s * G), get(cur, span, idx + s * G)));
+      __syncthreads();
+      T* tmp = cur;
+      cur = nxt;
+      nxt = tmp;
+    }
+    for (int idx = H * G + tid; idx < (H + R) * G; idx += bd) {
+      const int i = idx / G, g = idx % G;
+      const long long row = lo + i;
+      const std::size_t sys = sys0 + g;
+      if (row < static_cast<long long>(n) && sys < batch) {
+        const std::size_t p = pos(sys, static_cast<std::size_t>(row));
+        const Eq<T> e = get(cur, span, idx);
+        a2[p] = e.a;
+        b2[p] = e.b;
+        c2[p] = e.c;
+        d2[p] = e.d;
+      }
+    }
+    __syncthreads();  // before the next tile overwrites the buffers
+    cur = smem<T>();
+    nxt = cur + 4 * span;
+  }
+}
+
+// ---- the plan ---------------------------------------------------------------------------------------
+
+enum class Kern { ThomasDirect, ThomasTiled, Cr, Pcr };
+
+// A pass of global PCR levels: spans s0 .. s0 * 2^(k-1); tile rows R (0: one level, one equation
+// per thread, pcr_global_kernel).
+struct SplitPass {
+  int s0 = 1, k = 1, R = 0;
+};
+
+struct Plan {
+  Kern kern = Kern::ThomasDirect;
+  int M = 0, P = 0, G = 1;  // rows per thread, threads per system, systems per block
+  int stop = 1;             // cr_kernel: CR across threads down to this many equations, then PCR
+  bool staged = false;      // cr_kernel: contiguous systems through shared memory, persistent blocks
+  unsigned K = 1;           // subsystems per system after log2(K) global PCR levels
+  int npass = 0;
+  SplitPass pass[16];
+  int threads = 0;
+  std::size_t grid = 0, smem = 0;  // staged: grid is the number of groups (the launch takes fewer)
+  std::size_t scratch = 0;         // elements of T
+  int mcap = 0;                    // longest (sub)system
+  View view;                       // what the last kernel solves
+};
+
+constexpr std::size_t kSmemCap = 200 * 1024;  // of the 227 KB a block may have on an H100
+constexpr int kStagedThreads = 256;           // small contiguous systems: several per block up to this
+constexpr int kMinGroupBytes = 16;            // split views: neighbouring subsystems per warp access
+
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+inline unsigned log2c_rt(unsigned k) {
+  unsigned l = 0;
+  while ((1u << l) < k) ++l;
+  return l;
+}
+inline int next_pow2(std::size_t v) {
+  int p = 1;
+  while (static_cast<std::size_t>(p) < v) p *= 2;
+  return p;
+}
+
+// Rows per thread the kernels are built for.
+template <class T>
+int max_rows() {
+  return 16;
+}
+
+// Default rows per thread: few threads per system for short ones (fewer levels across threads),
+// more rows per thread as systems grow (the block's thread limit). Interleaved views take 16
+// rows from 512 on: more systems per block, or none split (measured).
+inline int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter || m > 2048 ? 16 : 8; }
+
+// Fits cr_kernel (cr) or pcr_kernel for systems of at most m rows in view v; fills p. `whole`:
+// contiguous whole systems (a block's systems are one range; short ones are grouped up to
+// kStagedThreads threads); otherwise a block takes neighbouring systems of an interleaved or
+// split view (of a split view at least kMinGroupBytes of them side by side).
+template <class T>
+bool fit_onchip(Plan& p, bool cr, bool whole, bool inter, std::size_t m, const View& v, std::size_t smem_cap,
+                const TridiagTuning& tune) {
+  // split views want neighbouring subsystems side by side; whole interleaved systems do better
+  // unsplit with even one system per block than split for more (L2 serves the neighbours' sectors)
+  const int gmin =
+      inter && v.k == 1 ? 1 : static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / sizeof(T)));
+  const int gdirect = static_cast<int>(std::min<std::size_t>(v.count, 64 / sizeof(T)));
+  const int mmax = cr ? max_rows<T>() : 8;  // pcr_kernel is built for 4 and 8 rows
+  for (int M = tune.rows > 0 ? tune.rows : std::min(default_rows(m, inter), mmax); M <= mmax; M *= 2) {
+    const bool st = cr && whole;
+    const int cap = M == 4 ? (st ? cr_max_threads<T, 4, true>() : max_threads<T, 4>())
+                    : M == 8 ? (st ? cr_max_threads<T, 8, true>() : max_threads<T, 8>())
+                             : (st ? cr_max_threads<T, 16, true>() : max_threads<T, 16>());
+    const std::size_t pm = ceil_div(m, M);
+    const int P = pm > static_cast<std::size_t>(cap) ? cap + 1 : cr ? static_cast<int>(pm) : next_pow2(pm);
+    int G = 0;
+    if (P <= cap) {
+      if (tune.group > 0) G = tune.group;
+      else if (whole) G = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(v.count, kStagedThreads / P)));
+      else G = std::min(gdirect, cap / P) >= gmin ? std::min(gdirect, cap / P) : 0;
+    }
+    std::size_t sm = 0;
+    if (G > 0 && G * P <= cap) {
+      const std::size_t bd = static_cast<std::size_t>(G) * P;
+      if (cr) {
+        const int work = M == 4 ? cr_work_per_thread<4>() : M == 8 ? cr_work_per_thread<8>() : cr_work_per_thread<16>();
+        sm = static_cast<std::size_t>(work) * bd;
+        if (whole) {
+          const std::size_t plane = static_cast<std::size_t>(staged_plane<T>(G, static_cast<int>(v.n)));
+          sm = 4 * plane + std::max(sm, plane);
+        }
+      } else {
+        sm = 4 * m * G;
+      }
+      sm *= sizeof(T);
+    }
+    if (G == 0 || G * P > cap || sm > smem_cap) {
+      if (tune.rows > 0) return false;
+      continue;
+    }
+    p.M = M;
+    p.P = P;
+    p.G = G;
+    p.threads = G * P;
+    p.smem = sm;
+    p.grid = ceil_div(v.count, G);
+    p.mcap = static_cast<int>(m);
+    p.staged = cr && whole;
+    return true;
+  }
+  return false;
+}
+
+// The global passes that take the systems from 1 to K subsystems: as many levels per tiled pass
+// as keep its halo within a quarter of the tile, single levels where not even one does.
+inline void plan_split(Plan& p, bool inter, std::size_t value_bytes) {
+  const int tile = 48 * 1024 / (8 * static_cast<int>(value_bytes));
+  const int len = inter ? tile / kSplitGroup : tile;
+  const int hmax = len / 4;
+  const unsigned levels = log2c_rt(p.K);
+  p.npass = 0;
+  for (unsigned done = 0; done < levels;) {
+    const int s0 = 1 << done;
+    int k = 0;
+    while (done + k < levels && s0 * ((1 << (k + 1)) - 1) <= hmax) ++k;
+    SplitPass sp;
+    sp.s0 = s0;
+    if (k == 0) {
+      sp.k = 1;
+      sp.R = 0;
+    } else {
+      sp.k = k;
+      sp.R = len - 2 * s0 * ((1 << k) - 1);
+    }
+    p.pass[p.npass++] = sp;
+    done += sp.k;
+  }
+}
+
+template <class T>
+Plan make_plan(const TridiagLaunch& l) {
+  Plan p;
+  const bool inter = l.layout == TridiagLayout::Interleaved;
+  const std::size_t n = l.n, batch = l.batch;
+  const std::size_t smem_cap = std::min<std::size_t>(l.max_smem, kSmemCap);
+  if (l.algo == TridiagAlgo::Thomas) {
+    p.kern = inter ? Kern::ThomasDirect : Kern::ThomasTiled;
+    p.view = make_view(inter, n, batch, 1);
+    p.scratch = n * batch;  // c'
+    if (inter) {
+      // one thread per system, latency-bound: spread the systems over every SM before filling blocks
+      const std::size_t sms = static_cast<std::size_t>(std::max(l.sm_count, 1));
+      p.threads = kThomasBlock;
+      while (p.threads > 32 && ceil_div(batch, p.threads) < 2 * sms) p.threads /= 2;
+    } else {
+      p.threads = kTileSys;
+    }
+    p.grid = ceil_div(batch, static_cast<std::size_t>(p.threads));
+    p.smem = inter ? 0 : tiled_smem_bytes<T>();
+    p.mcap = static_cast<int>(std::min<std::size_t>(n, 1u << 30));
+    return p;
+  }
+  const bool cr = l.algo == TridiagAlgo::CR || l.algo == TridiagAlgo::CrPcr;
+  p.kern = cr ? Kern::Cr : Kern::Pcr;
+  p.stop = l.algo == TridiagAlgo::CrPcr ? (l.tune.stop > 0 ? l.tune.stop : kCrPcrStop) : 1;
+  for (unsigned K = 1;; K *= 2) {
+    const std::size_t m = ceil_div(n, K);
+    const bool forced = l.tune.split >= 0;
+    if (forced && K < (1u << l.tune.split)) continue;
+    const View v = make_view(inter, n, batch, K);
+    if (fit_onchip<T>(p, cr, !inter && K == 1, inter, m, v, smem_cap, l.tune)) {
+      p.K = K;
+      p.view = v;
+      plan_split(p, inter, sizeof(T));
+      p.scratch = p.npass == 0 ? 0 : (p.npass == 1 ? 4 : 8) * n * batch;
+      return p;
+    }
+    if (forced || m <= 1)
+      throw BackendError("tridiag: no kernel configuration for n = " + std::to_string(n) + " (" + to_string(l.algo) +
+                         ", " + to_string(l.layout) + ")");
+  }
+}
+
+// ---- enqueueing --------------------------------------------------------------------------------------
+// `launch(kernel, grid, block, smem_bytes, args...)` enqueues one kernel: the CUDA stream launcher
+// in tridiag.cu, or a CPU emulation of thread blocks; `launch.resident(kernel, block, smem)` is
+// how many blocks of it the device runs at once (the persistent grid of the staged CR kernel).
+
+template <class T, bool STAGED, class L>
+void launch_cr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
+               const unsigned long long* guard) {
+  const dim3 block(static_cast<unsigned>(p.threads));
+  auto go = [&](auto kernel) {
+    const std::size_t grid = STAGED ? std::min<std::size_t>(p.grid, launch.resident(kernel, block, p.smem)) : p.grid;
+    launch(kernel, dim3(static_cast<unsigned>(std::max<std::size_t>(grid, 1))), block, p.smem, a, b, c, d, x, p.view,
+           p.P, p.G, p.stop, add, guard);
+  };
+  switch (p.M) {
+    case 4: go(cr_kernel<T, 4, STAGED>); break;
+    case 8: go(cr_kernel<T, 8, STAGED>); break;
+    default: go(cr_kernel<T, 16, STAGED>); break;
+  }
+}
+
+template <class T, bool THOMAS, class L>
+void launch_pcr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
+                const unsigned long long* guard) {
+  const dim3 grid(static_cast<unsigned>(p.grid)), block(static_cast<unsigned>(p.threads));
+  if (p.M == 4) launch(pcr_kernel<T, 4, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, add, guard);
+  else launch(pcr_kernel<T, 8, THOMAS>, grid, block, p.smem, a, b, c, d, x, p.view, p.P, p.G, p.mcap, add, guard);
+}
+
+template <class T, class L>
+void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
+  const T* a = static_cast<const T*>(l.a);
+  const T* b = static_cast<const T*>(l.b);
+  const T* c = static_cast<const T*>(l.c);
+  const T* d = static_cast<const T*>(l.d);
+  T* x = static_cast<T*>(l.x);
+  T* scr = static_cast<T*>(l.scratch);
+  const unsigned long long* guard = l.guard;
+  const T* add = static_cast<const T*>(l.add);
+  const bool inter = l.layout == TridiagLayout::Interleaved;
+  const std::size_t n = l.n, batch = l.batch;
+  switch (p.kern) {
+    case Kern::ThomasDirect:
+      launch(thomas_direct_kernel<T>, dim3(static_cast<unsigned>(p.grid)), dim3(static_cast<unsigned>(p.threads)), 0, a,
+             b, c, d, x, scr, p.view, add, guard);
+      return;
+    case Kern::ThomasTiled:
+      launch(thomas_tiled_kernel<T>, dim3(static_cast<unsigned>(p.grid)), dim3(kTileSys), p.smem, a, b, c, d, x, scr,
+             n, batch, add, guard);
+      return;
+    default: break;
+  }
+  // the split: passes of PCR levels in global memory, ping-ponging between two sets of four arrays
+  const std::size_t nb = n * batch;
+  for (int i = 0; i < p.npass; ++i) {
+    const SplitPass& sp = p.pass[i];
+    T* o = scr + static_cast<std::size_t>(i % 2) * 4 * nb;
+    if (sp.R == 0) {
+      const std::size_t nu = inter ? batch : n, nv = inter ? n : batch;
+      const dim3 grid(static_cast<unsigned>(std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20)),
+                      static_cast<unsigned>(std::min<std::size_t>(nv, 65535)));
+      if (inter)
+        launch(pcr_global_kernel<T, true>, grid, dim3(kGlobalBlock), 0, a, b, c, d, o, o + nb, o + 2 * nb, o + 3 * nb,
+               n, batch, static_cast<std::size_t>(sp.s0), guard);
+      else
+        launch(pcr_global_kernel<T, false>, grid, dim3(kGlobalBlock), 0, a, b, c, d, o, o + nb, o + 2 * nb,
+               o + 3 * nb, n, batch, static_cast<std::size_t>(sp.s0), guard);
+    } else {
+      const std::size_t tiles = ceil_div(n, static_cast<std::size_t>(sp.R));
+      const int G = inter ? kSplitGroup : 1;
+      const int len = sp.R + 2 * sp.s0 * ((1 << sp.k) - 1);
+      const std::size_t smem = 8 * static_cast<std::size_t>(len) * G * sizeof(T);
+      const std::size_t gx = inter ? ceil_div(batch, G) : tiles, gy = inter ? tiles : batch;
+      const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(std::min<std::size_t>(gy, 65535)));
+      if (inter)
+        launch(pcr_split_kernel<T, true>, grid, dim3(kSplitThreads), smem, a, b, c, d, o, o + nb, o + 2 * nb, o + 3 * nb,
+               n, batch, sp.s0, sp.k, sp.R, guard);
+      else
+        launch(pcr_split_kernel<T, false>, grid, dim3(kSplitThreads), smem, a, b, c, d, o, o + nb, o + 2 * nb,
+               o + 3 * nb, n, batch, sp.s0, sp.k, sp.R, guard);
+    }
+    a = o;
+    b = o + nb;
+    c = o + 2 * nb;
+    d = o + 3 * nb;
+  }
+  switch (l.algo) {
+    case TridiagAlgo::CR:
+    case TridiagAlgo::CrPcr:
+      if (p.staged) launch_cr<T, true>(launch, p, a, b, c, d, x, add, guard);
+      else launch_cr<T, false>(launch, p, a, b, c, d, x, add, guard);
+      break;
+    case TridiagAlgo::PCR: launch_pcr<T, false>(launch, p, a, b, c, d, x, add, guard); break;
+    default: launch_pcr<T, true>(launch, p, a, b, c, d, x, add, guard); break;
+  }
+}
+
+}  // namespace poreflow::cu::tri
 
 namespace poreflow::cu {
 namespace {

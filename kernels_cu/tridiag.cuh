@@ -1,6 +1,6 @@
 #pragma once
-// Launch wrappers of the tridiag family (kernels_cu/tridiag.cu, whose kernels and plan are in
-// kernels_cu/tridiag_device.cuh; twin kernels_cl/tridiag.cl).
+// Launch wrappers of the tridiag family (kernels_cu/tridiag.cu: its kernels, plan and launches;
+// twin kernels_cl/tridiag.cl).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

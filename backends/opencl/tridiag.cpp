@@ -1,5 +1,5 @@
 // The tridiag family on the opencl backend: the plan and launches are a line-by-line port of
-// make_plan/enqueue in kernels_cu/tridiag_device.cuh, with T's size as a value and the device's
+// make_plan/enqueue in kernels_cu/tridiag.cu, with T's size as a value and the device's
 // local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per thread,
 // staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape with its
 // exact work-group size (the family's program per #defines, program.hpp).
