@@ -18,3 +18,21 @@
 #define PF_BOX_END \
   }                \
   }
+
+/* PF_BOX_CELLS_BEGIN(b) body PF_BOX_END: body for this work-item's cells (i, j, k) of all of box b,
+   with at the cell's index in b's arrays: PF_BOX_BEGIN's loop in PF_BOX_INDEX (int where
+   box_narrow_index; the build's define), at stepped from layer to layer rather than recomputed */
+#ifndef PF_BOX_INDEX
+#define PF_BOX_INDEX long
+#endif
+#define PF_BOX_CELLS_BEGIN(b)                                                                              \
+  {                                                                                                        \
+    const PF_BOX_INDEX i = (PF_BOX_INDEX)get_global_id(0), j = (PF_BOX_INDEX)get_global_id(1);             \
+    const PF_BOX_INDEX box_nz_ = (PF_BOX_INDEX)(b).nz, box_sz_ = (PF_BOX_INDEX)(b).sz;                      \
+    const PF_BOX_INDEX box_g_ = (PF_BOX_INDEX)get_num_groups(2), box_kc_ = (box_nz_ + box_g_ - 1) / box_g_; \
+    const PF_BOX_INDEX box_k0_ = (PF_BOX_INDEX)get_group_id(2) * box_kc_;                                   \
+    const PF_BOX_INDEX box_k1_ = min(box_nz_, box_k0_ + box_kc_);                                          \
+    PF_BOX_INDEX at = (PF_BOX_INDEX)(b).off + i + j * (PF_BOX_INDEX)(b).sy +                                \
+                      (box_k0_ + (PF_BOX_INDEX)get_local_id(2)) * box_sz_;                                  \
+    if (i < (PF_BOX_INDEX)(b).nx && j < (PF_BOX_INDEX)(b).ny)                                              \
+      for (PF_BOX_INDEX k = box_k0_ + (PF_BOX_INDEX)get_local_id(2); k < box_k1_; k += PF_BOX_BZ, at += PF_BOX_BZ * box_sz_) {

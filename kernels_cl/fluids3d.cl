@@ -40,38 +40,39 @@ PF_BOX_KERNEL void fl_source(__global pf_real* x, pf_box3 bx, int b, long i0, lo
   PF_BOX_END
 }
 
+/* the kernels over all cells (box_launch_cells) */
 PF_BOX_KERNEL void fl_pack(__global const pf_real* x, __global pf_real* xp, pf_box3 bx) {
-  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_pack_cell(x, xp, bx, i, j, k);
+  PF_BOX_CELLS_BEGIN(bx)
+  fl_pack_cell(x, xp, bx, i, j, k, at);
   PF_BOX_END
 }
 
 PF_BOX_KERNEL void fl_unpack(__global const pf_real* xp, __global pf_real* x, pf_box3 bx, int b) {
-  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_unpack_cell(xp, x, bx, b, i, j, k);
+  PF_BOX_CELLS_BEGIN(bx)
+  fl_unpack_cell(xp, x, bx, b, i, j, k, at);
   PF_BOX_END
 }
 
 PF_BOX_KERNEL void fl_advect(__global pf_real* d, __global const pf_real* d0, __global const pf_real* u,
                              __global const pf_real* v, __global const pf_real* w, pf_box3 bx, int b, pf_real dtx,
                              pf_real dty, pf_real dtz) {
-  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, dtx, dty, dtz);
+  PF_BOX_CELLS_BEGIN(bx)
+  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, at, dtx, dty, dtz);
   PF_BOX_END
 }
 
 /* has_p == 0: p is any buffer, not written */
 PF_BOX_KERNEL void fl_divergence(__global const pf_real* u, __global const pf_real* v, __global const pf_real* w,
                                  __global pf_real* div, __global pf_real* p, int has_p, pf_box3 bx, pf_real h) {
-  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_div_cell(u, v, w, div, p, has_p, bx, i, j, k, h);
+  PF_BOX_CELLS_BEGIN(bx)
+  fl_div_cell(u, v, w, div, p, has_p, bx, i, j, k, at, h);
   PF_BOX_END
 }
 
 PF_BOX_KERNEL void fl_gradient(__global pf_real* u, __global pf_real* v, __global pf_real* w, __global const pf_real* p,
                                pf_box3 bx, pf_real scale) {
-  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_grad_cell(u, v, w, p, bx, i, j, k, scale);
+  PF_BOX_CELLS_BEGIN(bx)
+  fl_grad_cell(u, v, w, p, bx, i, j, k, at, scale);
   PF_BOX_END
 }
 #endif

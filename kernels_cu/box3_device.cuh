@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/kernels/box3.hpp"
 
@@ -34,6 +35,35 @@ __device__ __forceinline__ void box_for_each(long nx, long ny, long nz, F&& f) {
   for (long j = static_cast<long>(blockIdx.y) * blockDim.y + threadIdx.y; j < ny;
        j += static_cast<long>(gridDim.y) * blockDim.y)
     for (long k = k0 + threadIdx.z; k < k1; k += blockDim.z) f(i, j, k);
+}
+
+// f(i, j, k, at) for this thread's cells of all of box b (a launch of box_grid over its cells), at
+// being the cell's index in b's arrays: the loop of box_for_each in index type I (int where
+// box_narrow_index), with at stepped from layer to layer rather than recomputed. 64-bit index
+// arithmetic per cell made fluids3d's gradient 1.8x slower (tools/device/experiments/fl_box_variants.cu).
+template <class I, class F>
+__device__ __forceinline__ void box_for_each_at(const pf_box3& b, F&& f) {
+  const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz);
+  const I sy = static_cast<I>(b.sy), sz = static_cast<I>(b.sz);
+  const I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(threadIdx.x);
+  if (i >= nx) return;
+  const I kc = (nz + static_cast<I>(gridDim.z) - 1) / static_cast<I>(gridDim.z), k0 = static_cast<I>(blockIdx.z) * kc;
+  const I k1 = k0 + kc < nz ? k0 + kc : nz, kz = static_cast<I>(threadIdx.z), bz = static_cast<I>(blockDim.z);
+  for (I j = static_cast<I>(blockIdx.y) * static_cast<I>(blockDim.y) + static_cast<I>(threadIdx.y); j < ny;
+       j += static_cast<I>(gridDim.y) * static_cast<I>(blockDim.y)) {
+    I at = static_cast<I>(b.off) + i + j * sy + (k0 + kz) * sz;
+#pragma unroll 4
+    for (I k = k0 + kz; k < k1; k += bz, at += bz * sz) f(i, j, k, at);
+  }
+}
+
+// kernel<..., int> or kernel<..., long long> over all of box b, as box_narrow_index(b, shape) says:
+// launch_box_at(k32, k64, b, shape, stream, args...) with k32 and k64 the two instances.
+template <class... A>
+void launch_box_at(void (*k32)(A...), void (*k64)(A...), const pf_box3& b, const BoxShape& shape, cudaStream_t stream,
+                   std::type_identity_t<A>... args) {
+  const BoxGrid g = box_grid(b.nx, b.ny, b.nz, shape);
+  (box_narrow_index(b, shape) ? k32 : k64)<<<g.grid, g.block, 0, stream>>>(args...);
 }
 
 }  // namespace poreflow::cu

@@ -58,14 +58,15 @@ __global__ void fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, 
   box_for_each(ni, nj, nk, [&](long i, long j, long k) { phys::fl_source_cell<T>(x, bx, b, i0 + i, j0 + j, k0 + k, value); });
 }
 
-template <class T>
+// The kernels over all cells: I the index type (int where box_narrow_index)
+template <class T, class I>
 __global__ void fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
+  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k, at); });
 }
 
-template <class T>
+template <class T, class I>
 __global__ void fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k); });
+  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k, at); });
 }
 
 template <class T>
@@ -75,24 +76,23 @@ __global__ void fl_boundary_kernel(T* __restrict__ x, pf_box3 bx, int b) {
     phys::fl_boundary_cell<T>(x, bx, b, q);
 }
 
-template <class T>
+template <class T, class I>
 __global__ void fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
                                  const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz) {
-  box_for_each(bx.nx, bx.ny, bx.nz,
-               [&](long i, long j, long k) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, dtx, dty, dtz); });
+  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, at, dtx, dty, dtz); });
 }
 
-template <class T>
+template <class T, class I>
 __global__ void fl_divergence_kernel(const T* __restrict__ u, const T* __restrict__ v, const T* __restrict__ w,
                                      T* __restrict__ div, T* __restrict__ p, pf_box3 bx, T h) {
   const int has_p = p != nullptr;
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, h); });
+  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, at, h); });
 }
 
-template <class T>
+template <class T, class I>
 __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __restrict__ w, const T* __restrict__ p, pf_box3 bx,
                                    T scale) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, scale); });
+  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, at, scale); });
 }
 
 }  // namespace
@@ -128,14 +128,12 @@ void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long n
 
 template <class T>
 void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaStream_t stream) {
-  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_pack_kernel<T><<<g.grid, g.block, 0, stream>>>(x, xp, bx);
+  launch_box_at(fl_pack_kernel<T, int>, fl_pack_kernel<T, long long>, bx, shape, stream, x, xp, bx);
 }
 
 template <class T>
 void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream) {
-  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_unpack_kernel<T><<<g.grid, g.block, 0, stream>>>(xp, x, bx, b);
+  launch_box_at(fl_unpack_kernel<T, int>, fl_unpack_kernel<T, long long>, bx, shape, stream, xp, x, bx, b);
 }
 
 template <class T>
@@ -148,21 +146,18 @@ void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream) {
 template <class T>
 void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
                       const BoxShape& shape, cudaStream_t stream) {
-  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_advect_kernel<T><<<g.grid, g.block, 0, stream>>>(d, d0, u, v, w, bx, b, dtx, dty, dtz);
+  launch_box_at(fl_advect_kernel<T, int>, fl_advect_kernel<T, long long>, bx, shape, stream, d, d0, u, v, w, bx, b, dtx, dty, dtz);
 }
 
 template <class T>
 void launch_fl_divergence(const T* u, const T* v, const T* w, T* div, T* p, pf_box3 bx, T h, const BoxShape& shape,
                           cudaStream_t stream) {
-  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_divergence_kernel<T><<<g.grid, g.block, 0, stream>>>(u, v, w, div, p, bx, h);
+  launch_box_at(fl_divergence_kernel<T, int>, fl_divergence_kernel<T, long long>, bx, shape, stream, u, v, w, div, p, bx, h);
 }
 
 template <class T>
 void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const BoxShape& shape, cudaStream_t stream) {
-  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_gradient_kernel<T><<<g.grid, g.block, 0, stream>>>(u, v, w, p, bx, scale);
+  launch_box_at(fl_gradient_kernel<T, int>, fl_gradient_kernel<T, long long>, bx, shape, stream, u, v, w, p, bx, scale);
 }
 
 #define PF_FL_INSTANTIATE(T)                                                                                               \

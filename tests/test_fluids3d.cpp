@@ -32,6 +32,21 @@ std::vector<Dims> dims_for(Backend& be) {
 
 const char* kShapes[] = {"march:32x8", "3d:8x8x8", "3d:16x16x1", "3d:32x4x2"};
 
+// the box kernels' shapes: kShapes, and march:32x8 again with 64-bit indices (the path of arrays
+// of 2^31 values or more, which 32-bit indices would overflow)
+struct NamedShape {
+  std::string name;
+  BoxShape shape;
+};
+std::vector<NamedShape> box_shapes() {
+  std::vector<NamedShape> v;
+  for (const char* s : kShapes) v.push_back({s, parse_box_shape(s)});
+  NamedShape wide{"march:32x8, 64-bit indices", parse_box_shape("march:32x8")};
+  wide.shape.wide_index = true;
+  v.push_back(wide);
+  return v;
+}
+
 // a box inside a larger array (offsets 2, 1, 2 and spare room on every side)
 Box3 make_box(const Dims& d) { return Box3::inside(d.nx, d.ny, d.nz, 1, d.nx + 5, d.ny + 3, d.nz + 4, 2, 1, 2); }
 std::size_t values_of(const Dims& d) { return std::size_t((d.nx + 5) * (d.ny + 3) * (d.nz + 4)); }
@@ -135,11 +150,11 @@ TEST_CASE_TEMPLATE("fluids3d: boundary and add_source match the reference and th
         check_same(down(got), w, ktol<T>(), "boundary");
         check_ghost_rule(w, b, q, 1e-15);
         // add_source on a region touching the low corner and on the whole box, every box shape
-        for (const char* shape : kShapes) {
+        for (const NamedShape& ns : box_shapes()) {
           FluidsSourceArgs s;
           s.box = b;
           s.b = q;
-          s.shape = parse_box_shape(shape);
+          s.shape = ns.shape;
           s.i0 = 0, s.i1 = std::min<long>(2, d.nx - 1), s.j0 = 0, s.j1 = d.ny - 1, s.k0 = d.nz / 2, s.k1 = d.nz - 1;
           s.value = 0.37;
           s.x = &want.buffer();
@@ -168,9 +183,9 @@ TEST_CASE_TEMPLATE("fluids3d: advect, divergence and gradient match the referenc
       const auto u = random_array(b, nv, -scale * 10, scale * 10), v = random_array(b, nv, -scale * 10, scale * 10),
                  w = random_array(b, nv, -scale * 10, scale * 10), p = random_array(b, nv, -1, 1);
       const std::vector<double> poison(nv, kNaN);
-      for (const char* shape : kShapes) {
-        INFO("box ", b.describe(), ", shape ", shape);
-        const BoxShape sh = parse_box_shape(shape);
+      for (const NamedShape& ns : box_shapes()) {
+        INFO("box ", b.describe(), ", shape ", ns.name);
+        const BoxShape sh = ns.shape;
         // advect (a scalar and a velocity component: their ghost rules differ)
         for (int q : {0, 2}) {
           auto run = [&](Backend& k, auto tag) {
@@ -320,8 +335,8 @@ TEST_CASE_TEMPLATE("fluids3d: pack and unpack match the reference, every shape",
       const Box3 b = make_box(d);
       const std::size_t nv = values_of(d), np = fluids3d_packed_values(b);
       const auto x = random_array(b, nv, -1, 1);
-      for (const char* shape : kShapes) {
-        INFO("box ", b.describe(), ", shape ", shape);
+      for (const NamedShape& ns : box_shapes()) {
+        INFO("box ", b.describe(), ", shape ", ns.name);
         auto run = [&](Backend& k, auto tag) {
           using U = decltype(tag);
           auto fx = make_field(k, convert<U>(x));
@@ -333,7 +348,7 @@ TEST_CASE_TEMPLATE("fluids3d: pack and unpack match the reference, every shape",
           p.box = b;
           p.x = &fx.buffer();
           p.xp = &px.buffer();
-          p.shape = parse_box_shape(shape);
+          p.shape = ns.shape;
           k.fluids3d().pack(p);
           FluidsUnpackArgs u;
           u.prec = precision_of<U>();
@@ -494,4 +509,23 @@ TEST_CASE("fluids3d: a march sweep's chunks make at most one wave of resident bl
       // and no needlessly long chunks: one more chunk would not fit
       if (kc > 1) CHECK(((nz + kc - 2) / (kc - 1)) * bxy > resident);
     }
+}
+
+TEST_CASE("box loops index with 32 bits only where every index they form fits") {
+  const BoxShape march = parse_box_shape("march:32x8"), blocks = parse_box_shape("3d:8x8x8");
+  // 1000^3 cells with one ghost layer: 1002^3 = 1.006e9 values
+  CHECK(box_narrow_index(Box3::standalone(1000, 1000, 1000, 1).view(), march));
+  // 1288^3: the last ghost is at 1290^3 - 1 = 2 146 688 999 < 2^31, but the step past it is not
+  CHECK_FALSE(box_narrow_index(Box3::standalone(1288, 1288, 1288, 1).view(), march));
+  CHECK_FALSE(box_narrow_index(Box3::standalone(1300, 1300, 1300, 1).view(), march));
+  // 3D blocks step bz layers at once: 1288^3 - 1 + 1288^2 < 2^31 <= 1288^3 - 1 + 8 * 1288^2
+  const pf_box3 near = Box3::standalone(1286, 1286, 1286, 1).view();
+  CHECK(box_narrow_index(near, march));
+  CHECK_FALSE(box_narrow_index(near, blocks));
+  // a small tile far into a large array: where it lies decides, not its cells
+  CHECK(box_narrow_index(Box3::inside(10, 10, 10, 1, 2000, 1000, 1100, 1, 1, 1).view(), march));
+  CHECK_FALSE(box_narrow_index(Box3::inside(10, 10, 10, 1, 2000, 1000, 1100, 1, 1, 1080).view(), march));
+  BoxShape wide = march;
+  wide.wide_index = true;
+  CHECK_FALSE(box_narrow_index(Box3::standalone(7, 7, 7, 1).view(), wide));
 }

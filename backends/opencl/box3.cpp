@@ -15,6 +15,12 @@ BoxLaunchCl box_launch(long nx, long ny, long nz, const BoxShape& s) {
   return l;
 }
 
+BoxLaunchCl box_launch_cells(const pf_box3& b, const BoxShape& s) {
+  BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, s);
+  l.defines += box_narrow_index(b, s) ? "#define PF_BOX_INDEX int\n" : "#define PF_BOX_INDEX long\n";
+  return l;
+}
+
 void set_box(cl::Kernel& k, cl_uint index, const pf_box3& b) { PF_CHECK_CL(k.setArg(index, sizeof(pf_box3), &b)); }
 
 }  // namespace poreflow::ocl

@@ -17,6 +17,10 @@ struct BoxLaunchCl {
 // The launch covering nx x ny x nz cells with shape s.
 BoxLaunchCl box_launch(long nx, long ny, long nz, const BoxShape& s);
 
+// The launch covering all of box b's cells with shape s, for PF_BOX_CELLS_BEGIN: box_launch's, and
+// PF_BOX_INDEX as box_narrow_index(b, s) says.
+BoxLaunchCl box_launch_cells(const pf_box3& b, const BoxShape& s);
+
 // a box view as a kernel argument (the struct of core/kernels/box3.h, by value)
 void set_box(cl::Kernel& k, cl_uint index, const pf_box3& b);
 

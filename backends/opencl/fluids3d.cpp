@@ -21,7 +21,8 @@ class ClFluids3D final : public Fluids3DImpl {
   void add_source(const FluidsSourceArgs& a) override {
     const long ni = a.i1 - a.i0 + 1, nj = a.j1 - a.j0 + 1, nk = a.k1 - a.k0 + 1;
     const BoxLaunchCl l = box_launch(ni, nj, nk, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_source", l.defines);
+    // the build of the whole box's kernels (the same program)
+    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_source", box_launch_cells(a.box.view(), a.shape).defines);
     ctx_.set(k, 0, mem(*a.x));
     set_box(k, 1, a.box.view());
     ctx_.set(k, 2, cl_int(a.b));
@@ -47,7 +48,7 @@ class ClFluids3D final : public Fluids3DImpl {
 
   void pack(const FluidsPackArgs& a) override {
     const pf_box3 b = a.box.view();
-    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    const BoxLaunchCl l = box_launch_cells(b, a.shape);
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_pack", l.defines);
     Args(ctx_, k, a.prec).buf(a.x).buf(a.xp);
     set_box(k, 2, b);
@@ -56,7 +57,7 @@ class ClFluids3D final : public Fluids3DImpl {
 
   void unpack(const FluidsUnpackArgs& a) override {
     const pf_box3 b = a.box.view();
-    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    const BoxLaunchCl l = box_launch_cells(b, a.shape);
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_unpack", l.defines);
     Args(ctx_, k, a.prec).buf(a.xp).buf(a.x);
     set_box(k, 2, b);
@@ -109,7 +110,7 @@ class ClFluids3D final : public Fluids3DImpl {
 
   void advect(const FluidsAdvectArgs& a) override {
     const pf_box3 b = a.box.view();
-    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    const BoxLaunchCl l = box_launch_cells(b, a.shape);
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_advect", l.defines);
     Args(ctx_, k, a.prec).buf(a.d).buf(a.d0).buf(a.u).buf(a.v).buf(a.w);
     set_box(k, 5, b);
@@ -122,7 +123,7 @@ class ClFluids3D final : public Fluids3DImpl {
 
   void divergence(const FluidsDivergenceArgs& a) override {
     const pf_box3 b = a.box.view();
-    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    const BoxLaunchCl l = box_launch_cells(b, a.shape);
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_divergence", l.defines);
     Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.div).buf(a.p ? a.p : a.div);
     ctx_.set(k, 5, cl_int(a.p ? 1 : 0));
@@ -133,7 +134,7 @@ class ClFluids3D final : public Fluids3DImpl {
 
   void gradient(const FluidsGradientArgs& a) override {
     const pf_box3 b = a.box.view();
-    const BoxLaunchCl l = box_launch(b.nx, b.ny, b.nz, a.shape);
+    const BoxLaunchCl l = box_launch_cells(b, a.shape);
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_gradient", l.defines);
     Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.p);
     set_box(k, 4, b);

@@ -15,6 +15,13 @@ long box_blocks_z(long nz, const BoxShape& s) {
   return std::clamp<long>((nz + per - 1) / per, 1, 65535);
 }
 
+bool box_narrow_index(const pf_box3& b, const BoxShape& s) {
+  if (s.wide_index) return false;
+  const long h = b.halo, last = b.off + (b.nx + h - 1) + (b.ny + h - 1) * b.sy + (b.nz + h - 1) * b.sz;
+  const long step = (s.kind == BoxLaunch::March ? 1 : s.bz) * b.sz;
+  return last + step < (1L << 31);
+}
+
 Box3 Box3::standalone(long nx, long ny, long nz, long halo) {
   return inside(nx, ny, nz, halo, nx + 2 * halo, ny + 2 * halo, nz + 2 * halo, halo, halo, halo);
 }

@@ -47,11 +47,17 @@ constexpr long kBoxMarchLayers = 4;
 struct BoxShape {
   BoxLaunch kind = BoxLaunch::March;
   int bx = 32, by = 8, bz = 1;
+  // 64-bit indices in the loop over a whole box even where 32 bits fit (tests of the wide path)
+  bool wide_index = false;
   int threads() const { return bx * by * (kind == BoxLaunch::March ? 1 : bz); }
 };
 // The blocks (work-groups) a launch of shape s has along z for nz layers (at most 65535). The
 // device loop (box_for_each, PF_BOX_BEGIN) gives each block a contiguous chunk of the layers.
 long box_blocks_z(long nz, const BoxShape& s);
+// Whether the device loop over all of box b's cells (box_for_each_at, PF_BOX_CELLS_BEGIN) indexes
+// its arrays with 32-bit ints with shape s: every index it forms (up to one past the last ghost
+// plus a block's step of layers) is below 2^31, and s does not ask for 64 bits.
+bool box_narrow_index(const pf_box3& b, const BoxShape& s);
 // "march:32x8" or "3d:8x8x8"; ConfigError naming the text otherwise
 BoxShape parse_box_shape(std::string_view s);
 std::string to_string(const BoxShape& s);

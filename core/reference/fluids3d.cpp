@@ -117,7 +117,7 @@ class HostFluids3D final : public Fluids3DImpl {
       const T* x = host_ptr<T>(a.x);
       T* xp = host_ptr<T>(a.xp);
       const pf_box3 bx = a.box.view();
-      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k); });
+      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k, phys::pf_box_at(bx, i, j, k)); });
     });
   }
 
@@ -127,7 +127,7 @@ class HostFluids3D final : public Fluids3DImpl {
       const T* xp = host_ptr<T>(a.xp);
       T* x = host_ptr<T>(a.x);
       const pf_box3 bx = a.box.view();
-      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, a.b, i, j, k); });
+      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, a.b, i, j, k, phys::pf_box_at(bx, i, j, k)); });
     });
   }
 
@@ -144,7 +144,9 @@ class HostFluids3D final : public Fluids3DImpl {
       const pf_box3 bx = a.box.view();
       const T dtx = T(a.dt * double(bx.nx)), dty = T(a.dt * double(bx.ny)), dtz = T(a.dt * double(bx.nz));
       for_box(hc_, a.box,
-              [&](long i, long j, long k) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, a.b, i, j, k, dtx, dty, dtz); });
+              [&](long i, long j, long k) {
+                phys::fl_advect_cell<T>(d, d0, u, v, w, bx, a.b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz);
+              });
     });
   }
 
@@ -157,7 +159,9 @@ class HostFluids3D final : public Fluids3DImpl {
       const pf_box3 bx = a.box.view();
       const T h = T(a.h);
       const int has_p = p != nullptr;
-      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, h); });
+      for_box(hc_, a.box, [&](long i, long j, long k) { 
+        phys::fl_div_cell<T>(u, v, w, div, p, has_p, bx, i, j, k, phys::pf_box_at(bx, i, j, k), h);
+      });
     });
   }
 
@@ -168,7 +172,9 @@ class HostFluids3D final : public Fluids3DImpl {
       const T* p = host_ptr<T>(a.p);
       const pf_box3 bx = a.box.view();
       const T scale = T(a.scale);
-      for_box(hc_, a.box, [&](long i, long j, long k) { phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, scale); });
+      for_box(hc_, a.box, [&](long i, long j, long k) { 
+        phys::fl_grad_cell<T>(u, v, w, p, bx, i, j, k, phys::pf_box_at(bx, i, j, k), scale);
+      });
     });
   }
 

@@ -28,18 +28,20 @@ using poreflow::cu::box_for_each;
 // ---- A: today's kernels (kernels_cu/fluids3d.cu) ---------------------------------------------
 __global__ void grad_a(float* __restrict__ u, float* __restrict__ v, float* __restrict__ w, const float* __restrict__ p,
                        pf_box3 bx, float scale) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_grad_cell<float>(u, v, w, p, bx, i, j, k, scale); });
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_grad_cell<float>(u, v, w, p, bx, i, j, k, ph::pf_box_at(bx, i, j, k), scale); });
 }
 __global__ void advect_a(float* __restrict__ d, const float* __restrict__ d0, const float* __restrict__ u,
                          const float* __restrict__ v, const float* __restrict__ w, pf_box3 bx, int b, float dt0) {
   box_for_each(bx.nx, bx.ny, bx.nz,
-               [&](long i, long j, long k) { ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, dt0, dt0, dt0); });
+               [&](long i, long j, long k) {
+                 ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, ph::pf_box_at(bx, i, j, k), dt0, dt0, dt0);
+               });
 }
 __global__ void unpack_a(const float* __restrict__ xp, float* __restrict__ x, pf_box3 bx, int b) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_unpack_cell<float>(xp, x, bx, b, i, j, k); });
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_unpack_cell<float>(xp, x, bx, b, i, j, k, ph::pf_box_at(bx, i, j, k)); });
 }
 __global__ void pack_a(const float* __restrict__ x, float* __restrict__ xp, pf_box3 bx) {
-  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_pack_cell<float>(x, xp, bx, i, j, k); });
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) { ph::fl_pack_cell<float>(x, xp, bx, i, j, k, ph::pf_box_at(bx, i, j, k)); });
 }
 
 // ---- B: 32-bit indices, the interior value only; the ghosts from a separate boundary pass ------
@@ -66,9 +68,9 @@ __global__ void grad_b(float* __restrict__ u, float* __restrict__ v, float* __re
     const float nv = v[at] - scale * (p[at + B.sy] - p[at - B.sy]);
     const float nw = w[at] - scale * (p[at + B.sz] - p[at - B.sz]);
     if (GHOST) {
-      ph::fl_store<float>(u, bx, PF_FL_U, i, j, k, nu);
-      ph::fl_store<float>(v, bx, PF_FL_V, i, j, k, nv);
-      ph::fl_store<float>(w, bx, PF_FL_W, i, j, k, nw);
+      ph::fl_store<float>(u, bx, PF_FL_U, i, j, k, at, nu);
+      ph::fl_store<float>(v, bx, PF_FL_V, i, j, k, at, nv);
+      ph::fl_store<float>(w, bx, PF_FL_W, i, j, k, at, nw);
     } else {
       u[at] = nu;
       v[at] = nv;
@@ -100,7 +102,7 @@ __global__ void advect_b(float* __restrict__ d, const float* __restrict__ d0, co
                          const float* __restrict__ v, const float* __restrict__ w, IBox B, pf_box3 bx, int b, float dt0) {
   IB_BEGIN(B) {
     const float val = ph::fl_advect_point<float>(d0, bx, i, j, k, dt0, dt0, dt0, u[at], v[at], w[at]);
-    if (GHOST) ph::fl_store<float>(d, bx, b, i, j, k, val);
+    if (GHOST) ph::fl_store<float>(d, bx, b, i, j, k, at, val);
     else d[at] = val;
   }
 }
@@ -119,6 +121,40 @@ __global__ void boundary3(Three t, pf_box3 bx) {
   const long n = ph::fl_boundary_cells(bx);
   for (long q = long(blockIdx.x) * blockDim.x + threadIdx.x; q < n; q += long(gridDim.x) * blockDim.x)
     ph::fl_boundary_cell<float>(t.x[blockIdx.y], bx, t.b[blockIdx.y], q);
+}
+
+// ---- P: the production kernels (kernels_cu/fluids3d.cu: box_for_each_at with the physics' bodies),
+// and the same loop without its unroll (U = 0)
+template <class I, class F>
+__device__ __forceinline__ void loop_no_unroll(const pf_box3& b, F&& f) {
+  const I nx = I(b.nx), ny = I(b.ny), nz = I(b.nz), sy = I(b.sy), sz = I(b.sz);
+  const I i = I(blockIdx.x) * I(blockDim.x) + I(threadIdx.x);
+  if (i >= nx) return;
+  const I kc = (nz + I(gridDim.z) - 1) / I(gridDim.z), k0 = I(blockIdx.z) * kc, k1 = k0 + kc < nz ? k0 + kc : nz;
+  for (I j = I(blockIdx.y) * I(blockDim.y) + I(threadIdx.y); j < ny; j += I(gridDim.y) * I(blockDim.y)) {
+    I at = I(b.off) + i + j * sy + k0 * sz;
+    for (I k = k0; k < k1; ++k, at += sz) f(i, j, k, at);
+  }
+}
+template <int U>
+__global__ void grad_p(float* __restrict__ u, float* __restrict__ v, float* __restrict__ w, const float* __restrict__ p,
+                       pf_box3 bx, float scale) {
+  auto body = [&](int i, int j, int k, int at) { ph::fl_grad_cell<float>(u, v, w, p, bx, i, j, k, at, scale); };
+  if (U) poreflow::cu::box_for_each_at<int>(bx, body);
+  else loop_no_unroll<int>(bx, body);
+}
+template <int U>
+__global__ void advect_p(float* __restrict__ d, const float* __restrict__ d0, const float* __restrict__ u,
+                         const float* __restrict__ v, const float* __restrict__ w, pf_box3 bx, int b, float dt0) {
+  auto body = [&](int i, int j, int k, int at) { ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, at, dt0, dt0, dt0); };
+  if (U) poreflow::cu::box_for_each_at<int>(bx, body);
+  else loop_no_unroll<int>(bx, body);
+}
+template <int U>
+__global__ void unpack_p(const float* __restrict__ xp, float* __restrict__ x, pf_box3 bx, int b) {
+  auto body = [&](int i, int j, int k, int at) { ph::fl_unpack_cell<float>(xp, x, bx, b, i, j, k, at); };
+  if (U) poreflow::cu::box_for_each_at<int>(bx, body);
+  else loop_no_unroll<int>(bx, body);
 }
 
 // ---- harness -----------------------------------------------------------------------------
@@ -216,6 +252,16 @@ int main(int argc, char** argv) {
     c0();
     ok = check3();
     report("gradient C (packed p, + boundary)", time_ms(c0, reps), 7.0 * cells, ok);
+    for (int un : {1, 0}) {
+      reset_uvw();
+      auto gp = [&] {
+        if (un) grad_p<1><<<g.grid, g.block>>>(u.d, v.d, w.d, p.d, bx, 0.7f);
+        else grad_p<0><<<g.grid, g.block>>>(u.d, v.d, w.d, p.d, bx, 0.7f);
+      };
+      gp();
+      ok = check3();
+      report(un ? "gradient P (production, unroll 4)" : "gradient P (production, no unroll)", time_ms(gp, reps), 7.0 * cells, ok);
+    }
     report("  boundary pass alone", time_ms([&] { boundary3<<<dim3(bblocks, 3), 256>>>(t, bx); }, reps), 0, true);
     // advect: 5 N^3 values (d0 gathered, u, v, w read, d written); velocities of a few cells a step
     std::vector<float> small(ext);
@@ -229,6 +275,16 @@ int main(int argc, char** argv) {
     CK(cudaMemset(d.d, 0, ext * 4));
     advect_b<1><<<g.grid, g.block>>>(d.d, d0.d, u.d, v.d, w.d, B, bx, PF_FL_U, dt0);
     ok = same(d.get(), rd);
+    for (int un : {1, 0}) {
+      auto ap = [&] {
+        if (un) advect_p<1><<<g.grid, g.block>>>(d.d, d0.d, u.d, v.d, w.d, bx, PF_FL_U, dt0);
+        else advect_p<0><<<g.grid, g.block>>>(d.d, d0.d, u.d, v.d, w.d, bx, PF_FL_U, dt0);
+      };
+      CK(cudaMemset(d.d, 0, ext * 4));
+      ap();
+      report(un ? "advect P (production, unroll 4)" : "advect P (production, no unroll)", time_ms(ap, reps), 5.0 * cells,
+             same(d.get(), rd));
+    }
     report("advect B1 (int, fl_store)",
            time_ms([&] { advect_b<1><<<g.grid, g.block>>>(d.d, d0.d, u.d, v.d, w.d, B, bx, PF_FL_U, dt0); }, reps), 5.0 * cells, ok);
     Three t1{{d.d, d.d, d.d}, {PF_FL_U, PF_FL_U, PF_FL_U}};
@@ -244,6 +300,16 @@ int main(int argc, char** argv) {
     unpack_a<<<g.grid, g.block>>>(pp.d, d.d, bx, PF_FL_V);
     const auto rx = d.get();
     report("unpack A (today)", time_ms([&] { unpack_a<<<g.grid, g.block>>>(pp.d, d.d, bx, PF_FL_V); }, reps), 2.0 * cells, true);
+    for (int un : {1, 0}) {
+      auto upp = [&] {
+        if (un) unpack_p<1><<<g.grid, g.block>>>(pp.d, d.d, bx, PF_FL_V);
+        else unpack_p<0><<<g.grid, g.block>>>(pp.d, d.d, bx, PF_FL_V);
+      };
+      CK(cudaMemset(d.d, 0, ext * 4));
+      upp();
+      report(un ? "unpack P (production, unroll 4)" : "unpack P (production, no unroll)", time_ms(upp, reps), 2.0 * cells,
+             same(d.get(), rx));
+    }
     Three t2{{d.d, d.d, d.d}, {PF_FL_V, PF_FL_V, PF_FL_V}};
     auto ub = [&] {
       unpack_b<<<g.grid, g.block>>>(pp.d, d.d, B);
