@@ -40,7 +40,8 @@ PF_BOX_KERNEL void fl_source(__global pf_real* x, pf_box3 bx, int b, long i0, lo
   PF_BOX_END
 }
 
-/* the kernels over all cells (box_launch_cells) */
+/* the kernels over all cells (box_launch_cells); advect and unpack keep PF_BOX_BEGIN, as their
+   CUDA twins (kernels_cu/box3_device.cuh says why) */
 PF_BOX_KERNEL void fl_pack(__global const pf_real* x, __global pf_real* xp, pf_box3 bx) {
   PF_BOX_CELLS_BEGIN(bx)
   fl_pack_cell(x, xp, bx, i, j, k, at);
@@ -48,16 +49,16 @@ PF_BOX_KERNEL void fl_pack(__global const pf_real* x, __global pf_real* xp, pf_b
 }
 
 PF_BOX_KERNEL void fl_unpack(__global const pf_real* xp, __global pf_real* x, pf_box3 bx, int b) {
-  PF_BOX_CELLS_BEGIN(bx)
-  fl_unpack_cell(xp, x, bx, b, i, j, k, at);
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_unpack_cell(xp, x, bx, b, i, j, k, pf_box_at(bx, i, j, k));
   PF_BOX_END
 }
 
 PF_BOX_KERNEL void fl_advect(__global pf_real* d, __global const pf_real* d0, __global const pf_real* u,
                              __global const pf_real* v, __global const pf_real* w, pf_box3 bx, int b, pf_real dtx,
                              pf_real dty, pf_real dtz) {
-  PF_BOX_CELLS_BEGIN(bx)
-  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, at, dtx, dty, dtz);
+  PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
+  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, pf_box_at(bx, i, j, k), dtx, dty, dtz);
   PF_BOX_END
 }
 

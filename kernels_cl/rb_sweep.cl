@@ -33,6 +33,24 @@
 #ifndef PF_RB_INDEX
 #define PF_RB_INDEX long
 #endif
+#if defined(PF_RB_FLAT) && PF_RB_FLAT
+/* flat (march shapes; the host's define): work-item q of the launch's x takes cell q of each
+   layer of its chunk, rows joined (twin: rb_sweep_rows<I, true>) */
+#define PF_RB_ROWS_BEGIN(b, colour, kchunk, active)                                                               \
+  {                                                                                                             \
+    const PF_RB_INDEX rb_hx_ = (PF_RB_INDEX)pf_rb_hx(b), rb_nx_ = (PF_RB_INDEX)(b).nx;                          \
+    const PF_RB_INDEX rb_plane_ = (PF_RB_INDEX)(b).ny * rb_hx_, rb_nz_ = (PF_RB_INDEX)(b).nz;                   \
+    const PF_RB_INDEX rb_q_ = (PF_RB_INDEX)get_group_id(0) * (PF_RB_BX * PF_RB_BY) + (PF_RB_INDEX)get_local_id(0); \
+    if ((active) && rb_q_ < rb_plane_) {                                                                        \
+      const PF_RB_INDEX j = rb_q_ / rb_hx_, ih = rb_q_ - j * rb_hx_;                                            \
+      const PF_RB_INDEX rb_k0_ = (PF_RB_INDEX)get_group_id(2) * (PF_RB_INDEX)(kchunk);                          \
+      const PF_RB_INDEX rb_k1_ = min(rb_nz_, rb_k0_ + (PF_RB_INDEX)(kchunk));                                   \
+      {                                                                                                         \
+        PF_RB_INDEX row = rb_k0_ * rb_plane_ + j * rb_hx_;                                                      \
+        _Pragma("unroll 4") for (PF_RB_INDEX k = rb_k0_; k < rb_k1_; ++k, row += rb_plane_) {                   \
+          const PF_RB_INDEX i = 2 * ih + ((colour + j + k) & 1);                                                \
+          if (i < rb_nx_) {
+#else
 #define PF_RB_ROWS_BEGIN(b, colour, kchunk, active)                                                              \
   {                                                                                                            \
     const int rb_lid_ = get_local_id(0);                                                                       \
@@ -51,6 +69,7 @@
         _Pragma("unroll 4") for (PF_RB_INDEX k = rb_k0_ + rb_tz_; k < rb_k1_; k += PF_RB_BZ, row += rb_step_) { \
           const PF_RB_INDEX i = 2 * ih + ((colour + j + k) & 1);                                               \
           if (i < rb_nx_) {
+#endif
 #define PF_RB_ROWS_END \
   }                    \
   }                    \

@@ -39,8 +39,10 @@ __device__ __forceinline__ void box_for_each(long nx, long ny, long nz, F&& f) {
 
 // f(i, j, k, at) for this thread's cells of all of box b (a launch of box_grid over its cells), at
 // being the cell's index in b's arrays: the loop of box_for_each in index type I (int where
-// box_narrow_index), with at stepped from layer to layer rather than recomputed. 64-bit index
-// arithmetic per cell made fluids3d's gradient 1.8x slower (tools/device/experiments/fl_box_variants.cu).
+// box_narrow_index), with at stepped from layer to layer rather than recomputed. Measured per kernel
+// (tools/device/experiments/fl_box_variants.cu, H100, 168^3 float): fluids3d's gradient 129 -> 87 us,
+// pack 22.5 -> 16.9, divergence 36 -> 31.5; but advect 60 -> 76 and unpack 28 -> 37, which keep
+// box_for_each. Unrolling the layer loop added registers and time.
 template <class I, class F>
 __device__ __forceinline__ void box_for_each_at(const pf_box3& b, F&& f) {
   const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz);
@@ -52,7 +54,6 @@ __device__ __forceinline__ void box_for_each_at(const pf_box3& b, F&& f) {
   for (I j = static_cast<I>(blockIdx.y) * static_cast<I>(blockDim.y) + static_cast<I>(threadIdx.y); j < ny;
        j += static_cast<I>(gridDim.y) * static_cast<I>(blockDim.y)) {
     I at = static_cast<I>(b.off) + i + j * sy + (k0 + kz) * sz;
-#pragma unroll 4
     for (I k = k0 + kz; k < k1; k += bz, at += bz * sz) f(i, j, k, at);
   }
 }

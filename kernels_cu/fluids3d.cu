@@ -31,7 +31,7 @@ struct FlSweepParams {
 // I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
 // resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
 // SM's threads and 0.4 of the copy bandwidth.
-template <class T, class I>
+template <class T, class I, bool Flat>
 __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(FlSweepParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
@@ -42,7 +42,7 @@ __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(
   T* const own = prm.x + prm.colour * half;
   const T* const own0 = prm.x0 + prm.colour * half;
   const T* const other = prm.x + (1 - prm.colour) * half;
-  rb_sweep_rows<I>(b, prm.colour, prm.shape, [&](I ih, I i, I j, I k, I row) {
+  rb_sweep_rows<I, Flat>(b, prm.colour, prm.shape, [&](I ih, I i, I j, I k, I row) {
     const int walls = phys::fl_walls(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k), static_cast<int>(nx),
                                      static_cast<int>(ny), static_cast<int>(nz));
     const K d = metric_bits(phys::fl_lin_update_at<T>(own + row + ih, own0 + row + ih, other + row + (i >> 1), static_cast<int>(i & 1),
@@ -58,15 +58,17 @@ __global__ void fl_source_kernel(T* __restrict__ x, pf_box3 bx, int b, long i0, 
   box_for_each(ni, nj, nk, [&](long i, long j, long k) { phys::fl_source_cell<T>(x, bx, b, i0 + i, j0 + j, k0 + k, value); });
 }
 
-// The kernels over all cells: I the index type (int where box_narrow_index)
+// The kernels over all cells: I the index type (int where box_narrow_index); advect and unpack ran
+// slower with it (kernels_cu/box3_device.cuh)
 template <class T, class I>
 __global__ void fl_pack_kernel(const T* __restrict__ x, T* __restrict__ xp, pf_box3 bx) {
   box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_pack_cell<T>(x, xp, bx, i, j, k, at); });
 }
 
-template <class T, class I>
+template <class T>
 __global__ void fl_unpack_kernel(const T* __restrict__ xp, T* __restrict__ x, pf_box3 bx, int b) {
-  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k, at); });
+  box_for_each(bx.nx, bx.ny, bx.nz,
+               [&](long i, long j, long k) { phys::fl_unpack_cell<T>(xp, x, bx, b, i, j, k, phys::pf_box_at(bx, i, j, k)); });
 }
 
 template <class T>
@@ -76,10 +78,12 @@ __global__ void fl_boundary_kernel(T* __restrict__ x, pf_box3 bx, int b) {
     phys::fl_boundary_cell<T>(x, bx, b, q);
 }
 
-template <class T, class I>
+template <class T>
 __global__ void fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
                                  const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz) {
-  box_for_each_at<I>(bx, [&](I i, I j, I k, I at) { phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, at, dtx, dty, dtz); });
+  box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) {
+    phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz);
+  });
 }
 
 template <class T, class I>
@@ -99,7 +103,7 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 
 template <class T>
 void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
-  const RbSweepLaunch g = rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers);
+  const RbSweepLaunch g = rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, true);
   FlSweepParams<T> prm{};
   prm.x = static_cast<T*>(l.x);
   prm.x0 = static_cast<const T*>(l.x0);
@@ -115,8 +119,11 @@ void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
   prm.clear_slot = l.clear_slot;
   prm.ctrl = l.ctrl;
   prm.shape = g.shape;
-  if (l.narrow) fl_sweep_kernel<T, int><<<g.grid, g.threads, 0, stream>>>(prm);
-  else fl_sweep_kernel<T, long long><<<g.grid, g.threads, 0, stream>>>(prm);
+  const bool flat = g.shape.flat;
+  if (l.narrow && flat) fl_sweep_kernel<T, int, true><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (l.narrow) fl_sweep_kernel<T, int, false><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (flat) fl_sweep_kernel<T, long long, true><<<g.grid, g.threads, 0, stream>>>(prm);
+  else fl_sweep_kernel<T, long long, false><<<g.grid, g.threads, 0, stream>>>(prm);
 }
 
 template <class T>
@@ -133,7 +140,8 @@ void launch_fl_pack(const T* x, T* xp, pf_box3 bx, const BoxShape& shape, cudaSt
 
 template <class T>
 void launch_fl_unpack(const T* xp, T* x, pf_box3 bx, int b, const BoxShape& shape, cudaStream_t stream) {
-  launch_box_at(fl_unpack_kernel<T, int>, fl_unpack_kernel<T, long long>, bx, shape, stream, xp, x, bx, b);
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_unpack_kernel<T><<<g.grid, g.block, 0, stream>>>(xp, x, bx, b);
 }
 
 template <class T>
@@ -146,7 +154,8 @@ void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream) {
 template <class T>
 void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
                       const BoxShape& shape, cudaStream_t stream) {
-  launch_box_at(fl_advect_kernel<T, int>, fl_advect_kernel<T, long long>, bx, shape, stream, d, d0, u, v, w, bx, b, dtx, dty, dtz);
+  const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
+  fl_advect_kernel<T><<<g.grid, g.block, 0, stream>>>(d, d0, u, v, w, bx, b, dtx, dty, dtz);
 }
 
 template <class T>

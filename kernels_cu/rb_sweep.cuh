@@ -21,6 +21,7 @@ namespace poreflow::cu {
 struct RbSweepShape {
   int bx = 32, by = 8, bz = 1;
   long kchunk = 1;
+  bool flat = false;  // a march block's threads cover consecutive cells of a layer (rb_sweep_rows)
 };
 
 struct RbSweepLaunch {
@@ -29,9 +30,11 @@ struct RbSweepLaunch {
   int threads = 0;
 };
 
-// The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs.
+// The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs. flat (march
+// shapes, for rb_sweep_rows<I, true>): a block's bx by threads take consecutive cells of a colour's
+// layer, rows joined, rather than a bx x by tile of it.
 inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what,
-                                     long (*layers_of)(long, long, int, int) = nullptr) {
+                                     long (*layers_of)(long, long, int, int) = nullptr, bool flat = false) {
   auto blocks = [](long n, int per) { return static_cast<unsigned>(std::max<long>(1, (n + per - 1) / per)); };
   const bool march = s.kind == BoxLaunch::March;
   RbSweepLaunch l;
@@ -39,7 +42,9 @@ inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm
   l.shape.by = s.by;
   l.shape.bz = march ? 1 : s.bz;
   l.threads = s.bx * s.by * l.shape.bz;
-  const unsigned gx = blocks(phys::pf_rb_hx(b), s.bx), gy = std::min(blocks(b.ny, s.by), 65535u);
+  l.shape.flat = march && flat;
+  const unsigned gx = l.shape.flat ? blocks(phys::pf_rb_hx(b) * b.ny, l.threads) : blocks(phys::pf_rb_hx(b), s.bx);
+  const unsigned gy = l.shape.flat ? 1u : std::min(blocks(b.ny, s.by), 65535u);
   const auto rule = layers_of ? layers_of : sor3d_kchunk;
   l.shape.kchunk = march ? rule(b.nz, static_cast<long>(gx) * gy, l.threads, sm_count) : s.bz;
   const unsigned gz = std::min(static_cast<unsigned>((b.nz + l.shape.kchunk - 1) / l.shape.kchunk), 65535u);
@@ -68,10 +73,26 @@ __device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, con
 // row = (k ny + j) hx, the start of row (j, k) in a colour's half, in index type I (int when the
 // arrays fit: half the registers of long, which the GPU needs for resident threads); a thread's
 // layers are walked by adding planes to row, four unrolled so their loads are in flight together.
-template <class I, class F>
+// Flat (a launch with RbSweepShape::flat): thread q of the launch's x takes cell q of each layer of
+// its chunk, rows joined, so no thread idles at the end of a row: a tile of 32 over rows of
+// hx = 84 half-cells (N = 168) left 12 of every 96 threads without a cell.
+template <class I, bool Flat, class F>
 __device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, const RbSweepShape& s, F&& f) {
   const int tid = threadIdx.x, tx = tid % s.bx, ty = (tid / s.bx) % s.by, tz = tid / (s.bx * s.by);
   const I hx = static_cast<I>(phys::pf_rb_hx(b)), nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny);
+  if constexpr (Flat) {
+    const I plane = ny * hx, q = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) + static_cast<I>(tid);
+    if (q >= plane) return;
+    const I j = q / hx, ih = q - j * hx;
+    const I kc = static_cast<I>(s.kchunk), k0 = static_cast<I>(blockIdx.z) * kc, k1 = min(k0 + kc, static_cast<I>(b.nz));
+    I row = k0 * plane + j * hx;
+#pragma unroll 4
+    for (I k = k0; k < k1; ++k, row += plane) {
+      const I i = 2 * ih + ((colour + j + k) & 1);
+      if (i < nx) f(ih, i, j, k, row);
+    }
+    return;
+  }
   const I ih = static_cast<I>(blockIdx.x) * s.bx + tx;
   if (ih >= hx) return;
   const I kc = static_cast<I>(s.kchunk), k0 = static_cast<I>(blockIdx.z) * kc, k1 = min(k0 + kc, static_cast<I>(b.nz));
