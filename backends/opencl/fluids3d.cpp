@@ -73,13 +73,14 @@ class ClFluids3D final : public Fluids3DImpl {
     const int threads = s.bx * s.by * bz;
     const pf_box3 b = a.box.view();
     const bool narrow = !a.wide_index && fluids3d_narrow_index(b);
+    // march: flat where a tile would idle work-items at the end of each row (rb_sweep_launch says why)
+    const bool flat = march && phys::pf_rb_hx(b) % s.bx != 0;
     const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
                                 "\n#define PF_RB_BZ " + std::to_string(bz) + "\n#define PF_RB_INDEX " +
-                                (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (march ? "1" : "0") + "\n";
+                                (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (flat ? "1" : "0") + "\n";
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
-    // march: flat, a group's work-items on consecutive cells of a layer (kernels_cl/rb_sweep.cl)
-    const std::size_t gx = march ? blocks_of(phys::pf_rb_hx(b) * b.ny, threads) : blocks_of(phys::pf_rb_hx(b), s.bx);
-    const std::size_t gy = march ? 1 : std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
+    const std::size_t gx = flat ? blocks_of(phys::pf_rb_hx(b) * b.ny, threads) : blocks_of(phys::pf_rb_hx(b), s.bx);
+    const std::size_t gy = flat ? 1 : std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
     if (march) kchunk = fluids3d_sweep_layers(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
     const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
