@@ -76,7 +76,9 @@ bench_kind() {  # the CPU backends' adi2d runs are timed over at most 5 s and sc
 SANITIZER=${SANITIZER:-/usr/local/cuda/bin/compute-sanitizer}
 # the kernels that use shared memory or synchronise a block: block reductions (reduce, jacobi1d's
 # and the control's checks, impes3d's statistics), the tridiagonal solvers (tridiag, adi2d's
-# sweeps, ADI), sor3d's tiled and zline designs, fluids3d's lin_solve sweep
+# sweeps, ADI), sor3d's tiled and zline designs, fluids3d's lin_solve sweep. racecheck over all of
+# it takes about 18 minutes: split it with SANITIZE_TESTS over calls (docs/reliability.md lists five
+# that fit); synccheck runs the whole list in one.
 SHARED_TESTS=${SANITIZE_TESTS:-"reduce*,jacobi1d*,tridiag*,sor3d*,fluids3d: lin_solve*,control: the decide*,impes3d: the step*,impes3d: a NaN*,adi2d: every kernel*,adi2d: a sweep*,adi2d: a checking*,adi: *"}
 sanitize() {
   local name=$1 filter=$2
