@@ -77,9 +77,7 @@ class ClFluids3D final : public Fluids3DImpl {
     const bool flat = march && phys::pf_rb_hx(b) % s.bx != 0;
     const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
                                 "\n#define PF_RB_BZ " + std::to_string(bz) + "\n#define PF_RB_INDEX " +
-                                (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (flat ? "1" : "0") + "\n" +
-                                // CUDA's cap (kernels_cu/fluids3d.cu): a full SM's threads resident
-                                "#define PF_NV_MAXRREG " + (a.prec == Precision::Float ? "32" : "64") + "\n";
+                                (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (flat ? "1" : "0") + "\n";
     cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const std::size_t gx = flat ? blocks_of(phys::pf_rb_hx(b) * b.ny, threads) : blocks_of(phys::pf_rb_hx(b), s.bx);
     const std::size_t gy = flat ? 1 : std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <vector>
 
 #include "backends/opencl/embedded_sources.hpp"
@@ -58,7 +57,6 @@ DeviceTraits device_traits(const cl::Device& dev) {
   cl_device_fp_config fp32 = 0;
   PF_CHECK_CL(dev.getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp32));
   t.fp32_exact_div = (fp32 & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
-  t.nv_regcap = has_word(ext, "cl_nv_compiler_options");
   // OpenCL 3.0 queries; a device of an older version answers with an error, which means "no"
   std::vector<cl_name_version> versions, features;
   if (dev.getInfo(CL_DEVICE_OPENCL_C_ALL_VERSIONS, &versions) == CL_SUCCESS)
@@ -133,11 +131,6 @@ cl::Program Programs::build(Precision prec, const std::string& src, const std::s
   // would otherwise divide to 2 ulp and drift from the other backends.
   std::string options = traits_.subgroups && !traits_.subgroups_khr ? "-cl-std=CL3.0" : "-cl-std=CL1.2";
   if (traits_.fp32_exact_div) options += " -cl-fp32-correctly-rounded-divide-sqrt";
-  // A program that defines PF_NV_MAXRREG asks NVIDIA's compiler for that register cap, as CUDA's
-  // __launch_bounds__ gives its twin (the fluids3d sweep); other devices ignore the define.
-  const std::string cap = "#define PF_NV_MAXRREG ";
-  if (const auto at = src.find(cap); traits_.nv_regcap && at != std::string::npos)
-    options += " -cl-nv-maxrregcount=" + std::to_string(std::atoi(src.c_str() + at + cap.size()));
   const cl_int build_err = prog.build(std::vector<cl::Device>{dev_}, options.c_str());
   std::string log;
   const cl_int log_err = prog.getBuildInfo(dev_, CL_PROGRAM_BUILD_LOG, &log);

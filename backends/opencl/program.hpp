@@ -25,7 +25,6 @@ struct DeviceTraits {
   bool int64_atomics = false;  // cl_khr_int64_base_atomics and cl_khr_int64_extended_atomics
   bool opencl_c_30 = false;    // the compiler takes -cl-std=CL3.0
   bool fp32_exact_div = false; // -cl-fp32-correctly-rounded-divide-sqrt is allowed
-  bool nv_regcap = false;      // cl_nv_compiler_options: -cl-nv-maxrregcount (a program's PF_NV_MAXRREG)
   std::size_t max_group = 0;   // CL_DEVICE_MAX_WORK_GROUP_SIZE
 };
 DeviceTraits device_traits(const cl::Device& dev);
