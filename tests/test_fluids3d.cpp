@@ -494,6 +494,14 @@ TEST_CASE("fluids3d: bad kernel arguments are refused") {
   ad.v = &y.buffer();
   ad.w = &y.buffer();
   CHECK_THROWS_WITH_AS(be.fluids3d().advect(ad), doctest::Contains("must not be an input"), BackendError);
+  // a box in an array whose planes hold 2^31 values or more (the kernels' pitches are 32-bit)
+  FluidsGradientArgs g;
+  g.box = Box3::inside(5, 5, 5, 1, 50000, 50000, 7, 1, 1, 1);
+  g.u = &x.buffer();
+  g.v = &y.buffer();
+  g.w = &small.buffer();
+  g.p = &x.buffer();
+  CHECK_THROWS_WITH_AS(be.fluids3d().gradient(g), doctest::Contains("plane pitch"), BackendError);
 }
 
 TEST_CASE("fluids3d: a march sweep's chunks make at most one wave of resident blocks") {

@@ -26,6 +26,9 @@ bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phy
 namespace {
 
 void check_field(const Box3& box, const Buffer* b, Precision prec, const char* what) {
+  // the gradient adds the pitches to a cell's index as 32-bit ints (core/physics/fluids3d.h)
+  if (box.sz >= (1L << 31))
+    throw BackendError(std::string(what) + ": box " + box.describe() + ": a plane pitch of 2^31 values or more is not supported");
   check_box(box, b, prec, what);
   if (box.halo < 1) throw BackendError(std::string(what) + ": the box needs a halo of at least 1");
 }

@@ -188,7 +188,8 @@ PF_TEMPLATE PF_FN void fl_div_cell(PF_GLOBAL const pf_real* u, PF_GLOBAL const p
 PF_TEMPLATE PF_FN void fl_grad_cell(PF_GLOBAL pf_real* u, PF_GLOBAL pf_real* v, PF_GLOBAL pf_real* w,
                                     PF_GLOBAL const pf_real* p, pf_box3 bx, long i, long j, long k, long at, pf_real scale) {
   PF_GLOBAL const pf_real* pq = p + at;
-  const int sy = (int)bx.sy, sz = (int)bx.sz; /* (fluids3d refuses boxes with wider pitches) */
+  /* 32-bit pitches: check_field (core/kernels/fluids3d.cpp) refuses wider ones */
+  const int sy = (int)bx.sy, sz = (int)bx.sz;
   const pf_real nu = u[at] - scale * (pq[1] - pq[-1]);
   const pf_real nv = v[at] - scale * (pq[sy] - pq[-sy]);
   const pf_real nw = w[at] - scale * (pq[sz] - pq[-sz]);
