@@ -12,18 +12,10 @@
 
 #include "core/physics/fluids3d.h"
 #include "kernels_cu/box3_device.cuh"
+#include "tools/device/experiments/experiment.cuh"
 
 namespace ph = poreflow::phys;
 using poreflow::cu::box_for_each;
-
-#define CK(x)                                                                \
-  do {                                                                       \
-    cudaError_t e_ = (x);                                                    \
-    if (e_ != cudaSuccess) {                                                 \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-      std::exit(1);                                                          \
-    }                                                                        \
-  } while (0)
 
 // ---- A: today's kernels (kernels_cu/fluids3d.cu) ---------------------------------------------
 __global__ void grad_a(float* __restrict__ u, float* __restrict__ v, float* __restrict__ w, const float* __restrict__ p,
@@ -158,23 +150,6 @@ __global__ void unpack_p(const float* __restrict__ xp, float* __restrict__ x, pf
 }
 
 // ---- harness -----------------------------------------------------------------------------
-template <class F>
-float time_ms(F&& f, int reps) {
-  f();
-  CK(cudaDeviceSynchronize());
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  CK(cudaEventRecord(e0));
-  for (int r = 0; r < reps; ++r) f();
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  CK(cudaGetLastError());
-  return ms / reps;
-}
-
 struct Buf {
   float* d = nullptr;
   size_t n = 0;

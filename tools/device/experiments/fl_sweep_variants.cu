@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/physics/fluids3d.h"
+#include "tools/device/experiments/experiment.cuh"
 
 using poreflow::phys::fl_ghost;
 using poreflow::phys::fl_lin_point;
@@ -17,15 +18,6 @@ using poreflow::phys::pf_rb_hx;
 using poreflow::phys::pf_rb_m;
 using poreflow::phys::pf_rb_present;
 using poreflow::phys::pf_rb_shift;
-
-#define CK(x)                                                                      \
-  do {                                                                             \
-    cudaError_t e_ = (x);                                                          \
-    if (e_ != cudaSuccess) {                                                       \
-      std::printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));       \
-      std::exit(1);                                                                \
-    }                                                                              \
-  } while (0)
 
 __device__ __forceinline__ void block_max(unsigned m, unsigned* out) {
   __shared__ unsigned w[32];
@@ -171,17 +163,8 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&s, nb));
     CK(cudaMalloc(&d, nb));
     CK(cudaMemset(s, 1, nb));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    CK(cudaMemcpy(d, s, nb, cudaMemcpyDeviceToDevice));
-    CK(cudaEventRecord(e0));
-    for (int r = 0; r < 10; ++r) CK(cudaMemcpyAsync(d, s, nb, cudaMemcpyDeviceToDevice));
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    std::printf("copy %.0f GB/s (read + write)\n", 2.0 * nb * 10 / (ms * 1e-3) / 1e9);
+    const float ms = time_ms([&] { CK(cudaMemcpyAsync(d, s, nb, cudaMemcpyDeviceToDevice)); }, 10);
+    std::printf("copy %.0f GB/s (read + write)\n", 2.0 * nb / (ms * 1e-3) / 1e9);
     CK(cudaFree(s));
     CK(cudaFree(d));
   }
@@ -223,24 +206,8 @@ int main(int argc, char** argv) {
         ref = got;
       else
         same = std::memcmp(ref.data(), got.data(), total * 4) == 0 ? "same" : "DIFFERENT";
-      cudaEvent_t e0, e1;
-      CK(cudaEventCreate(&e0));
-      CK(cudaEventCreate(&e1));
-      const int reps = 200;
-      CK(cudaEventRecord(e0));
-      for (int it = 0; it < reps; ++it) launch(it & 1);
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      float ms = 0;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      const double t = ms * 1e-3 / reps;
+      const double t = time_ms([&](int it) { launch(it & 1); }, 200, 0) * 1e-3;
       std::printf("N=%ld %-28s %8.1f us/colour  %6.0f GB/s  %s\n", n, name, t * 1e6, bytes / t / 1e9, same);
-    };
-    auto occ = [&](const void* f, int threads) {
-      int nb = 0;
-      CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, f, threads, 0));
-      return nb;
     };
     const unsigned gx = (bx.hx + 31) / 32, gy = (n + 7) / 8;
     auto march = [&](const char* name, auto kern, int resident) {
@@ -294,19 +261,8 @@ int main(int argc, char** argv) {
       CK(cudaMemcpy(y0, hy.data(), tot * 4, cudaMemcpyHostToDevice));
       const long kc = 4;
       const dim3 grid((bx.hx + 31) / 32, (n + 7) / 8, (n + kc - 1) / kc);
-      cudaEvent_t e0, e1;
-      CK(cudaEventCreate(&e0));
-      CK(cudaEventCreate(&e1));
-      for (int it = 0; it < 6; ++it) k_f<32, 8, 4, 8><<<grid, 256>>>(P{y, y0, bx.b, a, inv_c, it & 1, kc, out, int(px)});
-      const int reps = 200;
-      CK(cudaEventRecord(e0));
-      for (int it = 0; it < reps; ++it) k_f<32, 8, 4, 8><<<grid, 256>>>(P{y, y0, bx.b, a, inv_c, it & 1, kc, out, int(px)});
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      float ms = 0;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      const double t = ms * 1e-3 / reps;
+      auto sweep = [&](int it) { k_f<32, 8, 4, 8><<<grid, 256>>>(P{y, y0, bx.b, a, inv_c, it & 1, kc, out, int(px)}); };
+      const double t = time_ms(sweep, 200, 6) * 1e-3;
       std::printf("N=%ld F u4 lb8 32x8 kc4 pitch %ld (hx %ld) %8.1f us/colour  %6.0f GB/s\n", n, px, bx.hx, t * 1e6, bytes / t / 1e9);
       CK(cudaFree(y));
       CK(cudaFree(y0));
