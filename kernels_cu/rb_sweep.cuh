@@ -31,10 +31,8 @@ struct RbSweepLaunch {
 };
 
 // The launch of a colour sweep of box b with launch shape s on a device of sm_count SMs. flat (march
-// shapes, for rb_sweep_rows<I, true>): where a tile bx wide would leave threads idle at the end of
-// each row (half-rows not a multiple of bx), a block's bx by threads take consecutive cells of a
-// colour's layer, rows joined. Where the tile fits the rows it stays: flat was no faster there on
-// CUDA and 12% slower on NVIDIA's OpenCL (N = 256).
+// shapes, for rb_sweep_rows<I, true>; the family decides, fluids3d_flat_sweep): a block's bx by
+// threads take consecutive cells of a colour's layer, rows joined, rather than a bx x by tile.
 inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm_count, const char* what,
                                      long (*layers_of)(long, long, int, int) = nullptr, bool flat = false) {
   auto blocks = [](long n, int per) { return static_cast<unsigned>(std::max<long>(1, (n + per - 1) / per)); };
@@ -44,7 +42,7 @@ inline RbSweepLaunch rb_sweep_launch(const pf_box3& b, const BoxShape& s, int sm
   l.shape.by = s.by;
   l.shape.bz = march ? 1 : s.bz;
   l.threads = s.bx * s.by * l.shape.bz;
-  l.shape.flat = march && flat && phys::pf_rb_hx(b) % s.bx != 0;
+  l.shape.flat = march && flat;
   const unsigned gx = l.shape.flat ? blocks(phys::pf_rb_hx(b) * b.ny, l.threads) : blocks(phys::pf_rb_hx(b), s.bx);
   const unsigned gy = l.shape.flat ? 1u : std::min(blocks(b.ny, s.by), 65535u);
   const auto rule = layers_of ? layers_of : sor3d_kchunk;
