@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <vector>
 
 #include "backends/opencl/embedded_sources.hpp"
@@ -34,6 +39,27 @@ std::string trim(const std::string& s) {
   auto b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+// POREFLOW_CL_DUMP=DIR (a developer's tool, docs/benchmarks.md): each program's source and the
+// driver's binary (PTX on NVIDIA, for ptxas -v and a comparison with nvcc's code) go to DIR as
+// cl_<hash>.cl and cl_<hash>.bin; DIR/index.txt names what each one is
+void dump_program(const cl::Program& prog, const std::string& src, const std::string& what, const std::string& options) {
+  const char* dir = std::getenv("POREFLOW_CL_DUMP");
+  if (dir == nullptr || *dir == '\0') return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw BackendError("POREFLOW_CL_DUMP: cannot create " + std::string(dir) + ": " + ec.message());
+  char stem[32];
+  std::snprintf(stem, sizeof stem, "cl_%016zx", std::hash<std::string>{}(src + options));
+  const fs::path base = fs::path(dir) / stem;
+  std::vector<std::vector<unsigned char>> bins;
+  PF_CHECK_CL_AS(prog.getInfo(CL_PROGRAM_BINARIES, &bins), "clGetProgramInfo(CL_PROGRAM_BINARIES)");
+  std::ofstream(base.string() + ".cl") << src;
+  if (!bins.empty()) std::ofstream(base.string() + ".bin", std::ios::binary).write(reinterpret_cast<const char*>(bins[0].data()), static_cast<std::streamsize>(bins[0].size()));
+  std::ofstream(fs::path(dir) / "index.txt", std::ios::app) << stem << "  " << what << "  [" << options << "]\n";
+  spdlog::info("POREFLOW_CL_DUMP: {} is {}", base.string(), what);
 }
 
 }  // namespace
@@ -131,6 +157,9 @@ cl::Program Programs::build(Precision prec, const std::string& src, const std::s
   // would otherwise divide to 2 ulp and drift from the other backends.
   std::string options = traits_.subgroups && !traits_.subgroups_khr ? "-cl-std=CL3.0" : "-cl-std=CL1.2";
   if (traits_.fp32_exact_div) options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  // POREFLOW_CL_OPTIONS: extra build options for experiments (e.g. NVIDIA's -cl-nv-verbose, whose
+  // register counts then show in the build log at -v)
+  if (const char* extra = std::getenv("POREFLOW_CL_OPTIONS"); extra != nullptr && *extra != '\0') options += " " + std::string(extra);
   const cl_int build_err = prog.build(std::vector<cl::Device>{dev_}, options.c_str());
   std::string log;
   const cl_int log_err = prog.getBuildInfo(dev_, CL_PROGRAM_BUILD_LOG, &log);
@@ -142,6 +171,7 @@ cl::Program Programs::build(Precision prec, const std::string& src, const std::s
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   spdlog::debug("built {} in {:.0f} ms", what, ms);
   if (log_err == CL_SUCCESS && !trim(log).empty()) spdlog::debug("build log of {}:\n{}", what, log);
+  dump_program(prog, src, what, options);
   return prog;
 }
 
