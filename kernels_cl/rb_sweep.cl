@@ -33,6 +33,12 @@
 #ifndef PF_RB_INDEX
 #define PF_RB_INDEX long
 #endif
+/* layers unrolled in the row walk (a -D build option overrides it, for experiments) */
+#ifndef PF_RB_UNROLL
+#define PF_RB_UNROLL 4
+#endif
+#define PF_RB_PRAGMA_(x) _Pragma(#x)
+#define PF_RB_PRAGMA(x) PF_RB_PRAGMA_(x)
 #if defined(PF_RB_FLAT) && PF_RB_FLAT
 /* flat (march shapes; the host's define): work-item q of the launch's x takes cell q of each
    layer of its chunk, rows joined (twin: rb_sweep_rows<I, true>) */
@@ -47,7 +53,7 @@
       const PF_RB_INDEX rb_k1_ = min(rb_nz_, rb_k0_ + (PF_RB_INDEX)(kchunk));                                   \
       {                                                                                                         \
         PF_RB_INDEX row = rb_k0_ * rb_plane_ + j * rb_hx_;                                                      \
-        _Pragma("unroll 4") for (PF_RB_INDEX k = rb_k0_; k < rb_k1_; ++k, row += rb_plane_) {                   \
+        PF_RB_PRAGMA(unroll PF_RB_UNROLL) for (PF_RB_INDEX k = rb_k0_; k < rb_k1_; ++k, row += rb_plane_) {                   \
           const PF_RB_INDEX i = 2 * ih + ((colour + j + k) & 1);                                                \
           if (i < rb_nx_) {
 #else
@@ -66,7 +72,7 @@
       for (PF_RB_INDEX j = (PF_RB_INDEX)get_group_id(1) * PF_RB_BY + rb_ty_; j < rb_ny_;                       \
            j += (PF_RB_INDEX)get_num_groups(1) * PF_RB_BY) {                                                   \
         PF_RB_INDEX row = ((rb_k0_ + rb_tz_) * rb_ny_ + j) * rb_hx_;                                           \
-        _Pragma("unroll 4") for (PF_RB_INDEX k = rb_k0_ + rb_tz_; k < rb_k1_; k += PF_RB_BZ, row += rb_step_) { \
+        PF_RB_PRAGMA(unroll PF_RB_UNROLL) for (PF_RB_INDEX k = rb_k0_ + rb_tz_; k < rb_k1_; k += PF_RB_BZ, row += rb_step_) { \
           const PF_RB_INDEX i = 2 * ih + ((colour + j + k) & 1);                                               \
           if (i < rb_nx_) {
 #endif

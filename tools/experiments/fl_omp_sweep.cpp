@@ -37,9 +37,9 @@ double best_seconds(F&& f, int reps) {
 // level 0: plain; 1: + max; 2: + NaN flag as the real sweep (rn || d != d); 3: + NaN from a sum
 // Each level's loop is written out: with the update in a shared lambda gcc no longer vectorised
 // the reductions (rows+max fell from 0.90x to 0.36x copy), which would measure something else.
-static float rows(float* x, const float* x0, long n, float a, float inv_c, int level) {
+static float rows(float* x, const float* x0, long n, long m, float a, float inv_c, int level) {
   const bool with_max = level >= 1;
-  const long hx = (n + 1) / 2, plane = n * hx, m = plane * n;
+  const long hx = (n + 1) / 2, plane = n * hx;
   float mx = 0;
   for (int c = 0; c < 2; ++c) {
 #pragma omp parallel for collapse(2) schedule(static) reduction(max : mx)
@@ -100,9 +100,12 @@ static float rows(float* x, const float* x0, long n, float a, float inv_c, int l
 
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : 192;
-  const long hx = (n + 1) / 2, plane = n * hx, m = plane * n;
+  // argv[2]: values of padding after each colour's half (the distance between the colours, and
+  // between x and x0, then is not a multiple of the cache's set stride at power-of-two N)
+  const long pad = argc > 2 ? std::atol(argv[2]) : 0;
+  const long hx = (n + 1) / 2, plane = n * hx, m = plane * n + pad;
   // both colours, with a plane of slack on each side so that the flat loop may read past the ends
-  std::vector<float> xs(2 * m + 2 * plane), x0s(2 * m + 2 * plane);
+  std::vector<float> xs(2 * m + 2 * plane), x0s(2 * m + 2 * plane + pad);
   float* x = xs.data() + plane;
   float* x0 = x0s.data() + plane;
 #pragma omp parallel for schedule(static)
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
       },
       7);
   const double copy = 2.0 * 2 * m * sizeof(float) / tc / 1e9;
-  std::printf("N=%ld threads %d: copy %.1f GB/s\n", n, omp_get_max_threads(), copy);
+  std::printf("N=%ld pad %ld threads %d: copy %.1f GB/s\n", n, pad, omp_get_max_threads(), copy);
   auto report = [&](const char* name, double t) {
     std::printf("  %-10s %8.1f us %6.1f GB/s %.2fx copy\n", name, t * 1e6, bytes / t / 1e9, bytes / t / 1e9 / copy);
   };
@@ -139,9 +142,9 @@ int main(int argc, char** argv) {
                          }
                        },
                        7));
-  report("rows", best_seconds([&] { rows(x, x0, n, a, inv_c, 0); }, 7));
-  report("rows+max", best_seconds([&] { rows(x, x0, n, a, inv_c, 1); }, 7));
-  report("+nan ||", best_seconds([&] { rows(x, x0, n, a, inv_c, 2); }, 7));
-  report("+nan sum", best_seconds([&] { rows(x, x0, n, a, inv_c, 3); }, 7));
+  report("rows", best_seconds([&] { rows(x, x0 + pad, n, m, a, inv_c, 0); }, 7));
+  report("rows+max", best_seconds([&] { rows(x, x0 + pad, n, m, a, inv_c, 1); }, 7));
+  report("+nan ||", best_seconds([&] { rows(x, x0 + pad, n, m, a, inv_c, 2); }, 7));
+  report("+nan sum", best_seconds([&] { rows(x, x0 + pad, n, m, a, inv_c, 3); }, 7));
   return 0;
 }
