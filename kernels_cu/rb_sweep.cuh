@@ -72,10 +72,16 @@ __device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, con
 // The same walk for kernels that address colour-packed arrays by steps: f(ih, i, j, k, row) with
 // row = (k ny + j) hx, the start of row (j, k) in a colour's half, in index type I (int when the
 // arrays fit: half the registers of long, which the GPU needs for resident threads); a thread's
-// layers are walked by adding planes to row, four unrolled so their loads are in flight together.
+// layers are walked by adding planes to row, PF_RB_UNROLL of them unrolled (a -D option overrides
+// the 4, for experiments).
 // Flat (a launch with RbSweepShape::flat): thread q of the launch's x takes cell q of each layer of
 // its chunk, rows joined, so no thread idles at the end of a row: a tile of 32 over rows of
 // hx = 84 half-cells (N = 168) left 12 of every 96 threads without a cell.
+#ifndef PF_RB_UNROLL
+#define PF_RB_UNROLL 4
+#endif
+#define PF_RB_PRAGMA_(x) _Pragma(#x)
+#define PF_RB_PRAGMA(x) PF_RB_PRAGMA_(x)
 template <class I, bool Flat, class F>
 __device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, const RbSweepShape& s, F&& f) {
   const int tid = threadIdx.x, tx = tid % s.bx, ty = (tid / s.bx) % s.by, tz = tid / (s.bx * s.by);
@@ -86,7 +92,7 @@ __device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, cons
     const I j = q / hx, ih = q - j * hx;
     const I kc = static_cast<I>(s.kchunk), k0 = static_cast<I>(blockIdx.z) * kc, k1 = min(k0 + kc, static_cast<I>(b.nz));
     I row = k0 * plane + j * hx;
-#pragma unroll 4
+    PF_RB_PRAGMA(unroll PF_RB_UNROLL)
     for (I k = k0; k < k1; ++k, row += plane) {
       const I i = 2 * ih + ((colour + j + k) & 1);
       if (i < nx) f(ih, i, j, k, row);
@@ -99,7 +105,7 @@ __device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, cons
   const I plane = ny * hx, step = plane * s.bz;
   for (I j = static_cast<I>(blockIdx.y) * s.by + ty; j < ny; j += static_cast<I>(gridDim.y) * s.by) {
     I row = ((k0 + tz) * ny + j) * hx;
-#pragma unroll 4
+    PF_RB_PRAGMA(unroll PF_RB_UNROLL)
     for (I k = k0 + tz; k < k1; k += s.bz, row += step) {
       const I i = 2 * ih + ((colour + j + k) & 1);
       if (i < nx) f(ih, i, j, k, row);
