@@ -119,7 +119,12 @@ void bench_fluids3d(const BenchOptions& o, const BackendOptions& bo, std::vector
           long next = 0;
           k.solve(a, next++, 1);
           be->sync();
+          // the copy rate measured again just before and after the sweep, the ratio against their mean:
+          // the H100 host's CPU memory rate drifted by 2x between runs minutes apart
+          // (docs/benchmarks.md), so one figure per backend misled
+          const double cbw_before = copy_bandwidth(*be, kCopyBytes);
           const Timing t = measure([&] { k.solve(a, next++, 1); }, [&] { be->sync(); }, o.target);
+          const double cbw_after = copy_bandwidth(*be, kCopyBytes), near_cbw = 0.5 * (cbw_before + cbw_after);
           std::vector<unsigned long long> w(PF_CV_WORDS);
           be->download(*ctrl, w.data(), w.size() * sizeof(unsigned long long));
           const auto st = Fluids3DKernels::decode(w.data(), 0, precision_of<T>(), next);
@@ -129,14 +134,15 @@ void bench_fluids3d(const BenchOptions& o, const BackendOptions& bo, std::vector
           BenchRow r = make_row("fluids3d", name, be->device_name(), "lin_solve sweep", "-", prec, n, t, bytes);
           r.layout = label;
           r.gbps = bytes / t.median / 1e9;
-          r.copy_gbps = cbw;
-          r.ratio_copy = r.gbps / cbw;
+          r.copy_gbps = near_cbw;
+          r.ratio_copy = r.gbps / near_cbw;
           r.verified = !st.non_finite && !st.converged && st.sweeps == next && std::isfinite(st.last_change);
           r.note = fmt::format("one red-black iteration, max change folded and decided on the device; {:.2f} Gcell/s; "
-                               "bytes 4 N^3 values (each colour: all x, its half of x0, writes its half)",
-                               cells / t.median / 1e9);
-          spdlog::info("bench fluids3d: {} N={} {} sweep: {:.1f} us, {:.0f} GB/s ({:.2f} x copy)", name, n, label,
-                       t.median * 1e6, r.gbps, r.ratio_copy);
+                               "bytes 4 N^3 values (each colour: all x, its half of x0, writes its half); copy {:.1f} GB/s before, "
+                               "{:.1f} after",
+                               cells / t.median / 1e9, cbw_before, cbw_after);
+          spdlog::info("bench fluids3d: {} N={} {} sweep: {:.1f} us, {:.0f} GB/s ({:.2f} x copy of {:.0f}/{:.0f} GB/s before/after)",
+                       name, n, label, t.median * 1e6, r.gbps, r.ratio_copy, cbw_before, cbw_after);
           rows.push_back(r);
         }
         // ---- the 100-step run ----------------------------------------------------------------------
