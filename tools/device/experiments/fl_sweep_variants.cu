@@ -234,6 +234,10 @@ int main(int argc, char** argv) {
     for (long kc : {2L, 4L, 8L, 16L, 32L}) {
       fk("F u4 lb8", k_f<32, 8, 4, 8>, 32, 8, kc);
       fk("F u2 lb8", k_f<32, 8, 2, 8>, 32, 8, kc);
+      fk("F u1 lb8", k_f<32, 8, 1, 8>, 32, 8, kc);
+      fk("F u1 lb8", k_f<64, 4, 1, 8>, 64, 4, kc);
+      fk("F u1 lb4", k_f<32, 16, 1, 4>, 32, 16, kc);
+      fk("G ldg u1 lb8", k_f<32, 8, 1, 8, true>, 32, 8, kc);
       fk("F u4 lb4", k_f<32, 16, 4, 4>, 32, 16, kc);
       fk("F u4 lb16", k_f<32, 4, 4, 16>, 32, 4, kc);
       fk("F u4 lb8", k_f<64, 4, 4, 8>, 64, 4, kc);
