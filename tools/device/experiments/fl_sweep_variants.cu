@@ -129,6 +129,18 @@ __global__ void __launch_bounds__(BX * BY, MINB) k_f(P p) {
   block_max(m, p.out);
 }
 
+// S: the sweep's stream mix without the stencil, the bound its bytes allow: per cell of a colour
+// read own, x0 and the other colour at the same index, write own (2 N^3 values a colour, as the
+// sweep's model); grid-stride, LDG: the read-only streams through the non-coherent path
+template <bool LDG>
+__global__ void __launch_bounds__(256) k_stream(P p, long half) {
+  float* own = p.x + p.c * half;
+  const float* other = p.x + (1 - p.c) * half;
+  const float* x0 = p.x0 + p.c * half;
+  for (long q = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; q < half; q += static_cast<long>(gridDim.x) * blockDim.x)
+    own[q] = p.inv_c * (ld<LDG>(x0 + q) + p.a * (own[q] + ld<LDG>(other + q)));
+}
+
 struct Box {
   pf_box3 b;
   long hx, m;
@@ -252,6 +264,15 @@ int main(int argc, char** argv) {
       });
     };
     one("E one cell 32x8", k_e<32, 8>, 32, 8);
+    for (int waves : {1, 4, 16}) {  // the stream bound: blocks of 256, `waves` full waves of them
+      const unsigned blocks = static_cast<unsigned>(sms * 8 * waves);
+      char label[64];
+      std::snprintf(label, sizeof label, "S stream 3r1w x%d", waves);
+      ref.clear();  // a different computation: its own reference
+      run(label, [&](int c) { k_stream<false><<<blocks, 256>>>(P{x, x0, bx.b, a, inv_c, c, 1, out}, bx.m); });
+      std::snprintf(label, sizeof label, "S stream 3r1w ldg x%d", waves);
+      run(label, [&](int c) { k_stream<true><<<blocks, 256>>>(P{x, x0, bx.b, a, inv_c, c, 1, out}, bx.m); });
+    }
     CK(cudaFree(x));
     CK(cudaFree(x0));
     // padded rows: the packed rows' pitch rounded up to 8 and 32 values (sector and line)
