@@ -41,7 +41,7 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
-// POREFLOW_CL_DUMP=DIR (a developer's tool, docs/benchmarks.md): each program's source and the
+// POREFLOW_CL_DUMP=DIR (a developer's tool, tools/device/README.md): each program's source and the
 // driver's binary (PTX on NVIDIA, for ptxas -v and a comparison with nvcc's code) go to DIR as
 // cl_<hash>.cl and cl_<hash>.bin; DIR/index.txt names what each one is
 void dump_program(const cl::Program& prog, const std::string& src, const std::string& what, const std::string& options) {

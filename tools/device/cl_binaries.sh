@@ -18,7 +18,7 @@ POREFLOW_CL_DUMP=$out POREFLOW_CL_OPTIONS=-cl-nv-verbose "$pf" run "${args[@]}" 
 for bin in "$out"/*.bin; do
   [ -f "$bin" ] || continue
   ptx=${bin%.bin}.ptx
-  cp "$bin" "$ptx"
+  tr -d '\000' < "$bin" > "$ptx"  # NVIDIA's binary is the PTX text and a NUL, which ptxas refuses
   "$cuda/ptxas" -arch=sm_90 -O3 -v "$ptx" -o "${bin%.bin}.cubin" > "${bin%.bin}.ptxas.txt" 2>&1
   "$cuda/cuobjdump" -sass "${bin%.bin}.cubin" > "${bin%.bin}.sass" 2>&1
   rm -f "${bin%.bin}.cubin" "$bin"
