@@ -12,7 +12,7 @@ env -u PYTHONHOME cmake --build "$b2" --parallel --target poreflow > /tmp/ldg_bu
 for rep in $(seq "${REPS:-2}"); do
   for v in plain:$pf ldg:$b2/apps/poreflow; do
     echo "== ${v%%:*} (rep $rep)"
-    "${v#*:}" bench fluids3d --backends cuda --sizes "${SIZES:-168,256,288}" --shapes march:32x8 --cpu-budget 0.1 --precision float 2>--cpu-budget 0.1 --precision float 2>&1 |1 |
+    "${v#*:}" bench fluids3d --backends cuda --sizes "${SIZES:-168,256,288}" --shapes march:32x8 --cpu-budget 0.1 --precision float 2>&1 |
       grep -E "sweep:"
   done
 done
