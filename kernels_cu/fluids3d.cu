@@ -104,7 +104,7 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 template <class T>
 void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
   const RbSweepLaunch g =
-      rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.box, l.shape));
+      rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
   FlSweepParams<T> prm{};
   prm.x = static_cast<T*>(l.x);
   prm.x0 = static_cast<const T*>(l.x0);

@@ -73,7 +73,7 @@ class ClFluids3D final : public Fluids3DImpl {
     const int threads = s.bx * s.by * bz;
     const pf_box3 b = a.box.view();
     const bool narrow = !a.wide_index && fluids3d_narrow_index(b);
-    const bool flat = fluids3d_flat_sweep(b, s);
+    const bool flat = fluids3d_flat_sweep(s);
     const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
                                 "\n#define PF_RB_BZ " + std::to_string(bz) + "\n#define PF_RB_INDEX " +
                                 (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (flat ? "1" : "0") + "\n";

@@ -10,8 +10,6 @@
      pf_u64       an unsigned 64-bit word (device control blocks)
      PF_TO_WORD(x), PF_FROM_WORD(w)  a pf_real as the low bits of a word and back (a float in
                   the low 32 bits, a double in all 64): control blocks hold values this way
-     PF_LOAD_RO(p) *p, through the read-only (non-coherent) path on CUDA when PF_CUDA_LDG is 1;
-                  only for values no thread of the kernel writes
    Keep the code in these headers to the common subset of C99 and C++. */
 #ifndef PF_KERNELS_COMMON_H
 #define PF_KERNELS_COMMON_H
@@ -20,7 +18,6 @@
 #define PF_FN
 #define PF_TEMPLATE
 #define PF_GLOBAL __global
-#define PF_LOAD_RO(p) (*(p))
 #define PF_STRUCT(name)          \
   typedef struct name##_s name; \
   struct name##_s
@@ -41,15 +38,6 @@ typedef ulong pf_u64;
 #define PF_FN __host__ __device__ inline
 #else
 #define PF_FN inline
-#endif
-/* PF_CUDA_LDG (a -D option, for experiments): 1 sends PF_LOAD_RO through __ldg */
-#ifndef PF_CUDA_LDG
-#define PF_CUDA_LDG 0
-#endif
-#if defined(__CUDA_ARCH__) && PF_CUDA_LDG
-#define PF_LOAD_RO(p) __ldg(p)
-#else
-#define PF_LOAD_RO(p) (*(p))
 #endif
 #define PF_TEMPLATE template <typename pf_real>
 #define PF_GLOBAL

@@ -21,9 +21,7 @@ long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
   return (nz + chunks - 1) / chunks;
 }
 
-bool fluids3d_flat_sweep(const pf_box3& b, const BoxShape& s) {
-  return s.kind == BoxLaunch::March && phys::pf_rb_hx(b) % s.bx != 0;
-}
+bool fluids3d_flat_sweep(const BoxShape& s) { return s.kind == BoxLaunch::March; }
 
 bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phys::pf_rb_hx(b) * b.ny < (1L << 31); }
 

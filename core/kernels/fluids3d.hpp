@@ -88,12 +88,12 @@ struct FluidsSolveArgs {
 // plane beyond fit), or with 64-bit ones
 bool fluids3d_narrow_index(const pf_box3& b);
 
-// whether the GPU sweeps of box b with shape s walk flat: a march block's threads on consecutive
-// cells of a colour's layer, rows joined, where a tile s.bx wide would leave threads idle at the
-// end of every row (half-rows not a multiple of s.bx: 12 of every 96 threads at N = 168). Where the
-// tile fits the rows it stays: flat was no faster there on CUDA and 12% slower on NVIDIA's OpenCL
-// (N = 256).
-bool fluids3d_flat_sweep(const pf_box3& b, const BoxShape& s);
+// whether the GPU sweeps with shape s walk flat: a march block's threads on consecutive cells of a
+// colour's layer, rows joined. A tile s.bx wide leaves threads idle at the end of every row where
+// the half-rows are not a multiple of s.bx (12 of every 96 threads at N = 168), and where they are
+// it was no faster on the H100: N = 128/192/256 flat vs tile 0.69/0.74/0.77 vs 0.64/0.73/0.77 x copy
+// on CUDA, 0.69/0.75/0.78 vs 0.63/0.68/0.72 on NVIDIA's OpenCL. The 3d shapes keep their tiles.
+bool fluids3d_flat_sweep(const BoxShape& s);
 
 // d = d0 traced back along (u, v, w) and interpolated (fl_advect_point), then d's ghosts
 // (quantity b). d0's ghost layer is read. d must not be d0, u, v or w.

@@ -99,14 +99,13 @@ PF_FN int fl_walls(int i, int j, int k, int nx, int ny, int nz) {
 PF_TEMPLATE PF_FN pf_real fl_lin_update_at(PF_GLOBAL pf_real* xq, PF_GLOBAL const pf_real* x0q, PF_GLOBAL const pf_real* nq,
                                            int odd, long hx, long plane, int walls, int b, pf_real a, pf_real inv_c) {
   const pf_real old = *xq;
-  /* the other colour and x0 are not written during a colour's sweep: the read-only path */
-  const pf_real w = (walls & PF_FL_WALL_W) ? fl_ghost(old, b, 1, 0, 0) : PF_LOAD_RO(nq + odd - 1);
-  const pf_real e = (walls & PF_FL_WALL_E) ? fl_ghost(old, b, 1, 0, 0) : PF_LOAD_RO(nq + odd);
-  const pf_real s = (walls & PF_FL_WALL_S) ? fl_ghost(old, b, 0, 1, 0) : PF_LOAD_RO(nq - hx);
-  const pf_real n = (walls & PF_FL_WALL_N) ? fl_ghost(old, b, 0, 1, 0) : PF_LOAD_RO(nq + hx);
-  const pf_real bo = (walls & PF_FL_WALL_B) ? fl_ghost(old, b, 0, 0, 1) : PF_LOAD_RO(nq - plane);
-  const pf_real t = (walls & PF_FL_WALL_T) ? fl_ghost(old, b, 0, 0, 1) : PF_LOAD_RO(nq + plane);
-  const pf_real v = fl_lin_point(PF_LOAD_RO(x0q), w, e, s, n, bo, t, a, inv_c);
+  const pf_real w = (walls & PF_FL_WALL_W) ? fl_ghost(old, b, 1, 0, 0) : nq[odd - 1];
+  const pf_real e = (walls & PF_FL_WALL_E) ? fl_ghost(old, b, 1, 0, 0) : nq[odd];
+  const pf_real s = (walls & PF_FL_WALL_S) ? fl_ghost(old, b, 0, 1, 0) : nq[-hx];
+  const pf_real n = (walls & PF_FL_WALL_N) ? fl_ghost(old, b, 0, 1, 0) : nq[hx];
+  const pf_real bo = (walls & PF_FL_WALL_B) ? fl_ghost(old, b, 0, 0, 1) : nq[-plane];
+  const pf_real t = (walls & PF_FL_WALL_T) ? fl_ghost(old, b, 0, 0, 1) : nq[plane];
+  const pf_real v = fl_lin_point(*x0q, w, e, s, n, bo, t, a, inv_c);
   *xq = v;
   return fabs(v - old);
 }
