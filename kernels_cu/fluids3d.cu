@@ -5,6 +5,8 @@
 // the fused stop of kernels_cu/control_device.cuh: each sweep folds its block's max change into
 // the control block with one atomic max, and the next iteration's red sweep decides, so a solve is
 // its sweeps back to back on the stream with no host round trip.
+#include <cstdlib>
+
 #include "core/kernels/fluids3d.hpp"
 #include "core/physics/fluids3d.h"
 #include "kernels_cu/box3_device.cuh"
@@ -31,7 +33,10 @@ struct FlSweepParams {
 // I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
 // resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
 // SM's threads and 0.4 of the copy bandwidth.
-template <class T, class I, bool Flat>
+// P (experiment, POREFLOW_FL_PREFETCH): each cell asks L2 for the values of the cell P layers on
+__device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
+template <class T, class I, bool Flat, int P = 0>
 __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(FlSweepParams<T> prm) {
   using K = bits_t<T>;
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
@@ -47,6 +52,13 @@ __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(
                                      static_cast<int>(ny), static_cast<int>(nz));
     const K d = metric_bits(phys::fl_lin_update_at<T>(own + row + ih, own0 + row + ih, other + row + (i >> 1), static_cast<int>(i & 1),
                                                       hx, plane, walls, prm.q, prm.a, prm.inv_c));
+    if constexpr (P > 0) {
+      if (k + P + 1 < nz) {
+        prefetch_l2(own + row + P * plane + ih);
+        prefetch_l2(own0 + row + P * plane + ih);
+        prefetch_l2(other + row + (P + 1) * plane + (i >> 1));
+      }
+    }
     m = d > m ? d : m;
   });
   cv_check_block_any<T>(prm.ctrl, prm.check_slot, prm.clear_slot, m, threadIdx.x, blockDim.x);
@@ -121,7 +133,14 @@ void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
   prm.ctrl = l.ctrl;
   prm.shape = g.shape;
   const bool flat = g.shape.flat;
-  if (l.narrow && flat) fl_sweep_kernel<T, int, true><<<g.grid, g.threads, 0, stream>>>(prm);
+  static const int prefetch = [] {
+    const char* e = std::getenv("POREFLOW_FL_PREFETCH");
+    return e ? std::atoi(e) : 0;
+  }();
+  if (l.narrow && flat && prefetch == 1) fl_sweep_kernel<T, int, true, 1><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (l.narrow && flat && prefetch == 2) fl_sweep_kernel<T, int, true, 2><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (l.narrow && flat && prefetch == 4) fl_sweep_kernel<T, int, true, 4><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (l.narrow && flat) fl_sweep_kernel<T, int, true><<<g.grid, g.threads, 0, stream>>>(prm);
   else if (l.narrow) fl_sweep_kernel<T, int, false><<<g.grid, g.threads, 0, stream>>>(prm);
   else if (flat) fl_sweep_kernel<T, long long, true><<<g.grid, g.threads, 0, stream>>>(prm);
   else fl_sweep_kernel<T, long long, false><<<g.grid, g.threads, 0, stream>>>(prm);
