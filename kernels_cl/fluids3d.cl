@@ -26,13 +26,6 @@ PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3
   const int walls = fl_walls((int)i, (int)j, (int)k, (int)b.nx, (int)b.ny, (int)b.nz);
   m = max(m, pf_bits(fl_lin_update_at(own + row + ih, own0 + row + ih, other + row + (i >> 1), (int)(i & 1), hx, plane, walls,
                                       q, a, inv_c)));
-#if defined(PF_FL_PREFETCH) && PF_FL_PREFETCH > 0 /* experiment (POREFLOW_CL_OPTIONS=-DPF_FL_PREFETCH=P) */
-  if (k + PF_FL_PREFETCH + 1 < (PF_RB_INDEX)b.nz) {
-    prefetch(own + row + PF_FL_PREFETCH * plane + ih, 1);
-    prefetch(own0 + row + PF_FL_PREFETCH * plane + ih, 1);
-    prefetch(other + row + (PF_FL_PREFETCH + 1) * plane + (i >> 1), 1);
-  }
-#endif
   PF_RB_ROWS_END
   m = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, m, s);
   if (active && pf_is_leader()) pf_cv_publish(m, ctrl, plan.s1, plan.s2, ctrl, 0);

@@ -5,8 +5,6 @@
 // the fused stop of kernels_cu/control_device.cuh: each sweep folds its block's max change into
 // the control block with one atomic max, and the next iteration's red sweep decides, so a solve is
 // its sweeps back to back on the stream with no host round trip.
-#include <cstdlib>
-
 #include "core/kernels/fluids3d.hpp"
 #include "core/physics/fluids3d.h"
 #include "kernels_cu/box3_device.cuh"
@@ -33,9 +31,10 @@ struct FlSweepParams {
 // I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
 // resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
 // SM's threads and 0.4 of the copy bandwidth.
-// P (experiment, POREFLOW_FL_PREFETCH): each cell asks L2 for the values of the cell P layers on
 __device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
+// P: layers ahead each cell asks L2 for (fluids3d_sweep_prefetch), its own value, x0 and its upper
+// neighbour there: more bytes in flight without registers, where the sweep streams from DRAM
 template <class T, class I, bool Flat, int P = 0>
 __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(FlSweepParams<T> prm) {
   using K = bits_t<T>;
@@ -133,15 +132,11 @@ void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
   prm.ctrl = l.ctrl;
   prm.shape = g.shape;
   const bool flat = g.shape.flat;
-  static const int prefetch = [] {
-    const char* e = std::getenv("POREFLOW_FL_PREFETCH");
-    return e ? std::atoi(e) : 0;
-  }();
-  if (l.narrow && flat && prefetch == 1) fl_sweep_kernel<T, int, true, 1><<<g.grid, g.threads, 0, stream>>>(prm);
-  else if (l.narrow && flat && prefetch == 2) fl_sweep_kernel<T, int, true, 2><<<g.grid, g.threads, 0, stream>>>(prm);
-  else if (l.narrow && flat && prefetch == 4) fl_sweep_kernel<T, int, true, 4><<<g.grid, g.threads, 0, stream>>>(prm);
+  const bool ahead = flat && l.prefetch > 0;  // the tile walks (3d shapes) do not prefetch
+  if (l.narrow && ahead) fl_sweep_kernel<T, int, true, 1><<<g.grid, g.threads, 0, stream>>>(prm);
   else if (l.narrow && flat) fl_sweep_kernel<T, int, true><<<g.grid, g.threads, 0, stream>>>(prm);
   else if (l.narrow) fl_sweep_kernel<T, int, false><<<g.grid, g.threads, 0, stream>>>(prm);
+  else if (ahead) fl_sweep_kernel<T, long long, true, 1><<<g.grid, g.threads, 0, stream>>>(prm);
   else if (flat) fl_sweep_kernel<T, long long, true><<<g.grid, g.threads, 0, stream>>>(prm);
   else fl_sweep_kernel<T, long long, false><<<g.grid, g.threads, 0, stream>>>(prm);
 }

@@ -20,6 +20,7 @@ struct FlSweepLaunch {
   int decide_slot = -1, check_slot = 0, clear_slot = 1;
   unsigned long long* ctrl = nullptr;  // the solve's block
   bool narrow = true;                  // 32-bit indices (fluids3d_narrow_index)
+  int prefetch = 0;                    // layers ahead asked of L2 (fluids3d_sweep_prefetch): 0 or 1
 };
 template <class T>
 void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream);

@@ -280,7 +280,8 @@ struct SolveRun {
 // slots must never be read), `sweeps` iterations enqueued in batches of `batch`, x unpacked
 template <class U>
 SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, const std::vector<double>& x0, int q, double a,
-                      double c, double tol, long sweeps, long batch, const char* shape, int block = 1, bool wide = false) {
+                      double c, double tol, long sweeps, long batch, const char* shape, int block = 1, bool wide = false,
+                      int prefetch = -1) {
   auto fx = make_field(k, convert<U>(x));
   auto fx0 = make_field(k, convert<U>(x0));
   Field<U> px(k, fluids3d_packed_values(b)), px0(k, fluids3d_packed_values(b));
@@ -311,6 +312,7 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   s.ctrl = ctrl.get();
   s.ctrl_block = block;
   s.wide_index = wide;
+  s.prefetch = prefetch;
   for (long first = 0; first < sweeps; first += batch) f.solve(s, first, std::min(batch, sweeps - first));
   FluidsUnpackArgs u;
   u.prec = precision_of<U>();
@@ -394,9 +396,11 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve sweeps match the reference, every shape,
           CHECK(!want.st.converged);
           check_ghost_rule(want.x, b, q, 1e-15);
           for (const char* shape : kShapes)
-            for (bool wide : {false, true}) {  // the GPU sweeps' 32- and 64-bit index paths
-              INFO("box ", b.describe(), ", quantity ", q, ", a ", a, ", shape ", shape, ", wide index ", wide);
-              const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 5, 2, shape, 1, wide);
+            for (int path = 0; path < 4; ++path) {  // the GPU sweeps' 32- and 64-bit index paths, L2 prefetch off and on
+              const bool wide = path & 1;
+              const int prefetch = path >> 1;
+              INFO("box ", b.describe(), ", quantity ", q, ", a ", a, ", shape ", shape, ", wide index ", wide, ", prefetch ", prefetch);
+              const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 5, 2, shape, 1, wide, prefetch);
               check_same(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "lin_solve");
               CHECK(got.st.sweeps == 5);
               CHECK(!got.st.non_finite);
@@ -509,6 +513,15 @@ TEST_CASE("fluids3d: a march sweep walks flat, the 3d shapes in tiles") {
   CHECK(fluids3d_flat_sweep(parse_box_shape("march:256x1")));
   CHECK_FALSE(fluids3d_flat_sweep(parse_box_shape("3d:8x8x8")));
   CHECK_FALSE(fluids3d_flat_sweep(parse_box_shape("3d:16x16x1")));
+}
+
+TEST_CASE("fluids3d: CUDA sweeps prefetch where x and x0 outgrow L2") {
+  const std::size_t l2 = 50u << 20;  // the H100's
+  CHECK(fluids3d_sweep_prefetch(Box3::standalone(168, 168, 168, 1).view(), 4, l2) == 0);  // 38 MB
+  CHECK(fluids3d_sweep_prefetch(Box3::standalone(168, 168, 168, 1).view(), 8, l2) == 1);  // 76 MB
+  CHECK(fluids3d_sweep_prefetch(Box3::standalone(256, 256, 256, 1).view(), 4, l2) == 1);
+  CHECK(fluids3d_sweep_prefetch(Box3::standalone(7, 7, 7, 1).view(), 8, 0) == 1);
+  CHECK(fluids3d_sweep_prefetch(Box3::standalone(7, 7, 7, 1).view(), 8, l2) == 0);
 }
 
 TEST_CASE("fluids3d: a march sweep's chunks make at most one wave of resident blocks") {

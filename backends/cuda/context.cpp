@@ -12,6 +12,7 @@ CudaContext::CudaContext(int device) : device_(device) {
   cudaDeviceProp prop{};
   PF_CHECK_CUDA(cudaGetDeviceProperties(&prop, device_));
   sms_ = prop.multiProcessorCount;
+  l2_bytes_ = static_cast<std::size_t>(prop.l2CacheSize);
   int optin = 0;
   PF_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
   smem_optin_ = static_cast<std::size_t>(optin);

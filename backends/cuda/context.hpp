@@ -20,6 +20,7 @@ class CudaContext {
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
   int sm_count() const { return sms_; }
+  std::size_t l2_bytes() const { return l2_bytes_; }
   std::size_t smem_optin() const { return smem_optin_; }  // opt-in shared memory per block
   const std::string& description() const { return description_; }
 
@@ -36,6 +37,7 @@ class CudaContext {
   int device_;
   cudaStream_t stream_ = nullptr;
   int sms_ = 1;
+  std::size_t l2_bytes_ = 0;
   std::size_t smem_optin_ = 48 * 1024;
   std::string description_;
 };

@@ -60,6 +60,7 @@ class CudaFluids3D final : public Fluids3DImpl {
     l.tolerance = a.tolerance;
     l.b = a.b;
     l.narrow = !a.wide_index && fluids3d_narrow_index(l.box);
+    l.prefetch = a.prefetch >= 0 ? a.prefetch : fluids3d_sweep_prefetch(l.box, size_of(a.prec), ctx_.l2_bytes());
     l.ctrl = dptr<unsigned long long>(a.ctrl) + static_cast<std::size_t>(a.ctrl_block) * PF_CV_WORDS;
     for (long it = first; it < first + count; ++it) {
       const FusedPlan plan = fused_plan(it, 1);

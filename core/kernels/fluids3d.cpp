@@ -23,6 +23,11 @@ long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
 
 bool fluids3d_flat_sweep(const BoxShape& s) { return s.kind == BoxLaunch::March; }
 
+int fluids3d_sweep_prefetch(const pf_box3& b, std::size_t value_bytes, std::size_t l2_bytes) {
+  const double bytes = 2.0 * 2.0 * static_cast<double>(phys::pf_rb_m(b)) * static_cast<double>(value_bytes);  // x and x0, packed
+  return bytes > static_cast<double>(l2_bytes) ? 1 : 0;
+}
+
 bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phys::pf_rb_hx(b) * b.ny < (1L << 31); }
 
 namespace {
