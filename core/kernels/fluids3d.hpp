@@ -89,7 +89,7 @@ struct FluidsSolveArgs {
 // value, its x0 and its upper neighbour one layer on): 1 where x and x0 (value_bytes each) do not
 // fit in an L2 of l2_bytes, so the sweep streams them from DRAM, else 0. On the H100 (50 MiB L2,
 // float) it took the sweep from 0.77/0.77 to 0.82/0.82x copy at N = 256/288, while at N = 168,
-// whose 38 MB stay in L2 between sweeps, the extra requests cost 8% (0.75 -> 0.69x); two layers
+// whose 38 MB stay in L2 between sweeps, the extra requests cost 9% (0.76 -> 0.69x); two layers
 // ahead gave 0.79/0.83, four 0.67/0.66. NVIDIA's OpenCL has no such prefetch: its prefetch()
 // changed nothing (docs/benchmarks.md).
 int fluids3d_sweep_prefetch(const pf_box3& b, std::size_t value_bytes, std::size_t l2_bytes);
