@@ -28,13 +28,13 @@ struct FlSweepParams {
   RbSweepShape shape;
 };
 
-// I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
-// resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
-// SM's threads and 0.4 of the copy bandwidth.
 __device__ __forceinline__ void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
-// P: layers ahead each cell asks L2 for (fluids3d_sweep_prefetch), its own value, x0 and its upper
-// neighbour there: more bytes in flight without registers, where the sweep streams from DRAM
+// I: the index type (int when the packed arrays fit). The register cap keeps a full SM's threads
+// resident: the sweep is bound by loads in flight, and the uncapped kernel ran at a quarter of the
+// SM's threads and 0.4 of the copy bandwidth. P: layers ahead each cell asks L2 for
+// (fluids3d_sweep_prefetch), its own value, x0 and its upper neighbour there: more bytes in flight
+// without registers, where the sweep streams from DRAM.
 template <class T, class I, bool Flat, int P = 0>
 __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(FlSweepParams<T> prm) {
   using K = bits_t<T>;
