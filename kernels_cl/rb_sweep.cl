@@ -29,20 +29,10 @@
    address colour-packed arrays by steps (twin: rb_sweep_rows): body sees ih, i, j, k and
    row = (k ny + j) hx, the start of row (j, k) in a colour's half, all of type PF_RB_INDEX (int
    where the arrays fit, defined by the host; long otherwise); a work-item's layers are walked by
-   adding planes to row, PF_RB_UNROLL of them unrolled. */
+   adding planes to row, PF_RB_UNROLL of them unrolled (core/kernels/rb3.h). */
 #ifndef PF_RB_INDEX
 #define PF_RB_INDEX long
 #endif
-/* layers unrolled in the row walk (a -D build option overrides it, for experiments). 1: NVIDIA's
-   OpenCL compiler gave fluids3d's sweep 40 registers with 4 (48 of 64 warps resident on an H100,
-   0.49-0.59x copy) and 32 with 1 (every warp resident, 0.71-0.78x, CUDA's rate); nvcc's
-   __launch_bounds__ caps CUDA's twin at 32 whatever the unroll, and OpenCL has no such cap
-   (-cl-nv-maxrregcount is ignored by the driver) */
-#ifndef PF_RB_UNROLL
-#define PF_RB_UNROLL 1
-#endif
-#define PF_RB_PRAGMA_(x) _Pragma(#x)
-#define PF_RB_PRAGMA(x) PF_RB_PRAGMA_(x)
 #if defined(PF_RB_FLAT) && PF_RB_FLAT
 /* flat (march shapes; the host's define): work-item q of the launch's x takes cell q of each
    layer of its chunk, rows joined (twin: rb_sweep_rows<I, true>) */

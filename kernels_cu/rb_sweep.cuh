@@ -72,18 +72,10 @@ __device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, con
 // The same walk for kernels that address colour-packed arrays by steps: f(ih, i, j, k, row) with
 // row = (k ny + j) hx, the start of row (j, k) in a colour's half, in index type I (int when the
 // arrays fit: half the registers of long, which the GPU needs for resident threads); a thread's
-// layers are walked by adding planes to row, PF_RB_UNROLL of them unrolled (a -D option overrides
-// it, for experiments). 1, as in the OpenCL twin: unrolled by 4, the float sweep held at 32
-// registers by __launch_bounds__ spilled (24 bytes in the int tile walk) and ran at 0.73-0.75x
-// copy on the H100; not unrolled, no spills and 0.77-0.78x.
+// layers are walked by adding planes to row, PF_RB_UNROLL of them unrolled (core/kernels/rb3.h).
 // Flat (a launch with RbSweepShape::flat): thread q of the launch's x takes cell q of each layer of
 // its chunk, rows joined, so no thread idles at the end of a row: a tile of 32 over rows of
 // hx = 84 half-cells (N = 168) left 12 of every 96 threads without a cell.
-#ifndef PF_RB_UNROLL
-#define PF_RB_UNROLL 1
-#endif
-#define PF_RB_PRAGMA_(x) _Pragma(#x)
-#define PF_RB_PRAGMA(x) PF_RB_PRAGMA_(x)
 template <class I, bool Flat, class F>
 __device__ __forceinline__ void rb_sweep_rows(const pf_box3& b, int colour, const RbSweepShape& s, F&& f) {
   const int tid = threadIdx.x, tx = tid % s.bx, ty = (tid / s.bx) % s.by, tz = tid / (s.bx * s.by);

@@ -30,4 +30,16 @@ PF_FN long pf_rb_of(pf_box3 b, long i, long j, long k) { return pf_rb_at(b, pf_r
 
 PF_NAMESPACE_END
 
+/* Layers unrolled in the GPU sweeps' row walk (kernels_cu/rb_sweep.cuh rb_sweep_rows, its twin
+   PF_RB_ROWS_BEGIN in kernels_cl/rb_sweep.cl); a -D option overrides it, for experiments. 1 on
+   both: unrolled by 4, NVIDIA's OpenCL compiler gave fluids3d's sweep 40 registers (48 of 64 warps
+   resident on an H100, 0.49-0.59x copy; it ignores -cl-nv-maxrregcount) and CUDA's twin, held at
+   32 by __launch_bounds__, spilled 24 bytes (0.73-0.75x); not unrolled, 32 registers without
+   spills on both and 0.77-0.78x. */
+#ifndef PF_RB_UNROLL
+#define PF_RB_UNROLL 1
+#endif
+#define PF_RB_PRAGMA_(x) _Pragma(#x)
+#define PF_RB_PRAGMA(x) PF_RB_PRAGMA_(x)
+
 #endif
