@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "apps/common.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::app {
 

@@ -12,7 +12,7 @@
 #include <fstream>
 
 #include "backends/registry.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::app {
 

@@ -21,8 +21,8 @@
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
-#include "core/field.hpp"
+#include "core/base/error.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/fluids3d.hpp"
 #include "core/models/fluids3d.hpp"
 

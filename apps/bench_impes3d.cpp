@@ -16,9 +16,9 @@
 
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
-#include "core/models/driver.hpp"
+#include "core/run/driver.hpp"
 #include "core/models/impes3d.hpp"
 
 namespace poreflow::app {

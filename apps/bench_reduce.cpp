@@ -10,7 +10,7 @@
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/reduce.hpp"
 
 namespace poreflow::app {

@@ -13,8 +13,8 @@
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
-#include "core/field.hpp"
+#include "core/base/error.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/physics/sor3d.h"
 
@@ -49,7 +49,7 @@ std::vector<Grid3> parse_grids(const std::string& s) {
 }
 
 // A layered-reservoir-like diagonally dominant system on a closed box (no coupling through the
-// faces), so every cell changes in every iteration. Colour-packed coefficients (core/kernels/rb3.h).
+// faces), so every cell changes in every iteration. Colour-packed coefficients (core/base/rb3.h).
 struct System {
   Box3 box;
   std::vector<double> p0, coef;

@@ -10,8 +10,8 @@
 
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
-#include "core/field.hpp"
+#include "core/base/error.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/tridiag.hpp"
 
 namespace poreflow::app {

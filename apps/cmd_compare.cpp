@@ -9,8 +9,8 @@
 
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
-#include "core/models/driver.hpp"
+#include "core/base/error.hpp"
+#include "core/run/driver.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow::app {

@@ -7,9 +7,9 @@
 
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/checkpoint.hpp"
-#include "core/models/driver.hpp"
+#include "core/run/driver.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <thread>
 
-#include "backends/omp/omp_backend.hpp"
-#include "core/error.hpp"
-#include "core/reference/host_backend.hpp"
+#include "backends/host/omp_backend.hpp"
+#include "core/base/error.hpp"
+#include "backends/host/host_backend.hpp"
 #if POREFLOW_HAVE_CUDA
 #include "backends/cuda/cuda_backend.hpp"
 #endif

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 

@@ -15,7 +15,7 @@
 #include <spdlog/spdlog.h>
 
 #include "backends/registry.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"

@@ -1,5 +1,5 @@
 /* blas: vector updates (twin: kernels_cu/blas.cu). */
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 
 /* y += alpha x, one element per work-item; nothing once the control block `guard` (may be null)
    says stop */

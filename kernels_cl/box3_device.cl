@@ -3,7 +3,7 @@
    (backends/opencl/box3.hpp). March: groups one work-item deep in z, each walking a chunk of
    layers; Blocks3D: one cell each. Each group takes a contiguous chunk of the layers (nz / the
    groups in z, rounded up) and its work-items in z stride through it, so one loop serves both. */
-#include "core/kernels/box3.h"
+#include "core/base/box3.h"
 
 #define PF_BOX_KERNEL __kernel __attribute__((reqd_work_group_size(PF_BOX_BX, PF_BOX_BY, PF_BOX_BZ)))
 

@@ -1,7 +1,7 @@
-/* Device-side pieces of the convergence control (core/kernels/converge.h) that the iterative
+/* Device-side pieces of the convergence control (core/base/converge.h) that the iterative
    families' kernels share (twin: kernels_cu/control_device.cuh): the fused stop decision at a
    launch's start and a check's commit of a group maximum into its slot. */
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 #include "kernels_cl/block_reduce.cl"
 
 /* 1 when the launch must do nothing: stopped before, or stopping now on the check whose metric is

@@ -1,5 +1,5 @@
 /* fluids3d: paper 001's kernels around core/physics/fluids3d.h (twin: kernels_cu/fluids3d.cu;
-   semantics: core/reference/fluids3d.cpp). One program source, built per use: with PF_RB_BX...
+   semantics: backends/host/fluids3d.cpp). One program source, built per use: with PF_RB_BX...
    (a sweep's shape) it holds the lin_solve sweep, with PF_BOX_BX... (a box launch shape) the box
    kernels; the boundary kernel is in every build. */
 #include "core/physics/fluids3d.h"

@@ -1,6 +1,6 @@
 /* halo3d: a pass fills the ghost layers of one direction, one work-item per ghost cell, with the
    shared pf_halo_fill_point (twin: kernels_cu/halo3d.cu). */
-#include "core/kernels/halo3d.h"
+#include "core/physics/halo3d.h"
 #include "kernels_cl/box3_device.cl"
 
 PF_BOX_KERNEL void halo3d_pass(__global pf_real* f, pf_box3 b, int dir, int mode_lo, int mode_hi, pf_real value_lo,

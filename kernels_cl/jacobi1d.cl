@@ -1,5 +1,5 @@
 /* jacobi1d: one fused Jacobi iteration of the 1D pressure equation with its convergence test,
-   following core/reference/jacobi1d.cpp and the control of core/kernels/converge.h.
+   following backends/host/jacobi1d.cpp and the control of core/base/converge.h.
 
    The host turns the iteration number into `plan` (core/kernels/jacobi1d.hpp, jacobi_plan), so no
    work-item divides 64-bit integers:

@@ -1,12 +1,12 @@
 /* The colour-sweep skeleton of the red-black families (twin: kernels_cu/rb_sweep.cuh): one
-   work-item per cell of a colour over (half-row index, row, layer) of core/kernels/rb3.h's
+   work-item per cell of a colour over (half-row index, row, layer) of core/base/rb3.h's
    numbering, 1D groups of PF_RB_BX x PF_RB_BY x PF_RB_BZ work-items mapped onto the box by hand
    (so a group's check is one reduction); kchunk layers per group along k.
 
    PF_RB_SWEEP_BEGIN(b, colour, kchunk, active) body PF_RB_SWEEP_END runs body for this
    work-item's cells (ih, j, k) of the colour; with active == 0 it runs it zero times, so a kernel
    with barriers after it needs no early return (PoCL, see jacobi1d.cl). */
-#include "core/kernels/rb3.h"
+#include "core/base/rb3.h"
 
 #define PF_RB_SWEEP_BEGIN(b, colour, kchunk, active)                                                    \
   {                                                                                                   \
@@ -29,7 +29,7 @@
    address colour-packed arrays by steps (twin: rb_sweep_rows): body sees ih, i, j, k and
    row = (k ny + j) hx, the start of row (j, k) in a colour's half, all of type PF_RB_INDEX (int
    where the arrays fit, defined by the host; long otherwise); a work-item's layers are walked by
-   adding planes to row, PF_RB_UNROLL of them unrolled (core/kernels/rb3.h). */
+   adding planes to row, PF_RB_UNROLL of them unrolled (core/base/rb3.h). */
 #ifndef PF_RB_INDEX
 #define PF_RB_INDEX long
 #endif

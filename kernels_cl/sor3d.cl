@@ -1,5 +1,5 @@
 /* sor3d: red-black SOR sweeps with the fused convergence check (twin: kernels_cu/sor3d.cu;
-   semantics: core/reference/sor3d.cpp). Work-groups are 1D, PF_BLOCK = PF_SOR_BX x PF_SOR_BY x
+   semantics: backends/host/sor3d.cpp). Work-groups are 1D, PF_BLOCK = PF_SOR_BX x PF_SOR_BY x
    PF_SOR_BZ work-items mapped onto the box by hand, so a check is one group reduction.
 
    `plan` (from fused_plan, so no work-item divides 64-bit integers): s0 the slot to decide from

@@ -1,6 +1,6 @@
 /* tridiag: batched solves of a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i (a_0, c_{m-1} ignored), the
    twin of kernels_cu/tridiag.cu: the same kernels, index maps and arithmetic
-   (core/reference/tridiag_host.hpp's reduce_eq; a neighbour outside a system is the identity
+   (backends/host/tridiag_host.hpp's reduce_eq; a neighbour outside a system is the identity
    equation x = 0, so systems are padded with identities freely). See that file for the design.
 
    The CUDA templates that shape the code are compile-time #defines here: the backend builds this
@@ -16,11 +16,11 @@
    size up, tridiag.cpp): the extra ones (t >= P) hold identities and never touch a row.
    PoCL 3.1: barriers only on the kernel's top level or in uniform loops there, no early return in
    a kernel with barriers (see jacobi1d.cl).
-   Every kernel takes a guard (a control block of core/kernels/converge.h, or null): once it says
+   Every kernel takes a guard (a control block of core/base/converge.h, or null): once it says
    stop, the solve does nothing. The kernels that store the solution take `add` (or null): x then
    receives the solution plus add. Kernels without barriers return at once; the others run their
    barriers on empty work, without a load or a store. */
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 
 typedef struct {
   pf_real a, b, c, d;

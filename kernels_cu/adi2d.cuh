@@ -21,7 +21,7 @@ void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, co
 
 // Under a control block (ctrl non-null) nothing is done once it says stop; check_slot >= 0 folds
 // max |rhs - A q| into that slot and clears clear_slot, and with candidate buffers copies q into
-// the one pf_cv_candidate names (core/kernels/converge.h).
+// the one pf_cv_candidate names (core/base/converge.h).
 template <class T>
 void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, const T* ae, const T* as, const T* an,
                  const T* d0, const T* rhs, const T* q, T* a, T* b, T* c, T* d, unsigned long long* ctrl, int check_slot,

@@ -1,5 +1,5 @@
 // The bl1d family (twin: kernels_cl/bl1d.cl): Buckley-Leverett point-wise kernels. The formulas
-// are core/physics/bl1d.h; the edges are handled as in core/reference/bl1d.cpp.
+// are core/physics/bl1d.h; the edges are handled as in backends/host/bl1d.cpp.
 #include <algorithm>
 
 #include "core/physics/bl1d.h"

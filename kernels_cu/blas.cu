@@ -1,7 +1,7 @@
 // The blas family (twin: kernels_cl/blas.cl).
 #include <algorithm>
 
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 #include "kernels_cu/blas.cuh"
 
 namespace poreflow::cu {

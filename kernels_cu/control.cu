@@ -1,5 +1,5 @@
 // The control family (twin: kernels_cl/control.cl): the full convergence decision on one thread.
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 #include "kernels_cu/control.cuh"
 
 namespace poreflow::cu {

@@ -1,10 +1,10 @@
 #pragma once
-// Device-side pieces of the convergence control (core/kernels/converge.h) that every iterative
+// Device-side pieces of the convergence control (core/base/converge.h) that every iterative
 // family's kernels share: the fused stop decision at a launch's start and the check's commit of a
 // block maximum into its slot. Twin: kernels_cl/control.cl.
 #include <cuda_runtime.h>
 
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 #include "kernels_cu/block_reduce.cuh"
 #include "kernels_cu/order_key.hpp"
 

@@ -1,5 +1,5 @@
 // The fluids3d family (twin: kernels_cl/fluids3d.cl): paper 001's kernels around the per-cell
-// functions of core/physics/fluids3d.h. Semantics: core/reference/fluids3d.cpp.
+// functions of core/physics/fluids3d.h. Semantics: backends/host/fluids3d.cpp.
 //
 // lin_solve's sweeps use the red-black skeleton shared with sor3d (kernels_cu/rb_sweep.cuh) and
 // the fused stop of kernels_cu/control_device.cuh: each sweep folds its block's max change into

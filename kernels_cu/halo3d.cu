@@ -1,6 +1,6 @@
 // The halo3d family (twin: kernels_cl/halo3d.cl): a pass fills the ghost layers of one direction,
 // one thread per ghost cell, with the shared pf_halo_fill_point.
-#include "core/kernels/halo3d.h"
+#include "core/physics/halo3d.h"
 #include "kernels_cu/box3_device.cuh"
 #include "kernels_cu/halo3d.cuh"
 

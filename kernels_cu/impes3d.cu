@@ -1,5 +1,5 @@
 // The impes3d family (twin: kernels_cl/impes3d.cl): box loops around the shared cell functions of
-// core/physics/impes3d.h, one thread per well for the wells. Semantics: core/reference/impes3d.cpp.
+// core/physics/impes3d.h, one thread per well for the wells. Semantics: backends/host/impes3d.cpp.
 //
 // The parameters and tables are read from constant memory when they fit (ImpGrid::constant): the
 // wrapper copies prm into the module's __constant__ array on the stream before the launch, so a

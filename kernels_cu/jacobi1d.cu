@@ -1,10 +1,10 @@
 // The jacobi1d family (twin: kernels_cl/jacobi1d.cl): one fused launch per Jacobi iteration of the
 // 1D pressure equation, with the convergence decision and the check's max-reduction on the device.
-// Semantics: core/reference/jacobi1d.cpp; the control: core/kernels/converge.h. The metric is
+// Semantics: backends/host/jacobi1d.cpp; the control: core/base/converge.h. The metric is
 // reduced as the unsigned bit pattern of a non-negative number, so NaN (above +inf) wins every max
 // and a NaN run stops instead of passing the threshold test.
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/physics/bl1d.h"
 #include "kernels_cu/control_device.cuh"
 #include "kernels_cu/jacobi1d.cuh"

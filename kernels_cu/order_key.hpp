@@ -8,7 +8,7 @@
 // convergence checks).
 #include <type_traits>
 
-#include "core/kernels/common.h"
+#include "core/base/common.h"
 
 namespace poreflow::cu {
 

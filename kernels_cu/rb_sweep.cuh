@@ -1,7 +1,7 @@
 #pragma once
 // The colour-sweep skeleton of the red-black families (sor3d's simple design, fluids3d's
 // lin_solve; twin: kernels_cl/rb_sweep.cl): one thread per cell of a colour over (half-row index,
-// row, layer) of core/kernels/rb3.h's numbering, 1D blocks of BX x BY (x BZ) threads mapped onto
+// row, layer) of core/base/rb3.h's numbering, 1D blocks of BX x BY (x BZ) threads mapped onto
 // the box by hand so that a block's check is one linear reduction; march shapes walk a chunk of
 // layers per block: sized for about one wave of resident blocks (sor3d_kchunk), or the family's
 // own rule (layers_of(nz, blocks over a layer, threads, sm_count), fluids3d).
@@ -10,9 +10,9 @@
 #include <algorithm>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/box3.hpp"
-#include "core/kernels/rb3.h"
+#include "core/base/rb3.h"
 #include "core/kernels/sor3d.hpp"
 
 namespace poreflow::cu {
@@ -72,7 +72,7 @@ __device__ __forceinline__ void rb_sweep_cells(const pf_box3& b, int colour, con
 // The same walk for kernels that address colour-packed arrays by steps: f(ih, i, j, k, row) with
 // row = (k ny + j) hx, the start of row (j, k) in a colour's half, in index type I (int when the
 // arrays fit: half the registers of long, which the GPU needs for resident threads); a thread's
-// layers are walked by adding planes to row, PF_RB_UNROLL of them unrolled (core/kernels/rb3.h).
+// layers are walked by adding planes to row, PF_RB_UNROLL of them unrolled (core/base/rb3.h).
 // Flat (a launch with RbSweepShape::flat): thread q of the launch's x takes cell q of each layer of
 // its chunk, rows joined, so no thread idles at the end of a row: a tile of 32 over rows of
 // hx = 84 half-cells (N = 168) left 12 of every 96 threads without a cell.

@@ -5,7 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "kernels_cu/block_reduce.cuh"
 #include "kernels_cu/order_key.hpp"
 #include "kernels_cu/reduce.cuh"

@@ -1,12 +1,12 @@
 // The sor3d family (twin: kernels_cl/sor3d.cl): red-black SOR sweeps with the fused convergence
-// check. Semantics: core/reference/sor3d.cpp; the point update: core/physics/sor3d.h.
+// check. Semantics: backends/host/sor3d.cpp; the point update: core/physics/sor3d.h.
 //
 // Both designs run 1D blocks of BX x BY (x BZ) threads, mapped onto the box by hand, so the
 // block's check is one linear reduction. Launches are guarded: once the control block says stop,
 // every block returns at once (cv_fused_stopped, uniform per block).
 #include <algorithm>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/physics/sor3d.h"
 #include "kernels_cu/control_device.cuh"
 #include "kernels_cu/rb_sweep.cuh"

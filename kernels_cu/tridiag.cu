@@ -1,6 +1,6 @@
 // The tridiag family (twin: kernels_cl/tridiag.cl): batched solves of
 //   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,  i = 0..m-1  (a_0 and c_{m-1} ignored),
-// with the arithmetic of core/reference/tridiag_host.hpp: one reduction step of CR and PCR is
+// with the arithmetic of backends/host/tridiag_host.hpp: one reduction step of CR and PCR is
 // tridiag_host::reduce_eq, and a neighbour outside the system is the identity equation x = 0.
 // Reducing with an identity changes nothing, so the kernels pad systems with identities freely.
 //
@@ -45,8 +45,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/kernels/converge.h"
+#include "core/base/error.hpp"
+#include "core/base/converge.h"
 #include "core/kernels/tridiag_view.hpp"
 #include "kernels_cu/tridiag.cuh"
 
@@ -105,7 +105,7 @@ __device__ __forceinline__ Eq<T> load_eq(const T* __restrict__ a, const T* __res
   return {row == 0 ? T(0) : a[p], b[p], row + 1 == m ? T(0) : c[p], d[p]};
 }
 
-// A solve under an iteration control (core/kernels/converge.h) does nothing once it says stop;
+// A solve under an iteration control (core/base/converge.h) does nothing once it says stop;
 // every kernel checks at its start, before any barrier (the answer is the same for the whole grid).
 __device__ __forceinline__ bool stopped(const unsigned long long* guard) { return guard && guard[PF_CV_STOP] != 0; }
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "backends/registry.hpp"
-#include "core/backend.hpp"
-#include "core/field.hpp"
+#include "core/kernels/backend.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/reduce.hpp"
 
 namespace poreflow::test {

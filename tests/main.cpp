@@ -15,7 +15,7 @@
 
 #include "apps/common.hpp"
 #include "backends/registry.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;

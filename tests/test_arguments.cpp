@@ -2,7 +2,7 @@
 // same error type on every backend, before anything reaches a device.
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/adi2d.hpp"
 #include "core/kernels/bl1d.hpp"
 #include "core/kernels/blas.hpp"

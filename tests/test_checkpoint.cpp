@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/io/csv.hpp"
-#include "core/models/driver.hpp"
-#include "core/models/interrupt.hpp"
+#include "core/run/driver.hpp"
+#include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
 #include "tests/harness.hpp"
 

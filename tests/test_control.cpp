@@ -1,4 +1,4 @@
-// The convergence control (core/kernels/converge.h): the decision rules on the host, then the
+// The convergence control (core/base/converge.h): the decision rules on the host, then the
 // control family's kernels on every backend against them, word for word.
 #include <cmath>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/kernels/control.hpp"
-#include "core/kernels/converge.h"
+#include "core/base/converge.h"
 #include "tests/harness.hpp"
 
 using namespace poreflow;

@@ -7,10 +7,10 @@
 #include <fstream>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
-#include "core/models/driver.hpp"
+#include "core/run/driver.hpp"
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "tests/harness.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/kernels/fluids3d.hpp"
 #include "core/models/fluids3d.hpp"

@@ -36,7 +36,7 @@ std::vector<Case> cases() {
   return out;
 }
 
-// The modes as the documentation of core/kernels/halo3d.h states them, one direction at a time.
+// The modes as the documentation of core/physics/halo3d.h states them, one direction at a time.
 double expect_ghost(HaloMode m, double value, const std::vector<double>& f, const Box3& b, int dir, long i, long j,
                     long k) {
   long c[3] = {i, j, k};

@@ -5,10 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
-#include "core/models/driver.hpp"
+#include "core/run/driver.hpp"
 #include "core/models/impes3d.hpp"
 #include "tests/harness.hpp"
 

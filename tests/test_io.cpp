@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/csv.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/io/vtk.hpp"

@@ -2,7 +2,7 @@
 // does not fit with one message giving the need and what the backend has free.
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"

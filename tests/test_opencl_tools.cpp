@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/blas.hpp"
 #include "tests/harness.hpp"
 

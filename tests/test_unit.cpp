@@ -6,13 +6,13 @@
 #include <fstream>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/physics/adi2d.h"
 #include "core/kernels/jacobi1d.hpp"
 #include "core/kernels/reduce.hpp"
-#include "core/types.hpp"
+#include "core/base/types.hpp"
 
 using namespace poreflow;
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/vtu.hpp"
 
 using namespace poreflow;

@@ -1,5 +1,6 @@
 // adi2d on the cuda backend: one thread per node around the shared stencils (kernels_cu/adi2d.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/adi2d.hpp"
 #include "kernels_cu/adi2d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -98,6 +99,6 @@ class CudaAdi2D final : public Adi2DImpl {
 
 }  // namespace
 
-std::unique_ptr<Adi2DImpl> make_family(CudaContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_unique<CudaAdi2D>(ctx); }
+FamilyPtr<Adi2DImpl> make_family(CudaContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_shared<CudaAdi2D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -1,5 +1,6 @@
 // bl1d on the cuda backend (kernels_cu/bl1d.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/bl1d.hpp"
 #include "kernels_cu/bl1d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -54,6 +55,6 @@ class CudaBl1d final : public Bl1dImpl {
 
 }  // namespace
 
-std::unique_ptr<Bl1dImpl> make_family(CudaContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_unique<CudaBl1d>(ctx); }
+FamilyPtr<Bl1dImpl> make_family(CudaContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_shared<CudaBl1d>(ctx); }
 
 }  // namespace poreflow::cuda_detail

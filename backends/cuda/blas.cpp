@@ -1,5 +1,6 @@
 // blas on the cuda backend (kernels_cu/blas.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/blas.hpp"
 #include "kernels_cu/blas.cuh"
 
 namespace poreflow::cuda_detail {
@@ -24,6 +25,6 @@ class CudaBlas final : public BlasImpl {
 
 }  // namespace
 
-std::unique_ptr<BlasImpl> make_family(CudaContext& ctx, FamilyTag<BlasImpl>) { return std::make_unique<CudaBlas>(ctx); }
+FamilyPtr<BlasImpl> make_family(CudaContext& ctx, FamilyTag<BlasImpl>) { return std::make_shared<CudaBlas>(ctx); }
 
 }  // namespace poreflow::cuda_detail

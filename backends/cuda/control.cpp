@@ -1,5 +1,6 @@
 // The control family on the cuda backend (kernels_cu/control.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/control.hpp"
 #include "kernels_cu/control.cuh"
 
 namespace poreflow::cuda_detail {
@@ -25,6 +26,6 @@ class CudaControl final : public ControlImpl {
 
 }  // namespace
 
-std::unique_ptr<ControlImpl> make_family(CudaContext& ctx, FamilyTag<ControlImpl>) { return std::make_unique<CudaControl>(ctx); }
+FamilyPtr<ControlImpl> make_family(CudaContext& ctx, FamilyTag<ControlImpl>) { return std::make_shared<CudaControl>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 int cuda_device_count();                        // 0 when there is no driver or no device

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::cuda_detail {
 

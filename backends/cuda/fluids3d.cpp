@@ -1,6 +1,7 @@
 // fluids3d on the cuda backend (kernels_cu/fluids3d.cu): a solve is its colour sweeps back to back
 // on the stream, the stop decided on the device; no host round trip inside it.
 #include "backends/cuda/families.hpp"
+#include "core/kernels/fluids3d.hpp"
 #include "kernels_cu/fluids3d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -113,8 +114,8 @@ class CudaFluids3D final : public Fluids3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Fluids3DImpl> make_family(CudaContext& ctx, FamilyTag<Fluids3DImpl>) {
-  return std::make_unique<CudaFluids3D>(ctx);
+FamilyPtr<Fluids3DImpl> make_family(CudaContext& ctx, FamilyTag<Fluids3DImpl>) {
+  return std::make_shared<CudaFluids3D>(ctx);
 }
 
 }  // namespace poreflow::cuda_detail

@@ -1,5 +1,6 @@
 // halo3d on the cuda backend (kernels_cu/halo3d.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/halo3d.hpp"
 #include "kernels_cu/halo3d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -26,6 +27,6 @@ class CudaHalo3D final : public Halo3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Halo3DImpl> make_family(CudaContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_unique<CudaHalo3D>(ctx); }
+FamilyPtr<Halo3DImpl> make_family(CudaContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_shared<CudaHalo3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -1,5 +1,6 @@
 // impes3d on the cuda backend (kernels_cu/impes3d.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/impes3d.hpp"
 #include "kernels_cu/impes3d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -85,6 +86,6 @@ class CudaImpes3D final : public Impes3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Impes3DImpl> make_family(CudaContext& ctx, FamilyTag<Impes3DImpl>) { return std::make_unique<CudaImpes3D>(ctx); }
+FamilyPtr<Impes3DImpl> make_family(CudaContext& ctx, FamilyTag<Impes3DImpl>) { return std::make_shared<CudaImpes3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -5,7 +5,8 @@
 #include <limits>
 
 #include "backends/cuda/families.hpp"
-#include "core/kernels/converge.h"
+#include "core/kernels/jacobi1d.hpp"
+#include "core/base/converge.h"
 #include "kernels_cu/jacobi1d.cuh"
 #include "kernels_cu/order_key.hpp"
 
@@ -95,6 +96,6 @@ class CudaJacobi1D final : public Jacobi1DImpl {
 
 }  // namespace
 
-std::unique_ptr<Jacobi1DImpl> make_family(CudaContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_unique<CudaJacobi1D>(ctx); }
+FamilyPtr<Jacobi1DImpl> make_family(CudaContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_shared<CudaJacobi1D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -1,5 +1,6 @@
 // laplace3d on the cuda backend (kernels_cu/laplace3d.cu).
 #include "backends/cuda/families.hpp"
+#include "core/kernels/laplace3d.hpp"
 #include "kernels_cu/laplace3d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -24,6 +25,6 @@ class CudaLaplace3D final : public Laplace3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Laplace3DImpl> make_family(CudaContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_unique<CudaLaplace3D>(ctx); }
+FamilyPtr<Laplace3DImpl> make_family(CudaContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_shared<CudaLaplace3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "backends/cuda/cuda_check.hpp"
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow::cuda_detail {
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "backends/cuda/families.hpp"
+#include "core/kernels/reduce.hpp"
 #include "kernels_cu/order_key.hpp"
 #include "kernels_cu/reduce.cuh"
 
@@ -196,6 +197,6 @@ class CudaReduce final : public ReduceImpl {
 
 }  // namespace
 
-std::unique_ptr<ReduceImpl> make_family(CudaContext& ctx, FamilyTag<ReduceImpl>) { return std::make_unique<CudaReduce>(ctx); }
+FamilyPtr<ReduceImpl> make_family(CudaContext& ctx, FamilyTag<ReduceImpl>) { return std::make_shared<CudaReduce>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -2,7 +2,8 @@
 // to back on the stream, no host round trip inside a batch.
 #include "backends/cuda/cusparse.hpp"
 #include "backends/cuda/families.hpp"
-#include "core/error.hpp"
+#include "core/kernels/sor3d.hpp"
+#include "core/base/error.hpp"
 #include "kernels_cu/sor3d.cuh"
 
 namespace poreflow::cuda_detail {
@@ -120,6 +121,6 @@ class CudaSor3D final : public Sor3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Sor3DImpl> make_family(CudaContext& ctx, FamilyTag<Sor3DImpl>) { return std::make_unique<CudaSor3D>(ctx); }
+FamilyPtr<Sor3DImpl> make_family(CudaContext& ctx, FamilyTag<Sor3DImpl>) { return std::make_shared<CudaSor3D>(ctx); }
 
 }  // namespace poreflow::cuda_detail

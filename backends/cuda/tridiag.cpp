@@ -8,6 +8,7 @@
 
 #include "backends/cuda/cusparse.hpp"
 #include "backends/cuda/families.hpp"
+#include "core/kernels/tridiag.hpp"
 #include "kernels_cu/tridiag.cuh"
 
 namespace poreflow::cuda_detail {
@@ -156,6 +157,6 @@ class CudaTridiag final : public TridiagImpl {
 
 }  // namespace
 
-std::unique_ptr<TridiagImpl> make_family(CudaContext& ctx, FamilyTag<TridiagImpl>) { return std::make_unique<CudaTridiag>(ctx); }
+FamilyPtr<TridiagImpl> make_family(CudaContext& ctx, FamilyTag<TridiagImpl>) { return std::make_shared<CudaTridiag>(ctx); }
 
 }  // namespace poreflow::cuda_detail

@@ -1,6 +1,7 @@
 // adi2d on the opencl backend: one work-item per node (kernels_cl/adi2d.cl); arguments in the
 // kernels' order.
 #include "backends/opencl/families.hpp"
+#include "core/kernels/adi2d.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -83,6 +84,6 @@ class ClAdi2D final : public Adi2DImpl {
 
 }  // namespace
 
-std::unique_ptr<Adi2DImpl> make_family(ClContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_unique<ClAdi2D>(ctx); }
+FamilyPtr<Adi2DImpl> make_family(ClContext& ctx, FamilyTag<Adi2DImpl>) { return std::make_shared<ClAdi2D>(ctx); }
 
 }  // namespace poreflow::ocl

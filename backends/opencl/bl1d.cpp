@@ -1,5 +1,6 @@
 // bl1d on the opencl backend (kernels_cl/bl1d.cl), one work-item per face or point.
 #include "backends/opencl/families.hpp"
+#include "core/kernels/bl1d.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -39,6 +40,6 @@ class ClBl1d final : public Bl1dImpl {
 
 }  // namespace
 
-std::unique_ptr<Bl1dImpl> make_family(ClContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_unique<ClBl1d>(ctx); }
+FamilyPtr<Bl1dImpl> make_family(ClContext& ctx, FamilyTag<Bl1dImpl>) { return std::make_shared<ClBl1d>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -1,5 +1,6 @@
 // blas on the opencl backend (kernels_cl/blas.cl).
 #include "backends/opencl/families.hpp"
+#include "core/kernels/blas.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -19,6 +20,6 @@ class ClBlas final : public BlasImpl {
 
 }  // namespace
 
-std::unique_ptr<BlasImpl> make_family(ClContext& ctx, FamilyTag<BlasImpl>) { return std::make_unique<ClBlas>(ctx); }
+FamilyPtr<BlasImpl> make_family(ClContext& ctx, FamilyTag<BlasImpl>) { return std::make_shared<ClBlas>(ctx); }
 
 }  // namespace poreflow::ocl

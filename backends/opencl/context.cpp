@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::ocl {
 

@@ -8,7 +8,7 @@
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow::ocl {
 

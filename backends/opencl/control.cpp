@@ -1,5 +1,6 @@
 // The control family on the opencl backend (kernels_cl/control.cl).
 #include "backends/opencl/families.hpp"
+#include "core/kernels/control.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -21,6 +22,6 @@ class ClControl final : public ControlImpl {
 
 }  // namespace
 
-std::unique_ptr<ControlImpl> make_family(ClContext& ctx, FamilyTag<ControlImpl>) { return std::make_unique<ClControl>(ctx); }
+FamilyPtr<ControlImpl> make_family(ClContext& ctx, FamilyTag<ControlImpl>) { return std::make_shared<ClControl>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -5,8 +5,9 @@
 
 #include "backends/opencl/box3.hpp"
 #include "backends/opencl/families.hpp"
-#include "core/error.hpp"
-#include "core/kernels/rb3.h"
+#include "core/kernels/fluids3d.hpp"
+#include "core/base/error.hpp"
+#include "core/base/rb3.h"
 #include "core/physics/fluids3d.h"
 
 namespace poreflow::ocl {
@@ -150,6 +151,6 @@ class ClFluids3D final : public Fluids3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Fluids3DImpl> make_family(ClContext& ctx, FamilyTag<Fluids3DImpl>) { return std::make_unique<ClFluids3D>(ctx); }
+FamilyPtr<Fluids3DImpl> make_family(ClContext& ctx, FamilyTag<Fluids3DImpl>) { return std::make_shared<ClFluids3D>(ctx); }
 
 }  // namespace poreflow::ocl

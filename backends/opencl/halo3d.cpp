@@ -1,7 +1,8 @@
 // halo3d on the opencl backend (kernels_cl/halo3d.cl), built per launch shape.
 #include "backends/opencl/box3.hpp"
 #include "backends/opencl/families.hpp"
-#include "core/kernels/halo3d.h"
+#include "core/kernels/halo3d.hpp"
+#include "core/physics/halo3d.h"
 
 namespace poreflow::ocl {
 namespace {
@@ -37,6 +38,6 @@ class ClHalo3D final : public Halo3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Halo3DImpl> make_family(ClContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_unique<ClHalo3D>(ctx); }
+FamilyPtr<Halo3DImpl> make_family(ClContext& ctx, FamilyTag<Halo3DImpl>) { return std::make_shared<ClHalo3D>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -2,7 +2,8 @@
 // and place of the tables (__constant when they fit the device's constant buffer).
 #include "backends/opencl/box3.hpp"
 #include "backends/opencl/families.hpp"
-#include "core/error.hpp"
+#include "core/kernels/impes3d.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -131,6 +132,6 @@ class ClImpes3D final : public Impes3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Impes3DImpl> make_family(ClContext& ctx, FamilyTag<Impes3DImpl>) { return std::make_unique<ClImpes3D>(ctx); }
+FamilyPtr<Impes3DImpl> make_family(ClContext& ctx, FamilyTag<Impes3DImpl>) { return std::make_shared<ClImpes3D>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "backends/opencl/families.hpp"
-#include "core/kernels/converge.h"
+#include "core/kernels/jacobi1d.hpp"
+#include "core/base/converge.h"
 
 namespace poreflow::ocl {
 namespace {
@@ -89,6 +90,6 @@ class ClJacobi1D final : public Jacobi1DImpl {
 
 }  // namespace
 
-std::unique_ptr<Jacobi1DImpl> make_family(ClContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_unique<ClJacobi1D>(ctx); }
+FamilyPtr<Jacobi1DImpl> make_family(ClContext& ctx, FamilyTag<Jacobi1DImpl>) { return std::make_shared<ClJacobi1D>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -1,6 +1,7 @@
 // laplace3d on the opencl backend (kernels_cl/laplace3d.cl), built per launch shape.
 #include "backends/opencl/box3.hpp"
 #include "backends/opencl/families.hpp"
+#include "core/kernels/laplace3d.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -27,6 +28,6 @@ class ClLaplace3D final : public Laplace3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Laplace3DImpl> make_family(ClContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_unique<ClLaplace3D>(ctx); }
+FamilyPtr<Laplace3DImpl> make_family(ClContext& ctx, FamilyTag<Laplace3DImpl>) { return std::make_shared<ClLaplace3D>(ctx); }
 
 }  // namespace poreflow::ocl

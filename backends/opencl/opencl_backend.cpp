@@ -10,7 +10,7 @@
 #include <cstdio>
 
 #include "backends/opencl/families.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "backends/opencl/embedded_sources.hpp"
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::ocl {
 namespace {

@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "backends/opencl/cl_check.hpp"
-#include "core/types.hpp"
+#include "core/base/types.hpp"
 
 namespace poreflow::ocl {
 

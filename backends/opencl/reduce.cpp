@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backends/opencl/families.hpp"
+#include "core/kernels/reduce.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -183,6 +184,6 @@ class ClReduce final : public ReduceImpl {
 
 }  // namespace
 
-std::unique_ptr<ReduceImpl> make_family(ClContext& ctx, FamilyTag<ReduceImpl>) { return std::make_unique<ClReduce>(ctx); }
+FamilyPtr<ReduceImpl> make_family(ClContext& ctx, FamilyTag<ReduceImpl>) { return std::make_shared<ClReduce>(ctx); }
 
 }  // namespace poreflow::ocl

@@ -4,7 +4,8 @@
 
 #include "backends/opencl/box3.hpp"
 #include "backends/opencl/families.hpp"
-#include "core/error.hpp"
+#include "core/kernels/sor3d.hpp"
+#include "core/base/error.hpp"
 #include "core/physics/sor3d.h"
 
 namespace poreflow::ocl {
@@ -94,6 +95,6 @@ class ClSor3D final : public Sor3DImpl {
 
 }  // namespace
 
-std::unique_ptr<Sor3DImpl> make_family(ClContext& ctx, FamilyTag<Sor3DImpl>) { return std::make_unique<ClSor3D>(ctx); }
+FamilyPtr<Sor3DImpl> make_family(ClContext& ctx, FamilyTag<Sor3DImpl>) { return std::make_shared<ClSor3D>(ctx); }
 
 }  // namespace poreflow::ocl

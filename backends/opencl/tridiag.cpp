@@ -11,7 +11,8 @@
 #include <tuple>
 
 #include "backends/opencl/families.hpp"
-#include "core/error.hpp"
+#include "core/kernels/tridiag.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/tridiag_view.hpp"
 
 namespace poreflow::ocl {
@@ -388,6 +389,6 @@ class ClTridiag final : public TridiagImpl {
 
 }  // namespace
 
-std::unique_ptr<TridiagImpl> make_family(ClContext& ctx, FamilyTag<TridiagImpl>) { return std::make_unique<ClTridiag>(ctx); }
+FamilyPtr<TridiagImpl> make_family(ClContext& ctx, FamilyTag<TridiagImpl>) { return std::make_shared<ClTridiag>(ctx); }
 
 }  // namespace poreflow::ocl

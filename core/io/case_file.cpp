@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/eclipse/deck_path.hpp"
 
 namespace poreflow::io {

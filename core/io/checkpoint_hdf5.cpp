@@ -13,7 +13,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/checkpoint.hpp"
 
 namespace poreflow::io {

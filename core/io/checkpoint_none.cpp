@@ -1,5 +1,5 @@
 // Checkpoints when poreflow is built without HDF5: every use says so.
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/checkpoint.hpp"
 
 namespace poreflow::io {

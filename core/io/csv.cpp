@@ -4,7 +4,7 @@
 #include <charconv>
 #include <system_error>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::io {
 

@@ -14,7 +14,7 @@
 #include <stb_easy_font.h>
 #pragma GCC diagnostic pop
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::io {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <set>
 #include <system_error>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/vtk_xml.hpp"
 
 namespace poreflow::io {

@@ -9,7 +9,7 @@
 #include <string>
 #include <system_error>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::io::detail {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/vtk_xml.hpp"
 
 namespace poreflow::io {

@@ -6,7 +6,7 @@
 // masses in place. Every node array holds nx * ny values; props holds kAdi2DProps per node.
 #include <cstddef>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/control.hpp"
 
 namespace poreflow {
@@ -63,7 +63,7 @@ struct Adi2DCoeffArgs {
 // evenly. d receives the residual rhs - A p. Under an iteration control the kernel does nothing
 // once the control says stop, and a check folds max|rhs - A p| (ADI's residual) into its slot and,
 // given two candidate buffers, copies p into the one pf_cv_candidate names (the best iterate,
-// core/kernels/converge.h).
+// core/base/converge.h).
 struct Adi2DSweepArgs {
   Precision prec = Precision::Double;
   Adi2DGeom g;

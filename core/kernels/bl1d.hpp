@@ -2,7 +2,7 @@
 // The bl1d family: paper 000's Buckley-Leverett point kernels around core/physics/bl1d.h.
 #include <cstddef>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 

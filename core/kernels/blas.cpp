@@ -1,6 +1,6 @@
 #include "core/kernels/blas.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/control.hpp"
 
 namespace poreflow {

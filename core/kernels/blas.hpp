@@ -3,12 +3,12 @@
 // solvers of the roadmap will add dot products here).
 #include <cstddef>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 
 // y[i] += alpha x[i] for i < n. x and y are distinct buffers of at least n values. With a guard
-// (a control block, core/kernels/converge.h) nothing is done once the block says stop: the update
+// (a control block, core/base/converge.h) nothing is done once the block says stop: the update
 // of an iteration that runs after its solver converged.
 struct AxpyArgs {
   Precision prec = Precision::Double;

@@ -1,5 +1,5 @@
 #pragma once
-// Box3: the C++ side of the box view of core/kernels/box3.h, and the launch shape with which the
+// Box3: the C++ side of the box view of core/base/box3.h, and the launch shape with which the
 // GPU backends cover a box. Every 3D family (halo3d, laplace3d, and the red-black sweeps of
 // impes3d and fluids3d) takes its arrays as a Box3 and a Buffer, so a box can be a tile of a
 // larger array or a rank's part of a decomposed grid without touching the kernels.
@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/backend.hpp"
-#include "core/kernels/box3.h"
+#include "core/kernels/backend.hpp"
+#include "core/base/box3.h"
 
 namespace poreflow {
 

@@ -4,8 +4,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "core/error.hpp"
-#include "core/kernels/rb3.h"
+#include "core/base/error.hpp"
+#include "core/base/rb3.h"
 
 namespace poreflow {
 

@@ -4,7 +4,7 @@
 // call share the box's layout). Every kernel that writes interior cells also writes the ghosts of
 // the cells next to the boundary (fl_store), so the ghost layer always follows the boundary rule
 // of quantity b and no separate boundary pass runs between kernels.
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/control.hpp"
 
@@ -31,7 +31,7 @@ struct FluidsBoundaryArgs {
   int b = 0;
 };
 
-// pack: xp = the interior of x in the colour-packed layout of core/kernels/rb3.h
+// pack: xp = the interior of x in the colour-packed layout of core/base/rb3.h
 // (fluids3d_packed_values(box) values; the slots of absent cells are not written).
 struct FluidsPackArgs {
   Precision prec = Precision::Double;

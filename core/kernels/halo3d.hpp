@@ -1,12 +1,12 @@
 #pragma once
 // The halo3d family: the ghost layers of a Box3 array filled by a kernel, face by face, with the
-// modes of core/kernels/halo3d.h. Shared by every 3D family.
+// modes of core/physics/halo3d.h. Shared by every 3D family.
 #include <array>
 #include <string_view>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
-#include "core/kernels/halo3d.h"
+#include "core/physics/halo3d.h"
 
 namespace poreflow {
 
@@ -20,7 +20,7 @@ struct HaloFace {
   double value = 0;  // HaloMode::Value
 };
 
-// Fills the halo of `box` in `field`: x faces, then y, then z (core/kernels/halo3d.h). face[2d]
+// Fills the halo of `box` in `field`: x faces, then y, then z (core/physics/halo3d.h). face[2d]
 // is the low side of direction d (x, y, z), face[2d + 1] the high side. The interior is only read.
 struct Halo3DFillArgs {
   Precision prec = Precision::Double;

@@ -7,12 +7,12 @@
 // with the step's statistics reduced on the device). Nothing but the few words of the step's
 // statistics and well results comes back to the host.
 //
-// Cell arrays are in the box layout of one Box3 with a halo of 1 (core/kernels/box3.h), whose halo
+// Cell arrays are in the box layout of one Box3 with a halo of 1 (core/base/box3.h), whose halo
 // holds zeros; property q of cell L is at q * extent + L of the props array.
 #include <cstddef>
 #include <string_view>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/physics/impes3d.h"
 

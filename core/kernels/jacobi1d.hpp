@@ -1,11 +1,11 @@
 #pragma once
 // The jacobi1d family: paper 000's Jacobi iteration of the 1D pressure equation (eq. 9), one
 // fused launch per iteration with its convergence test, decided on the device through the shared
-// control of core/kernels/converge.h.
+// control of core/base/converge.h.
 #include <cstddef>
 #include <string_view>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
 

@@ -1,6 +1,6 @@
 #include "core/kernels/laplace3d.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 

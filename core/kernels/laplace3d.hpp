@@ -2,7 +2,7 @@
 // The laplace3d family: out = the 7-point Laplacian of in over a box (core/physics/laplace3d.h).
 // The smallest 3D family, the test of the box machinery (views, box loops, launch shapes) and the
 // model for the stencil families of impes3d and fluids3d.
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 
 namespace poreflow {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "core/enum_names.hpp"
-#include "core/error.hpp"
+#include "core/base/enum_names.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 namespace {

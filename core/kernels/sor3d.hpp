@@ -1,12 +1,12 @@
 #pragma once
 // The sor3d family: red-black SOR on the 7-point operator of a box (core/physics/sor3d.h), with
 // the residual reduced and the convergence decided on the device as jacobi1d does (the fused stop
-// of core/kernels/converge.h): the host reads the control block once per batch of iterations.
+// of core/base/converge.h): the host reads the control block once per batch of iterations.
 // impes3d solves its pressure equation with it; fluids3d's red-black sweeps share its layout.
 #include <string>
 #include <string_view>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/control.hpp"
 
@@ -40,7 +40,7 @@ struct Sor3DArgs {
   Precision prec = Precision::Double;
   Box3 box;                   // p's box: halo >= 1 (boundary neighbours are read, times a zero coefficient)
   Buffer* p = nullptr;        // updated in place
-  const Buffer* coef = nullptr;  // PF_SOR_NCOEF colour-packed arrays of the box's cells (core/kernels/rb3.h)
+  const Buffer* coef = nullptr;  // PF_SOR_NCOEF colour-packed arrays of the box's cells (core/base/rb3.h)
   double omega = 1.0;         // (0, 2)
   double threshold = 0;       // absolute threshold on max |residual|; 0: never converges
   int check_every = 1;

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 
@@ -29,7 +29,7 @@ TridiagLayout parse_tridiag_layout(std::string_view s);
 // first and c of the last unknown of each system are ignored (they may hold anything). x must
 // not alias the inputs; the inputs are not modified. With `add`, x receives the solution plus add
 // (an iteration's update, q + correction, without a pass of its own). With a guard (a control
-// block, core/kernels/converge.h) the solve does nothing once the block says stop.
+// block, core/base/converge.h) the solve does nothing once the block says stop.
 struct TridiagArgs {
   Precision prec = Precision::Double;
   TridiagAlgo algo = TridiagAlgo::Auto;

@@ -11,7 +11,7 @@
 // The split subsystems stay where their rows are, so x is written through the same view.
 #include <cstddef>
 
-#include "core/kernels/common.h"
+#include "core/base/common.h"
 
 namespace poreflow::tri {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 #include "core/physics/adi2d.h"

@@ -3,7 +3,7 @@
 // to the convergence test, then an explicit upwind saturation step with a CFL-limited dt.
 #include <memory>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/io/vtk.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/fluids3d.hpp"
 #include "core/models/memory.hpp"

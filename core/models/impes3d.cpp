@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/eclipse/deck.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/kernels/blas.hpp"

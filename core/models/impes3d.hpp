@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/io/vtu.hpp"
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
 #include "core/models/impes3d.hpp"

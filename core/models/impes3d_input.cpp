@@ -4,8 +4,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/enum_names.hpp"
-#include "core/error.hpp"
+#include "core/base/enum_names.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 namespace {

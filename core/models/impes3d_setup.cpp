@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/physics/impes3d.h"
 
 namespace poreflow {

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 

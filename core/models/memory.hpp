@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "core/backend.hpp"
+#include "core/kernels/backend.hpp"
 
 namespace poreflow {
 

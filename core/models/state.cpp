@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 
 namespace poreflow {
 

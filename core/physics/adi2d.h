@@ -7,7 +7,7 @@
 #ifndef PF_PHYSICS_ADI2D_H
 #define PF_PHYSICS_ADI2D_H
 
-#include "core/kernels/common.h"
+#include "core/base/common.h"
 
 #define ADI_MU_W 0
 #define ADI_MU_O 1

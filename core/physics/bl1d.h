@@ -4,7 +4,7 @@
 #ifndef PF_PHYSICS_BL1D_H
 #define PF_PHYSICS_BL1D_H
 
-#include "core/kernels/common.h"
+#include "core/base/common.h"
 
 PF_NAMESPACE_BEGIN
 

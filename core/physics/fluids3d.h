@@ -1,6 +1,6 @@
 /* Stam-style stable fluids in 3D (paper 001's solver), written once for C++, CUDA and OpenCL C.
 
-   The state lives on a box of nx x ny x nz interior cells with one ghost layer (core/kernels/box3.h);
+   The state lives on a box of nx x ny x nz interior cells with one ghost layer (core/base/box3.h);
    the formulas below use the classic program's cell numbering I = i + 1 (1..N inside, 0 and N + 1
    the ghost layer) where it matters (advection's clamp), and box indices elsewhere.
 
@@ -14,8 +14,8 @@
 #ifndef PF_PHYSICS_FLUIDS3D_H
 #define PF_PHYSICS_FLUIDS3D_H
 
-#include "core/kernels/box3.h"
-#include "core/kernels/rb3.h"
+#include "core/base/box3.h"
+#include "core/base/rb3.h"
 
 #define PF_FL_SCALAR 0
 #define PF_FL_U 1
@@ -71,7 +71,7 @@ PF_TEMPLATE PF_FN pf_real fl_lin_point(pf_real x0, pf_real w, pf_real e, pf_real
   return (x0 + a * (((w + e) + (s + n)) + (bo + t))) * inv_c;
 }
 
-/* lin_solve runs on colour-packed copies of x and x0 (core/kernels/rb3.h: each colour's cells
+/* lin_solve runs on colour-packed copies of x and x0 (core/base/rb3.h: each colour's cells
    row by row, so a colour sweep reads and writes its own values contiguously and the other
    colour's as neighbours, never a cache line it does not use). A neighbour across a wall is the
    ghost the classic set_bnd would have left there, fl_ghost of the cell's own current value, so

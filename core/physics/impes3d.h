@@ -23,7 +23,7 @@
 #ifndef PF_PHYSICS_IMPES3D_H
 #define PF_PHYSICS_IMPES3D_H
 
-#include "core/kernels/rb3.h"
+#include "core/base/rb3.h"
 #include "core/physics/sor3d.h"
 
 #ifndef PF_TABLE_SPACE

@@ -4,7 +4,7 @@
 #ifndef PF_PHYSICS_LAPLACE3D_H
 #define PF_PHYSICS_LAPLACE3D_H
 
-#include "core/kernels/box3.h"
+#include "core/base/box3.h"
 
 PF_NAMESPACE_BEGIN
 

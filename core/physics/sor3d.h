@@ -3,11 +3,11 @@
    Row of cell C: D p_C - (W p_w + E p_e + S p_s + N p_n + B p_b + T p_t) = R, with the six
    neighbour coefficients >= 0 (0 where there is no neighbour: a boundary or an inactive cell, whose
    value is then multiplied by 0 and must only be finite) and D > 0. The eight coefficients of a
-   cell are stored in colour-packed arrays (core/kernels/rb3.h), array q at q * 2m. */
+   cell are stored in colour-packed arrays (core/base/rb3.h), array q at q * 2m. */
 #ifndef PF_PHYSICS_SOR3D_H
 #define PF_PHYSICS_SOR3D_H
 
-#include "core/kernels/rb3.h"
+#include "core/base/rb3.h"
 
 #define PF_SOR_W 0 /* i - 1 */
 #define PF_SOR_E 1 /* i + 1 */

@@ -7,7 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/solvers/convergence.hpp"
 
@@ -163,7 +163,7 @@ AdiResult AdiSolver<T>::solve(Field<T>& p) {
   for (int i = 0; i < k; ++i) r_[i] = k == 1 ? std::sqrt(lo * hi) : lo * std::pow(hi / lo, double(i) / (k - 1));
   if (!iterate) r_[0] = 0.5 * d_min > 0 ? 0.5 * d_min : std::sqrt(lo * hi);
 
-  // the rule the device applies at every check (core/kernels/converge.h)
+  // the rule the device applies at every check (core/base/converge.h)
   const long max_it = iterate ? std::max(opt_.max_iterations, 1) : 1;
   rule_ = ConvergeRule{};
   rule_.abs_tol = opt_.abs_tolerance;

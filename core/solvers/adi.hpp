@@ -10,11 +10,11 @@
 // Both tolerances 0 mean a single Peaceman-Rachford step.
 // The iterations run on the device in batches: the residual check, the stop (converged, stagnated,
 // iteration limit) and the best-iterate copy are decided there by the shared control
-// (core/kernels/converge.h), and the host reads the control block once per batch.
+// (core/base/converge.h), and the host reads the control block once per batch.
 #include <memory>
 #include <vector>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/adi2d.hpp"
 #include "core/kernels/reduce.hpp"
 #include "core/kernels/tridiag.hpp"

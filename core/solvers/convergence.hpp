@@ -1,5 +1,5 @@
 #pragma once
-// The host side of the device-side convergence control (core/kernels/converge.h): an iterative
+// The host side of the device-side convergence control (core/base/converge.h): an iterative
 // solver enqueues its iterations in batches and reads the control block once per batch, never
 // per iteration. Every launch of an iteration is guarded, so a batch that runs past the stop
 // costs a few empty launches; the batch sizes trade those against round trips.

@@ -3,7 +3,7 @@
 // device iterations; the host looks at the control block once per batch, never per iteration.
 #include <memory>
 
-#include "core/field.hpp"
+#include "core/kernels/field.hpp"
 #include "core/kernels/jacobi1d.hpp"
 
 namespace poreflow {
@@ -44,7 +44,7 @@ class Jacobi1D {
   std::size_t n_;
   JacobiOptions opt_;
   Field<T> other_;                // the second ping-pong buffer
-  std::unique_ptr<Buffer> ctrl_;  // the control block (core/kernels/converge.h)
+  std::unique_ptr<Buffer> ctrl_;  // the control block (core/base/converge.h)
   long last_iterations_ = 0;      // sizes the first batch of the next solve
 };
 

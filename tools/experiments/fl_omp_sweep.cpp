@@ -1,5 +1,5 @@
 // Experiment (not part of the build): what limits the omp lin_solve sweep of fluids3d
-// (core/reference/fluids3d.cpp) at 0.4-0.5x of the copy rate (issue 11). One red-black iteration
+// (backends/host/fluids3d.cpp) at 0.4-0.5x of the copy rate (issue 11). One red-black iteration
 // on the colour-packed layout, timed as the sweep's loop is built up piece by piece, against a
 // parallel copy of the same bytes:
 //   stream   the sweep's loads and store (own colour, x0, the other colour's six neighbours) as

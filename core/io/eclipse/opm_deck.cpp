@@ -28,7 +28,7 @@
 #include <opm/input/eclipse/Units/UnitSystem.hpp>
 #include <spdlog/spdlog.h>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/eclipse/opm_keywords.hpp"
 
 namespace poreflow::eclipse {

@@ -6,7 +6,7 @@
 #include <opm/input/eclipse/Deck/Deck.hpp>
 #include <opm/input/eclipse/Deck/DeckKeyword.hpp>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 
 namespace poreflow::eclipse {
 namespace {

@@ -12,7 +12,7 @@
 #include <opm/output/eclipse/Inplace.hpp>
 #include <opm/output/eclipse/Summary.hpp>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/eclipse/opm_deck.hpp"
 
 namespace poreflow::eclipse {

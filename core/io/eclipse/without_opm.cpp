@@ -1,5 +1,5 @@
 // The stand-in for a build without opm-common: a deck is recognised, and refused clearly.
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "core/io/eclipse/deck.hpp"
 
 namespace poreflow::eclipse {

@@ -1,0 +1,91 @@
+#pragma once
+// The device-neutral interface. A Backend owns device memory (Buffers) and gives one accessor per
+// kernel family; models and solvers are written once as sequences of family calls.
+//
+// A family F lives in files named after it (docs/architecture.md has the recipe):
+// core/kernels/F.hpp declares its argument structs, the contract of each kernel, the interface a
+// backend implements (FImpl) and the public calls (FKernels), which check the arguments once, the
+// same way on every backend, before they reach the backend's implementation. Backend::F() returns
+// those checked calls; F_impl() is what each backend overrides, pure, so a backend that lacks a
+// family does not compile.
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "core/base/types.hpp"
+#include "core/kernels/family_list.hpp"
+
+namespace poreflow {
+
+// Device memory owned by a backend. Host backends keep it in host memory.
+class Buffer {
+ public:
+  explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
+  virtual ~Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+};
+
+// ---- argument checks every family makes ---------------------------------------------------------
+
+// Throws BackendError naming `what` unless [offset, offset + bytes) lies inside b.
+void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what);
+// Throws BackendError naming `what` (and `detail`, when given) when b is missing or holds fewer
+// than n values of prec. Messages are built only on failure: these run before every launch.
+void check_values(const Buffer* b, std::size_t n, Precision prec, const char* what, const char* detail = nullptr);
+
+// ---- the kernel families (core/kernels/family_list.hpp; each in core/kernels/<family>.hpp) -----
+#define PF_FAMILY_DECLARE(Type, name) \
+  class Type##Kernels;                \
+  class Type##Impl;
+PF_FAMILIES(PF_FAMILY_DECLARE)
+#undef PF_FAMILY_DECLARE
+
+// ---- the backend ----------------------------------------------------------------------------------
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string name() const = 0;          // "serial", "omp", "cuda", "opencl"
+  virtual std::string device_name() const = 0;   // the device it runs on, for logs and tables
+  virtual bool supports(Precision) const { return true; }
+  bool is_host() const { return name() == "serial" || name() == "omp"; }  // no device launches
+
+  // memory
+  virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;
+  virtual void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset = 0) = 0;
+  virtual void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
+  virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes) = 0;
+  virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
+  virtual void sync() = 0;  // waits for all enqueued work
+
+  // What a run may still allocate: the device's free memory and its largest single buffer, in
+  // bytes (0: unknown). Models compare their need with it before allocating.
+  struct MemoryInfo {
+    std::size_t free = 0, max_buffer = 0;
+  };
+  virtual MemoryInfo memory() const = 0;
+
+  // the kernel families: checked calls into this backend's implementation (be.reduce().run(...))
+#define PF_FAMILY_ACCESSOR(Type, name) Type##Kernels name();
+  PF_FAMILIES(PF_FAMILY_ACCESSOR)
+#undef PF_FAMILY_ACCESSOR
+
+ protected:
+  // What each backend implements, one per family. The arguments are checked before these are
+  // reached; only the family's public calls use them.
+#define PF_FAMILY_IMPL(Type, name) virtual Type##Impl& name##_impl() = 0;
+  PF_FAMILIES(PF_FAMILY_IMPL)
+#undef PF_FAMILY_IMPL
+};
+
+// Throws BackendError naming `what` when the backend cannot compute in prec (an OpenCL device
+// without double precision).
+void check_precision(const Backend& be, Precision prec, const char* what);
+
+}  // namespace poreflow

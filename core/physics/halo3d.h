@@ -1,0 +1,85 @@
+/* Halo layers of a box (core/base/box3.h), filled by kernels rather than special cases inside
+   stencils, so that an MPI halo exchange can later fill the same layers. Written once for C++,
+   CUDA and OpenCL C.
+
+   The layers are filled direction by direction, x, then y, then z: the y pass covers the x ghosts
+   of its rows and the z pass the x and y ghosts of its planes, so edges and corners are defined
+   too (from values the earlier passes wrote). A pass of direction d covers a 3D index space
+   (u, v, w): u and v run along the face (u fastest), w = side * halo + g picks the side (0: low,
+   1: high) and the layer g = 0, 1, ... counted outwards from the face.
+
+   Modes of a face, for the ghost g layers outside it (n interior cells in that direction):
+     NONE      left as it is (filled by someone else: a neighbour rank's exchange)
+     COPY      the nearest interior cell (zero gradient)
+     MIRROR    the interior cell mirrored about the face: ghost -1-g takes cell g
+     NEGATE    as MIRROR with the sign flipped (a wall for the normal velocity)
+     VALUE     a given value
+     PERIODIC  the cell a period away: ghost -1-g takes cell n-1-g
+   MIRROR, NEGATE and PERIODIC need n >= halo. */
+#ifndef PF_KERNELS_HALO3D_H
+#define PF_KERNELS_HALO3D_H
+
+#include "core/base/box3.h"
+
+#define PF_HALO_NONE 0
+#define PF_HALO_COPY 1
+#define PF_HALO_MIRROR 2
+#define PF_HALO_NEGATE 3
+#define PF_HALO_VALUE 4
+#define PF_HALO_PERIODIC 5
+
+PF_NAMESPACE_BEGIN
+
+/* the extent (nu, nv) of the face index space of direction dir (w runs over 2 * halo) */
+PF_FN void pf_halo_extent(pf_box3 b, int dir, long* nu, long* nv) {
+  const long h2 = 2 * b.halo;
+  *nu = dir == 0 ? b.ny : b.nx + h2;
+  *nv = dir == 2 ? b.ny + h2 : b.nz;
+}
+
+/* the interior index in the face's direction that ghost layer g of side `hi` takes its value from
+   (n interior cells), or -1 when the mode takes none */
+PF_FN long pf_halo_source(int mode, long g, long n, int hi) {
+  if (mode == PF_HALO_COPY) return hi ? n - 1 : 0;
+  if (mode == PF_HALO_MIRROR || mode == PF_HALO_NEGATE) return hi ? n - 1 - g : g;
+  if (mode == PF_HALO_PERIODIC) return hi ? g : n - 1 - g;
+  return -1;
+}
+
+/* fills ghost (u, v, w) of the pass of direction dir */
+PF_TEMPLATE PF_FN void pf_halo_fill_point(PF_GLOBAL pf_real* f, pf_box3 b, int dir, long u, long v, long w,
+                                          int mode_lo, int mode_hi, pf_real value_lo, pf_real value_hi) {
+  const long h = b.halo;
+  const int hi = w >= h;
+  const long g = hi ? w - h : w;
+  const int mode = hi ? mode_hi : mode_lo;
+  if (mode == PF_HALO_NONE) return;
+  const long n = dir == 0 ? b.nx : dir == 1 ? b.ny : b.nz;
+  const long ghost = hi ? n + g : -1 - g;
+  /* the tangential indices: the y pass starts u at -halo, the z pass u and v */
+  long i, j, k;
+  if (dir == 0) {
+    i = ghost;
+    j = u;
+    k = v;
+  } else if (dir == 1) {
+    i = u - h;
+    j = ghost;
+    k = v;
+  } else {
+    i = u - h;
+    j = v - h;
+    k = ghost;
+  }
+  pf_real val = hi ? value_hi : value_lo;
+  const long src = pf_halo_source(mode, g, n, hi);
+  if (src >= 0) {
+    const long at = dir == 0 ? pf_box_at(b, src, j, k) : dir == 1 ? pf_box_at(b, i, src, k) : pf_box_at(b, i, j, src);
+    val = mode == PF_HALO_NEGATE ? -f[at] : f[at];
+  }
+  f[pf_box_at(b, i, j, k)] = val;
+}
+
+PF_NAMESPACE_END
+
+#endif

@@ -1,0 +1,297 @@
+#include "core/run/driver.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/vtk.hpp"
+#include "core/run/interrupt.hpp"
+#include "core/models/state.hpp"
+
+namespace poreflow {
+
+OutputOptions read_output_options(io::CaseFile& cf) {
+  OutputOptions o;
+  o.dir = cf.get_string("output.dir", o.dir.string());
+  o.snapshots = static_cast<int>(cf.int_at_least("output.snapshots", o.snapshots, 0));
+  o.series_every = cf.int_at_least("output.series_every", o.series_every, 1);
+  o.vtk = cf.get_bool("output.vtk", o.vtk);
+  o.csv = cf.get_bool("output.csv", o.csv);
+  o.png = cf.get_bool("output.png", o.png);
+  return o;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+class Outputs {
+ public:
+  // resume: a restart's driver state; the series and the collection continue where it left them
+  Outputs(const Model& m, const OutputOptions& o, const ModelState* resume) : m_(m), o_(o), resume_(resume) {
+    if (!o.enabled) return;
+    std::error_code ec;
+    std::filesystem::create_directories(o.dir, ec);
+    if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
+    if (resume) index_ = static_cast<int>(resume->integer("snapshot_index"));
+    if (o.csv) {
+      const auto file = o.dir / (m.name() + "_series.csv");
+      const std::size_t rows = resume ? static_cast<std::size_t>(resume->integer("csv_rows")) : 0;
+      if (resume && std::filesystem::exists(file)) {
+        csv_ = std::make_unique<io::CsvWriter>(
+            io::CsvWriter::resume(file, m.series_columns(), rows, rows ? resume->doubles("csv_last_row") : std::vector<double>{}));
+      } else {
+        if (resume && rows > 0)
+          spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows);
+        csv_ = std::make_unique<io::CsvWriter>(file, m.series_columns());
+      }
+    }
+    if (o.vtk) {
+      const auto file = o.dir / (m.name() + ".pvd");
+      if (resume) {
+        std::vector<io::PvdCollection::Entry> entries;
+        const auto times = resume->doubles("pvd_times");
+        const auto names = resume->text("pvd_files");
+        std::size_t from = 0;
+        for (double t : times) {
+          const std::size_t to = names.find('\n', from);
+          entries.push_back({t, names.substr(from, to - from)});
+          from = to == std::string::npos ? names.size() : to + 1;
+        }
+        pvd_ = std::make_unique<io::PvdCollection>(file, std::move(entries));
+      } else {
+        pvd_ = std::make_unique<io::PvdCollection>(file);
+      }
+    }
+  }
+  void open(Model& m) {
+    if (o_.enabled) m.open_outputs(o_.dir);
+  }
+
+  void series() {
+    if (csv_) csv_->row(m_.series_row());
+  }
+
+  void snapshot() {
+    if (!o_.enabled) return;
+    char stem[64];
+    std::snprintf(stem, sizeof stem, "%s_%04d", m_.name().c_str(), index_++);
+    if (pvd_) {
+      const auto file = m_.write_snapshot(o_.dir, stem);
+      pvd_->add(m_.time(), file);  // rewrites the .pvd, so a crashed run leaves a valid collection
+    }
+    if (o_.png) m_.write_plot(o_.dir / (std::string(stem) + ".png"));
+  }
+
+  // the cadence a restart continues from: the next snapshot's number, the CSV rows so far and the
+  // last of them (checked against the file), the collection's entries
+  void save(ModelState& s) const {
+    if (!o_.enabled && resume_) {  // a restart without output keeps the cadence of the files it did not touch
+      for (const auto& [k, a] : resume_->arrays())
+        if (k != "stop_index") s.insert(k, a);
+      return;
+    }
+    s.set_int("snapshot_index", index_);
+    s.set_int("csv_rows", csv_ ? static_cast<long>(csv_->rows()) : 0);
+    if (csv_ && csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
+    std::vector<double> times;
+    std::string names;
+    if (pvd_)
+      for (const auto& e : pvd_->entries()) {
+        times.push_back(e.time);
+        names += (names.empty() ? "" : "\n") + e.file;
+      }
+    s.put("pvd_times", times);
+    s.set_text("pvd_files", names);
+  }
+
+ private:
+  const Model& m_;
+  const OutputOptions& o_;
+  std::unique_ptr<io::CsvWriter> csv_;
+  std::unique_ptr<io::PvdCollection> pvd_;
+  const ModelState* resume_;
+  int index_ = 0;
+};
+
+// "key = value" lines of a canonical case text, by key
+std::map<std::string, std::string> case_lines(const std::string& text) {
+  std::map<std::string, std::string> m;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t to = text.find('\n', from);
+    if (to == std::string::npos) to = text.size();
+    const std::string line = text.substr(from, to - from);
+    const std::size_t eq = line.find(" = ");
+    if (eq != std::string::npos) m[line.substr(0, eq)] = line.substr(eq + 3);
+    from = to + 1;
+  }
+  return m;
+}
+
+// the keys in which two case texts differ, at most `max` of them
+std::string case_differences(const std::string& was, const std::string& now, int max = 3) {
+  const auto a = case_lines(was), b = case_lines(now);
+  std::vector<std::string> diffs;
+  for (const auto& [k, v] : a) {
+    auto it = b.find(k);
+    if (it == b.end()) diffs.push_back(k + " = " + v + " there, absent here");
+    else if (it->second != v) diffs.push_back(k + " = " + v + " there, " + it->second + " here");
+  }
+  for (const auto& [k, v] : b)
+    if (!a.count(k)) diffs.push_back(k + " absent there, " + v + " here");
+  std::string out;
+  for (int i = 0; i < static_cast<int>(diffs.size()) && i < max; ++i) out += (i ? "; " : "") + diffs[std::size_t(i)];
+  if (static_cast<int>(diffs.size()) > max) out += "; and " + std::to_string(diffs.size() - std::size_t(max)) + " more";
+  return out;
+}
+
+}  // namespace
+
+std::string Model::write_snapshot(const std::filesystem::path& dir, const std::string& stem) const {
+  auto g = grid();
+  std::vector<io::VtkField> fs;
+  for (auto& f : fields()) fs.push_back({f.name, std::move(f.values)});
+  const std::string file = stem + ".vti";
+  io::write_vti(dir / file, g.points, g.origin, g.spacing, fs, time());
+  return file;
+}
+
+void check_restart(const io::Checkpoint& ck, const io::Checkpoint& id, const std::filesystem::path& file) {
+  const std::string f = "checkpoint '" + file.string() + "'";
+  if (ck.case_text != id.case_text)
+    throw ConfigError(f + " was written for a different case (" + ck.case_source + "): " +
+                      case_differences(ck.case_text, id.case_text) + "; restart with the case and --set options of that run");
+  if (ck.precision != id.precision)
+    throw ConfigError(f + " was written in precision " + ck.precision + ", this run computes in " + id.precision +
+                      "; restart with --precision " + ck.precision);
+  if (ck.poreflow_version != id.poreflow_version)
+    spdlog::warn("{} was written by poreflow {}, this is {}: the continuation may differ from an uninterrupted run", f,
+                 ck.poreflow_version, id.poreflow_version);
+  if (ck.backend != id.backend || ck.device != id.device)
+    spdlog::warn("{} was written on {} ({}), this run is on {} ({}): it continues, but not bit-identical to a run on one "
+                 "backend", f, ck.backend, ck.device, id.backend, id.device);
+}
+
+RunReport run_model(Model& m, const OutputOptions& o, bool progress, const CheckpointOptions& ck) {
+  spdlog::info("{}", m.summary());
+  const ModelState* resume = ck.restart ? &ck.restart->driver_state : nullptr;
+  if (ck.restart) {
+    if (ck.restart->model != m.name())
+      throw ConfigError("the checkpoint holds a " + ck.restart->model + " run, this case is " + m.name());
+    m.load_state(ck.restart->model_state);
+    spdlog::info("restarted at t = {:g}, step {}", m.time(), m.steps());
+  }
+  Outputs out(m, o, resume);
+  out.open(m);
+  const double t_end = m.end_time();
+  const int nsnap = o.enabled ? o.snapshots : 0;
+  // where the loop stops: the model's report times (a CSV row at each, snapshots spread over
+  // them), or equal intervals with a snapshot at each (and a CSV row every series_every steps)
+  const auto reports = m.report_times();
+  const bool by_reports = !reports.empty();
+  std::vector<double> stops;
+  std::vector<char> snap_at;
+  if (by_reports) {
+    stops = reports;
+    const std::size_t n = stops.size();
+    const std::size_t every = nsnap > 0 ? (n + static_cast<std::size_t>(nsnap) - 1) / static_cast<std::size_t>(nsnap) : 0;
+    for (std::size_t r = 0; r < n; ++r) snap_at.push_back(nsnap > 0 && ((r + 1) % every == 0 || r + 1 == n));
+  } else {
+    for (int k = 1; k <= std::max(nsnap, 1); ++k) stops.push_back(nsnap > 0 ? t_end * k / nsnap : t_end);
+    snap_at.assign(stops.size(), nsnap > 0);
+  }
+  std::size_t first_stop = 0;
+  if (resume) {
+    const long s = resume->integer("stop_index");
+    if (s < 0 || static_cast<std::size_t>(s) > stops.size()) throw ConfigError("the checkpoint's output position does not fit this case");
+    first_stop = static_cast<std::size_t>(s);
+  }
+
+  RunReport r;
+  // checkpoints: at each multiple of ck.every the simulated time passes (the steps are not
+  // shortened to meet them, so a run with checkpoints steps as one without)
+  auto next_multiple = [&](double t) { return ck.every * (std::floor(t / ck.every * (1 + 1e-12)) + 1); };
+  double next_checkpoint = ck.every > 0 ? next_multiple(m.time()) : HUGE_VAL;
+  auto write_checkpoint = [&](std::size_t stop) {
+    if (ck.file.empty()) return;
+    const auto t0 = Clock::now();
+    io::Checkpoint c = ck.identity;
+    c.model = m.name();
+    c.time = m.time();
+    c.steps = m.steps();
+    m.save_state(c.model_state);
+    out.save(c.driver_state);
+    c.driver_state.set_int("stop_index", static_cast<long>(stop));
+    r.checkpoint_bytes = io::write_checkpoint(ck.file, c);
+    r.checkpoint_seconds = seconds_since(t0);
+    r.checkpoint = ck.file;
+    spdlog::info("checkpoint at t = {:g}, step {}: {} ({:.2f} MB in {:.3f} s)", c.time, c.steps, ck.file.string(),
+                 double(r.checkpoint_bytes) / 1e6, r.checkpoint_seconds);
+  };
+  std::unique_ptr<InterruptGuard> guard;
+  if (ck.handle_signals) guard = std::make_unique<InterruptGuard>();
+
+  const bool tty = isatty(fileno(stderr));
+  auto t0 = Clock::now();
+  auto last_print = t0;
+  double compute = 0;
+  if (!resume) {
+    out.series();
+    if (nsnap > 0) out.snapshot();
+  }
+  for (std::size_t s = first_stop; s < stops.size() && !r.interrupted; ++s) {
+    const double t_stop = stops[s];
+    while (m.time() < t_stop * (1 - 1e-12)) {
+      // a signal: the last step's outputs are written; checkpoint here and stop
+      if (guard && interrupt_signal()) {
+        r.interrupted = interrupt_signal();
+        write_checkpoint(s);
+        break;
+      }
+      auto ts = Clock::now();
+      m.step(t_stop);
+      compute += seconds_since(ts);
+      const bool reached = m.time() >= t_stop * (1 - 1e-12);
+      if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) out.series();
+      if (reached && snap_at[s]) out.snapshot();
+      if (m.time() >= next_checkpoint * (1 - 1e-12) && m.time() < t_end * (1 - 1e-12)) {
+        write_checkpoint(s);
+        next_checkpoint = next_multiple(m.time());
+      }
+      if (progress && seconds_since(last_print) > 1.0) {
+        last_print = Clock::now();
+        double el = seconds_since(t0), frac = m.time() / t_end;
+        char line[256];
+        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %.1f s elapsed, ~%.0f s left", m.steps(),
+                      m.time(), t_end, 100 * frac, m.progress().c_str(), el, frac > 0 ? el * (1 - frac) / frac : 0.0);
+        if (tty)
+          std::fprintf(stderr, "\r%s\033[K", line);
+        else
+          spdlog::info("{}", line);
+      }
+    }
+  }
+  if (progress && tty) std::fprintf(stderr, "\r\033[K");
+  if (!r.interrupted && ck.every > 0) write_checkpoint(stops.size());  // the end: a later run may read it
+  r.wall_seconds = compute;
+  r.steps = m.steps();
+  r.sim_time = m.time();
+  r.final_fields = m.fields();
+  r.stats = m.final_stats();
+  r.stats["wall_seconds_total"] = seconds_since(t0);
+  return r;
+}
+
+}  // namespace poreflow
