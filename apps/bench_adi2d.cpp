@@ -12,6 +12,7 @@
 
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
+#include "core/io/cases/cases.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/adi2d.hpp"

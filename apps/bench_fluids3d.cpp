@@ -172,7 +172,7 @@ void bench_fluids3d(const BenchOptions& o, const BackendOptions& bo, std::vector
           Timing t;
           t.median = t.min = per_run;
           t.reps = 1;
-          const auto st = m.solve_status();
+          const auto st = m.scheme().solve_status();
           double sweeps = 0;
           for (const auto& s : st) sweeps += double(s.sweeps) / double(kFluidsSolves);
           bool ok = true;

@@ -16,9 +16,10 @@
 
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
+#include "core/io/cases/cases.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
-#include "core/run/driver.hpp"
+#include "core/run/registry.hpp"
 #include "core/models/impes3d.hpp"
 
 namespace poreflow::app {
@@ -100,7 +101,7 @@ void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<
         continue;
       }
       auto cf = load_item(it, o.cases_dir);
-      auto cfg = read_impes3d_config(cf, *be, precision_of<T>());
+      auto cfg = read_impes3d_case(cf, *be, precision_of<T>()).config;
       const auto& g = cfg.input.grid;
       const std::string grid = fmt::format("{}x{}x{}", g.nx, g.ny, g.nz);
       const std::string key = it.label + " " + grid;

@@ -10,8 +10,7 @@
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
 #include "core/base/error.hpp"
-#include "core/run/driver.hpp"
-#include "core/models/model.hpp"
+#include "core/run/registry.hpp"
 
 namespace poreflow::app {
 

@@ -11,7 +11,7 @@
 #include "core/io/checkpoint.hpp"
 #include "core/run/driver.hpp"
 #include "core/models/memory.hpp"
-#include "core/models/model.hpp"
+#include "core/run/registry.hpp"
 
 namespace poreflow::app {
 
@@ -103,10 +103,11 @@ void add_run(CLI::App& app, Common& c) {
       }
       return;
     }
-    auto model = make_model(cf, *be, prec);
+    auto sim = make_simulation(cf, *be, prec);
     cf.check_all_used();
-    if (auto hint = model->backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
-    auto rep = run_model(*model, out, !c.quiet, ck);
+    const Model& model = *sim.model;
+    if (auto hint = model.backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
+    auto rep = run_simulation(sim, out, !c.quiet, ck);
     if (rep.interrupted) {
       const char* sig = rep.interrupted == SIGINT ? "SIGINT" : rep.interrupted == SIGTERM ? "SIGTERM" : "a signal";
       if (!rep.checkpoint.empty())
@@ -119,7 +120,7 @@ void add_run(CLI::App& app, Common& c) {
       c.exit_code = 128 + rep.interrupted;  // as a shell reports a process ended by the signal
       return;
     }
-    fmt::print("{}: {} steps to t = {:.6g} in {:.3f} s on {} ({})\n", model->name(), rep.steps, rep.sim_time,
+    fmt::print("{}: {} steps to t = {:.6g} in {:.3f} s on {} ({})\n", model.name(), rep.steps, rep.sim_time,
                rep.wall_seconds, be->name(), be->device_name());
     for (const auto& [k, v] : rep.stats) fmt::print("  {:<28} {:.6g}\n", k, v);
     if (!rep.checkpoint.empty())

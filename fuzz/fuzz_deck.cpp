@@ -18,7 +18,7 @@
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/memory.hpp"
-#include "core/models/model.hpp"
+#include "core/run/registry.hpp"
 
 using namespace poreflow;
 

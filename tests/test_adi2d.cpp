@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/cases/cases.hpp"
 #include "core/io/case_file.hpp"
 #include "core/kernels/adi2d.hpp"
 #include "core/kernels/control.hpp"
@@ -25,20 +26,20 @@ const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A random but physical state in double: masses and pressures scattered around the default case's
 // initial state, wells at random nodes, every physical term on (capillarity, diffusion, K3(p)).
-struct State {
+struct NodeState {
   Adi2DGeom g{kNx, kNy, 1.0 / 96};
   std::vector<double> prm;
   std::map<std::string, std::vector<double>> a;  // named node arrays
   double p_bh = 0.9, dt = 2e-4;
 };
 
-State random_state() {
+NodeState random_state() {
   auto cf = io::CaseFile::parse("model = \"adi2d\"\n", "test");
   cf.set("fluid.diffusion=0.001");
   cf.set("fluid.k3_beta=2.0");
   (void)cf.get_string("model", "");
   auto cfg = read_adi2d_config(cf, reference());
-  State s;
+  NodeState s;
   s.prm.assign(cfg.prm.begin(), cfg.prm.end());
   const double h = s.g.h, poro = s.prm[ADI_PORO];
   auto noise = [&](double lo, double hi) { return random_vector<double>(kNodes, lo, hi); };
@@ -86,7 +87,7 @@ struct Fields {
 
 // The arrays each kernel reads, filled from the reference state.
 template <class T>
-void load_state(Fields<T>& x, const State& s, const std::map<std::string, std::vector<double>>& flashed) {
+void load_state(Fields<T>& x, const NodeState& s, const std::map<std::string, std::vector<double>>& flashed) {
   x.in("prm", s.prm);
   for (const auto& [name, v] : s.a) x.in(name, v);
   for (const auto& [name, v] : flashed) x.in(name, v);
@@ -100,7 +101,7 @@ Adi2DPhaseState phase(Fields<T>& x) {
 // Runs every kernel on `be` in T from the state (and from the reference's flash outputs for the
 // kernels after the flash) and returns every output by name.
 template <class T>
-std::map<std::string, std::vector<double>> run_kernels(Backend& be, const State& s,
+std::map<std::string, std::vector<double>> run_kernels(Backend& be, const NodeState& s,
                                                        const std::map<std::string, std::vector<double>>& flashed) {
   std::map<std::string, std::vector<double>> out;
   const Precision prec = precision_of<T>();
@@ -192,7 +193,7 @@ TEST_SUITE("backend") {
 TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 97 x 101 nodes", T, float, double) {
   // the reference runs on the inputs as T holds them: a float run then differs from it by the
   // kernels' rounding only, not by an upwind or phase choice that the inputs' rounding flipped
-  State s = random_state();
+  NodeState s = random_state();
   auto as_t = [](std::vector<double>& v) {
     for (double& x : v) x = double(static_cast<T>(x));
   };

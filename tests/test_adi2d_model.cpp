@@ -3,9 +3,10 @@
 #include <cmath>
 #include <string>
 
+#include "core/io/cases/cases.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/adi2d.hpp"
-#include "core/run/driver.hpp"
+#include "core/run/registry.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;

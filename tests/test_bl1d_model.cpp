@@ -5,7 +5,7 @@
 
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d.hpp"
-#include "core/run/driver.hpp"
+#include "core/run/registry.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;

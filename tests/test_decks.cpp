@@ -7,10 +7,11 @@
 #include <fstream>
 #include <string>
 
+#include "core/io/cases/cases.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
-#include "core/run/driver.hpp"
+#include "core/run/registry.hpp"
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "tests/harness.hpp"
@@ -61,15 +62,16 @@ struct Ran {
 Ran run(Backend& be, const std::string& path, const std::filesystem::path& out = {}) {
   auto cf = io::CaseFile::load(path);
   Ran r;
-  r.model = make_model(cf, be, Precision::Double);
+  auto sim = make_simulation(cf, be, Precision::Double);
   read_output_options(cf);
   cf.check_all_used();
-  r.impes = dynamic_cast<Impes3D<double>*>(r.model.get());
   OutputOptions o;
   o.enabled = !out.empty();
   o.dir = out;
   o.vtk = o.png = false;
-  run_model(*r.model, o, false);
+  run_simulation(sim, o, false);
+  r.model = std::move(sim.model);
+  r.impes = dynamic_cast<Impes3D<double>*>(r.model.get());
   return r;
 }
 
@@ -82,7 +84,7 @@ bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std:
 TEST_CASE("decks: SMALL.DATA reads into the same input as its TOML twin") {
   const auto deck = eclipse::read_deck(kDecks + "SMALL.DATA");
   auto cf = io::CaseFile::load(kDecks + "small.toml");
-  const auto toml = read_impes3d_config(cf, reference(), Precision::Double);
+  const auto toml = read_impes3d_case(cf, reference(), Precision::Double).config;
   const ImpesInput &a = deck->input(), &b = toml.input;
   CHECK(deck->units() == "METRIC");
   CHECK(deck->basename() == "SMALL");

@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/io/cases/cases.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/kernels/fluids3d.hpp"
 #include "core/models/fluids3d.hpp"
 #include "core/models/memory.hpp"
+#include "core/run/registry.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
@@ -66,13 +68,14 @@ TEST_CASE("fluids3d: after project the face divergence is below the solver's tol
     const auto u = sample(n, [](double x, double y, double z) { return std::sin(3 * x + y) * std::cos(2 * z) + 0.3 * y; });
     const auto v = sample(n, [](double x, double y, double z) { return std::cos(x * y * 5) + z * z; });
     const auto w = sample(n, [](double x, double y, double z) { return std::sin(4 * x) * y - z; });
-    f.set_state(std::vector<double>(u.size(), 0.0), u, v, w);
-    const auto U = f.array(1), V = f.array(2), W = f.array(3);
+    f.flow().set(std::vector<double>(u.size(), 0.0), u, v, w);
+    const auto U = f.flow().with_ghosts(1), V = f.flow().with_ghosts(2), W = f.flow().with_ghosts(3);
     const double tol = 1e-12;
-    const long sweeps = f.project_only(tol, 20000);
+    const long sweeps = f.scheme().project(f.flow(), tol, 20000);
     CHECK(sweeps < 20000);  // converged
-    const auto P = f.pressure_array();
-    const Box3& b = f.box();
+    const auto h_p = f.flow().u0.download();
+    const std::vector<double> P(h_p.begin(), h_p.end());  // the pressure, with its ghosts
+    const Box3& b = f.flow().box;
     const double h = 1.0 / n;
     double before = 0, after = 0;
     for (long k = 0; k < n; ++k)
@@ -162,10 +165,10 @@ TEST_CASE("fluids3d: with closed walls, no sources and no diffusion the mass dri
       const double r2 = (x - 0.35) * (x - 0.35) + (y - 0.5) * (y - 0.5) + (z - 0.5) * (z - 0.5);
       return r2 < 0.04 ? 1 + std::cos(std::sqrt(r2) * 3.14159265 / 0.2) : 0.0;
     });
-    f.set_state(d, u, v, w);
-    const double m0 = total(f.interior(0));
+    f.flow().set(d, u, v, w);
+    const double m0 = total(f.flow().interior(0));
     for (int s = 0; s < 20; ++s) f.step(1e9);
-    const double m1 = total(f.interior(0));
+    const double m1 = total(f.flow().interior(0));
     const double eps = 0.05 * pi;  // dt max |grad u| (u in domain units per time): the departure map's strain
     const double bound = 20 * eps * eps;
     INFO("mass ", m0, " -> ", m1, ", relative change ", std::fabs(m1 - m0) / m0, ", bound ", bound);
@@ -184,9 +187,9 @@ TEST_CASE("fluids3d: a uniform density stays uniform") {
     const std::size_t cells = static_cast<std::size_t>(n * n * n);
     auto u = random_vector<double>(cells, -0.5, 0.5), v = random_vector<double>(cells, -0.5, 0.5),
          w = random_vector<double>(cells, -0.5, 0.5);
-    f.set_state(std::vector<double>(cells, 2.5), u, v, w);
+    f.flow().set(std::vector<double>(cells, 2.5), u, v, w);
     for (int s = 0; s < 5; ++s) f.step(1e9);
-    const auto d = f.interior(0);
+    const auto d = f.flow().interior(0);
     double worst = 0;
     for (double x : d) worst = std::max(worst, std::fabs(x - 2.5));
     INFO("max |density - 2.5| = ", worst);
@@ -202,7 +205,7 @@ TEST_CASE("fluids3d: a symmetric source stays symmetric") {
     auto m = build<double>(be, "grid.n = 9\n");
     auto& f = m.get();
     for (int s = 0; s < 12; ++s) f.step(1e9);
-    const auto d = f.interior(0), u = f.interior(1), v = f.interior(2), w = f.interior(3);
+    const auto d = f.flow().interior(0), u = f.flow().interior(1), v = f.flow().interior(2), w = f.flow().interior(3);
     auto at = [&](long i, long j, long k) { return static_cast<std::size_t>((k * n + j) * n + i); };
     double scale = 0, worst = 0;
     for (double x : d) scale = std::max(scale, std::fabs(x));
@@ -236,7 +239,7 @@ TEST_CASE_TEMPLATE("fluids3d: whole steps on every backend match serial double",
       INFO("field ", wf[q].name);
       CHECK(max_rel_diff(gf[q].values, wf[q].values) <= (sizeof(T) == 4 ? 2e-3 : 1e-9));
     }
-    const auto st = got.get().solve_status();
+    const auto st = got.get().scheme().solve_status();
     for (const auto& s : st) CHECK((s.sweeps >= 1 && s.sweeps <= 20));
   });
 }

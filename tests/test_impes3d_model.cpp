@@ -8,7 +8,7 @@
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
-#include "core/run/driver.hpp"
+#include "core/run/registry.hpp"
 #include "core/models/impes3d.hpp"
 #include "tests/harness.hpp"
 
@@ -40,8 +40,16 @@ Run run_case(Backend& be, Precision prec, const std::string& toml, const std::ve
              double fail_at = -1) {
   Run r = build_case(be, prec, toml, sets);
   if (fail_at >= 0) {
-    if (prec == Precision::Double) r.as<double>().fail_once_at(fail_at);
-    else r.as<float>().fail_once_at(fail_at);
+    // a step that reaches fail_at fails once, as a real failure would (the retry's test)
+    auto check = [fail_at, once = std::make_shared<bool>(true)](double t, double dt) -> std::string {
+      if (*once && t + dt >= fail_at) {
+        *once = false;
+        return "a failure asked for by the test at t = " + std::to_string(fail_at);
+      }
+      return "";
+    };
+    if (prec == Precision::Double) r.as<double>().add_step_check(check);
+    else r.as<float>().add_step_check(check);
   }
   OutputOptions off;
   off.enabled = false;

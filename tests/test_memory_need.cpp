@@ -5,7 +5,7 @@
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/memory.hpp"
-#include "core/models/model.hpp"
+#include "core/run/registry.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;

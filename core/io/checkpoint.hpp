@@ -11,7 +11,11 @@
 namespace poreflow::io {
 
 // Bumped whenever what a model or the driver saves changes: a checkpoint of another format is refused.
-constexpr int kCheckpointFormat = 1;
+// 2: every record named (the models' State), the time control's records shared by every model;
+// 1 held positional arrays ("counters", "dt", ...).
+constexpr int kCheckpointFormat = 2;
+// what changed since each older format, for the message that refuses it
+const char* checkpoint_format_change(int format);
 
 struct Checkpoint {
   int format = kCheckpointFormat;

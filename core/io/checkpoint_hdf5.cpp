@@ -279,7 +279,8 @@ Checkpoint read_checkpoint(const std::filesystem::path& file) {
   c.poreflow_version = r.attr_text(f, "poreflow_version");
   if (c.format != kCheckpointFormat)
     r.fail("has format " + std::to_string(c.format) + " (written by poreflow " + c.poreflow_version + "); this poreflow " +
-           POREFLOW_VERSION + " reads format " + std::to_string(kCheckpointFormat));
+           POREFLOW_VERSION + " reads format " + std::to_string(kCheckpointFormat) + checkpoint_format_change(c.format) +
+           "; rerun the case from its start (or finish it with the poreflow that wrote the checkpoint)");
   c.model = r.attr_text(f, "model");
   c.backend = r.attr_text(f, "backend");
   c.device = r.attr_text(f, "device");

@@ -8,97 +8,11 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
-#include "core/io/case_file.hpp"
-#include "core/io/png_plot.hpp"
+#include "core/comm/global_reduce.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/models/state.hpp"
 
 namespace poreflow {
-
-Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
-  Adi2DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
-  c.length = cf.positive("grid.length", c.length);
-  auto& p = c.prm;
-  p[ADI_PERM] = cf.positive("rock.permeability", 1.0);
-  p[ADI_PORO] = cf.in_range("rock.porosity", 0.2, 0, 1, true, false);
-  p[ADI_MU_W] = cf.positive("fluid.mu_water", 1.0);
-  p[ADI_MU_O] = cf.positive("fluid.mu_oil", 3.0);
-  p[ADI_MU_G] = cf.positive("fluid.mu_gas", 0.05);
-  p[ADI_RHO_W] = cf.positive("fluid.rho_water", 1.0);
-  p[ADI_RHO_O] = cf.positive("fluid.rho_oil", 0.8);
-  p[ADI_RHO_G] = cf.positive("fluid.rho_gas", 0.2);
-  p[ADI_C_W] = cf.non_negative("fluid.c_water", 0.001);
-  p[ADI_C_O] = cf.non_negative("fluid.c_oil", 0.01);
-  p[ADI_C_G] = cf.non_negative("fluid.c_gas", 0.1);
-  p[ADI_P_REF] = cf.get_double("fluid.p_ref", 1.0);
-  p[ADI_K3] = cf.positive("fluid.k3", 0.5);
-  p[ADI_K3_BETA] = cf.get_double("fluid.k3_beta", 0.0);
-  p[ADI_DIFF] = cf.non_negative("fluid.diffusion", 0.0);
-  p[ADI_SWR] = cf.in_range("relperm.swr", 0.1, 0, 1, false, true);
-  p[ADI_SOR] = cf.in_range("relperm.sor", 0.1, 0, 1, false, true);
-  p[ADI_SGR] = cf.in_range("relperm.sgr", 0.0, 0, 1, false, true);
-  if (p[ADI_SWR] + p[ADI_SOR] + p[ADI_SGR] >= 1) cf.fail("relperm.swr", "+ relperm.sor + relperm.sgr must be < 1");
-  p[ADI_NEXP] = cf.in_range("relperm.n", 3.25, 1, 1e3, true, false);
-  double zeta = cf.non_negative("capillary.zeta", 100.0);
-  p[ADI_INV_ZETA] = zeta > 0 ? 1.0 / zeta : 0.0;
-  p[ADI_PC_SMIN] = cf.in_range("capillary.s_min", 0.01, 0, 1, true, true);
-
-  c.p_init = cf.positive("initial.pressure", c.p_init);
-  c.sw0 = cf.in_range("initial.sw", c.sw0, 0, 1, false, false);
-  c.so0 = cf.in_range("initial.so", c.so0, 0, 1, false, false);
-  c.sg0 = cf.in_range("initial.sg", c.sg0, 0, 1, false, false);
-  double sum = c.sw0 + c.so0 + c.sg0;
-  if (std::fabs(sum - 1) > 1e-9)
-    cf.fail("initial.sw", "+ initial.so + initial.sg = " + std::to_string(sum) + ": the saturations must sum to 1");
-  c.co3_0 = cf.in_range("initial.c_o3", c.co3_0, 0, 1, false, false);
-  double k3 = p[ADI_K3] * std::exp(-p[ADI_K3_BETA] * (c.p_init - p[ADI_P_REF]));
-  if (k3 * c.co3_0 > 1)
-    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + std::to_string(k3) +
-                                ") exceeds 1: the gas cannot hold that much component 3");
-  for (int a : {ADI_RHO_W, ADI_RHO_O, ADI_RHO_G}) {
-    int cidx = a == ADI_RHO_W ? ADI_C_W : a == ADI_RHO_O ? ADI_C_O : ADI_C_G;
-    if (1 + p[cidx] * (c.p_init - p[ADI_P_REF]) <= 0) cf.fail("initial.pressure", "gives a negative density");
-  }
-
-  c.dt = cf.positive("time.dt", c.dt);
-  c.end_time = cf.positive("time.end", c.end_time);
-  c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
-  c.max_substeps = cf.int_at_least("time.max_substeps", c.max_substeps, 1);
-
-  auto solver = cf.get_string("pressure.solver", "adi");
-  if (solver != "adi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: adi)");
-  c.adi.algo = cf.get_choice("pressure.algorithm", "auto", parse_tridiag_algo);
-  // the residual of the pressure equation is each node's volume imbalance as a fraction of its
-  // pore volume: the tolerance is absolute, in those units
-  c.adi.abs_tolerance = cf.non_negative("pressure.tolerance", 1e-5);
-  c.adi.tolerance = 0;
-  c.adi.max_iterations = static_cast<int>(cf.int_at_least("pressure.max_iterations", 200, 1));
-  c.adi.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
-  c.pressure_passes = static_cast<int>(cf.int_at_least("pressure.passes", c.pressure_passes, 1));
-  c.adi.cycle = static_cast<int>(cf.int_at_least("pressure.parameters", 8, 1));
-  bool is_auto = false;
-  c.adi.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
-  if (is_auto) c.adi.reduce.variant = be.reduce().default_variant();
-  c.adi.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
-  c.adi.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
-  be.reduce().check_config(c.adi.reduce);
-
-  c.pattern = cf.get_string("wells.pattern", c.pattern);
-  c.radius = cf.positive("wells.radius", c.radius);
-  c.injection_rate = cf.non_negative("wells.injection_rate", c.injection_rate);
-  c.producer_index = cf.non_negative("wells.producer_index", c.producer_index);
-  c.producer_bhp = cf.get_double("wells.producer_bhp", c.producer_bhp);
-  const double L = c.length;
-  if (c.pattern == "corners") {
-    c.wells = {{0, 0, true}, {L, L, false}};
-  } else if (c.pattern == "five_spot") {
-    c.wells = {{L / 2, L / 2, true}, {0, 0, false}, {L, 0, false}, {0, L, false}, {L, L, false}};
-  } else {
-    cf.fail("wells.pattern", "= '" + c.pattern + "' is not a known pattern (expected: corners, five_spot)");
-  }
-  return c;
-}
 
 MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
   const std::size_t nn = static_cast<std::size_t>(cfg.points) * static_cast<std::size_t>(cfg.points), v = size_of(prec);
@@ -113,8 +27,9 @@ MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
 }
 
 template <class T>
-Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg)
+Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm)
     : be_(be),
+      comm_(comm),
       cfg_(cfg),
       g_{static_cast<std::size_t>(cfg.points), static_cast<std::size_t>(cfg.points),
          cfg.length / static_cast<double>(cfg.points - 1)},
@@ -138,7 +53,9 @@ Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg)
       m_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       m_next_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       acc_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
-      adi_(be, g_, cfg.adi) {
+      adi_(be, g_, cfg.adi, comm),
+      clock_(TimeStepOptions{cfg.dt, 0, cfg.dt}) {
+  bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
   const auto& p = cfg.prm;
@@ -220,7 +137,7 @@ double Adi2D<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) const
   r.a = &a.buffer();
   r.b = b ? &b->buffer() : nullptr;
   r.n = a.size();
-  return be_.reduce().run(r);
+  return global_reduce(be_, comm_, r);
 }
 
 template <class T>
@@ -262,7 +179,7 @@ void Adi2D<T>::check_state(const char* where) const {
     for (std::size_t k = 0; k < v.size(); ++k)
       if (!std::isfinite(double(v[k])) || v[k] < T(-1e-12 * std::fabs(sum))) {
         std::ostringstream o;
-        o << "step " << steps_ + 1 << " (t = " << t_ << "), " << where << ": mass of component " << c + 1 << " is " << v[k]
+        o << "step " << steps() + 1 << " (t = " << time() << "), " << where << ": mass of component " << c + 1 << " is " << v[k]
           << " at node (" << k % g_.nx << ", " << k / g_.nx << ")";
         throw NumericalError(o.str());
       }
@@ -271,7 +188,17 @@ void Adi2D<T>::check_state(const char* where) const {
 
 template <class T>
 void Adi2D<T>::step(double t_stop) {
-  const double dt = std::min(cfg_.dt, t_stop - t_);
+  clock_.advance(t_stop, [this](double dt) {
+    advance(dt);
+    TimeController::Outcome out;
+    out.ok = true;
+    return out;
+  });
+}
+
+// One step of dt: a failure stops the run (NumericalError naming the step and the node).
+template <class T>
+void Adi2D<T>::advance(double dt) {
   using clock = std::chrono::steady_clock;
   auto since = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
   be_.sync();
@@ -312,12 +239,12 @@ void Adi2D<T>::step(double t_stop) {
   if (last_adi_.stagnated && last_adi_.residual > 1e-3)
     spdlog::warn("step {}: ADI stagnated at a volume imbalance of {:.3g}: the pressure is that inaccurate (try another "
                  "pressure.algorithm or --precision double)",
-                 steps_ + 1, last_adi_.residual);
+                 steps() + 1, last_adi_.residual);
   else if (last_adi_.stagnated)
-    spdlog::debug("step {}: ADI stagnated at a volume imbalance of {:.3g} (the limit of {} here)", steps_ + 1,
+    spdlog::debug("step {}: ADI stagnated at a volume imbalance of {:.3g} (the limit of {} here)", steps() + 1,
                   last_adi_.residual, to_string(precision_of<T>()));
   else if (!last_adi_.converged)
-    spdlog::warn("step {}: ADI stopped at pressure.max_iterations = {} with a volume imbalance of {:.3g}", steps_ + 1,
+    spdlog::warn("step {}: ADI stopped at pressure.max_iterations = {} with a volume imbalance of {:.3g}", steps() + 1,
                  cfg_.adi.max_iterations, last_adi_.residual);
 
   be_.sync();
@@ -340,7 +267,7 @@ void Adi2D<T>::step(double t_stop) {
       for (std::size_t k = 0; k < r.size(); ++k)
         if (!std::isfinite(double(r[k]))) {
           std::ostringstream o;
-          o << "step " << steps_ + 1 << " (t = " << t_ << "): the outflow rate is " << r[k] << " at node (" << k % g_.nx
+          o << "step " << steps() + 1 << " (t = " << time() << "): the outflow rate is " << r[k] << " at node (" << k % g_.nx
             << ", " << k / g_.nx << "), pressure " << pv[k] << ", saturations " << sw_.download()[k] << " "
             << so_.download()[k] << " " << sg_.download()[k] << ", pressure range [" << reduce(ReduceOp::Min, p_) << ", "
             << reduce(ReduceOp::Max, p_) << "], neighbours " << (k >= 1 ? pv[k - 1] : 0) << " " << (k + 1 < pv.size() ? pv[k + 1] : 0)
@@ -348,7 +275,7 @@ void Adi2D<T>::step(double t_stop) {
             << (precision_of<T>() == Precision::Float ? " (float: try --precision double)" : "");
           throw NumericalError(o.str());
         }
-      throw NumericalError("step " + std::to_string(steps_ + 1) + ": the outflow rate is not finite");
+      throw NumericalError("step " + std::to_string(steps() + 1) + ": the outflow rate is not finite");
     }
     double h = dt - done;
     if (rmax > 0) h = std::min(h, cfg_.cfl / rmax);
@@ -371,7 +298,7 @@ void Adi2D<T>::step(double t_stop) {
     flash();
     done += h;
     if (++subs > cfg_.max_substeps)
-      throw NumericalError("step " + std::to_string(steps_ + 1) + ": more than time.max_substeps = " +
+      throw NumericalError("step " + std::to_string(steps() + 1) + ": more than time.max_substeps = " +
                            std::to_string(cfg_.max_substeps) + " transport substeps (outflow rate " +
                            std::to_string(rmax) + ")");
   }
@@ -380,8 +307,6 @@ void Adi2D<T>::step(double t_stop) {
   last_substeps_ = subs;
   substeps_total_ += subs;
   last_volume_error_ = reduce(ReduceOp::MaxAbsDiff, vol_, &one_);
-  t_ += dt;
-  ++steps_;
 }
 
 template <class T>
@@ -428,26 +353,10 @@ template <class T>
 std::vector<double> Adi2D<T>::series_row() const {
   auto m = masses();
   auto w = well_net();
-  double injected = cfg_.injection_rate * t_;
-  return {t_,   double(steps_),         m[0],   m[1],   m[2],  m[3], w[0], w[1], w[2], w[3], injected,
+  double injected = cfg_.injection_rate * time();
+  return {time(), double(steps()),         m[0],   m[1],   m[2],  m[3], w[0], w[1], w[2], w[3], injected,
           injected - w[0], -w[1], -w[2], -w[3], double(last_adi_.iterations), last_adi_.residual, double(last_substeps_),
           last_volume_error_};
-}
-
-template <class T>
-void Adi2D<T>::write_plot(const std::filesystem::path& png) const {
-  // one colour map per saturation, next to the given name
-  auto f = fields();
-  auto stem = png.parent_path() / png.stem();
-  std::ostringstream t;
-  t.precision(4);
-  t << " at t = " << t_;
-  io::write_map_png(stem.string() + "_sw.png", int(g_.nx), int(g_.ny), f[1].values, 0, 1, "water saturation" + t.str());
-  io::write_map_png(stem.string() + "_so.png", int(g_.nx), int(g_.ny), f[2].values, 0, 1, "oil saturation" + t.str());
-  io::write_map_png(stem.string() + "_sg.png", int(g_.nx), int(g_.ny), f[3].values, 0, 1, "gas saturation" + t.str());
-  double pmin = *std::min_element(f[0].values.begin(), f[0].values.end());
-  double pmax = *std::max_element(f[0].values.begin(), f[0].values.end());
-  io::write_map_png(stem.string() + "_p.png", int(g_.nx), int(g_.ny), f[0].values, pmin, pmax, "pressure" + t.str());
 }
 
 template <class T>
@@ -478,63 +387,40 @@ std::map<std::string, double> Adi2D<T>::final_stats() const {
 // next step's coefficients read; acc holds the wells' cumulative masses. Velocities, rates and the
 // ADI coefficients are recomputed every step.
 template <class T>
-void Adi2D<T>::save_state(ModelState& s) const {
-  s.put("pressure", p_);
-  s.put("pressure_increment", dp_);
+void Adi2D<T>::bind_state() {
+  state_.field("pressure", p_);
+  state_.field("pressure_increment", dp_);
   for (int c = 0; c < 4; ++c) {
-    s.put("mass" + std::to_string(c + 1), m_[c]);
-    s.put("well_mass" + std::to_string(c + 1), acc_[c]);
+    state_.field("mass" + std::to_string(c + 1), m_[c]);
+    state_.field("well_mass" + std::to_string(c + 1), acc_[c]);
   }
-  s.put("sw", sw_);
-  s.put("so", so_);
-  s.put("sg", sg_);
-  s.put("c_o3", co3_);
-  s.put("c_g3", cg3_);
-  s.put("volume", vol_);
-  s.put("properties", props_);
-  s.set("time", t_);
-  s.set_int("steps", steps_);
-  s.put("counters", std::vector<long>{substeps_total_, adi_total_, adi_reads_, adi_enqueued_, last_substeps_});
-  s.put("last_adi", std::vector<double>{double(last_adi_.iterations), last_adi_.residual, last_adi_.initial_residual,
-                                        double(last_adi_.converged), double(last_adi_.stagnated)});
-  s.set("last_volume_error", last_volume_error_);
-  s.put("seconds", std::vector<double>{seconds_pressure_, seconds_transport_});
-  s.put("initial_masses", std::vector<double>(m0_.begin(), m0_.end()));
-  s.put("adi_recent_iterations", adi_.recent_iterations());
-}
-
-template <class T>
-void Adi2D<T>::load_state(const ModelState& s) {
-  s.get("pressure", p_);
-  s.get("pressure_increment", dp_);
-  for (int c = 0; c < 4; ++c) {
-    s.get("mass" + std::to_string(c + 1), m_[c]);
-    s.get("well_mass" + std::to_string(c + 1), acc_[c]);
-  }
-  s.get("sw", sw_);
-  s.get("so", so_);
-  s.get("sg", sg_);
-  s.get("c_o3", co3_);
-  s.get("c_g3", cg3_);
-  s.get("volume", vol_);
-  s.get("properties", props_);
-  t_ = s.scalar("time");
-  steps_ = s.integer("steps");
-  const auto n = s.ints("counters", 5);
-  substeps_total_ = n[0];
-  adi_total_ = n[1];
-  adi_reads_ = n[2];
-  adi_enqueued_ = n[3];
-  last_substeps_ = static_cast<int>(n[4]);
-  const auto a = s.doubles("last_adi", 5);
-  last_adi_ = {static_cast<int>(a[0]), a[1], a[2], a[3] != 0, a[4] != 0};
-  last_volume_error_ = s.scalar("last_volume_error");
-  const auto sec = s.doubles("seconds", 2);
-  seconds_pressure_ = sec[0];
-  seconds_transport_ = sec[1];
-  const auto m0 = s.doubles("initial_masses", 4);
-  std::copy(m0.begin(), m0.end(), m0_.begin());
-  adi_.set_recent_iterations(s.ints("adi_recent_iterations", 3));
+  state_.field("sw", sw_);
+  state_.field("so", so_);
+  state_.field("sg", sg_);
+  state_.field("c_o3", co3_);
+  state_.field("c_g3", cg3_);
+  state_.field("volume", vol_);
+  state_.field("properties", props_);
+  clock_.bind(state_);
+  state_.value("transport_substeps_total", substeps_total_);
+  state_.value("adi_iterations_total", adi_total_);
+  state_.value("adi_control_reads_total", adi_reads_);
+  state_.value("adi_iterations_enqueued_total", adi_enqueued_);
+  state_.value("transport_substeps_last", last_substeps_);
+  state_.value("adi_last_iterations", last_adi_.iterations);
+  state_.value("adi_last_residual", last_adi_.residual);
+  state_.value("adi_last_initial_residual", last_adi_.initial_residual);
+  state_.value("adi_last_converged", last_adi_.converged);
+  state_.value("adi_last_stagnated", last_adi_.stagnated);
+  state_.value("last_volume_error", last_volume_error_);
+  state_.value("seconds_pressure", seconds_pressure_);
+  state_.value("seconds_transport", seconds_transport_);
+  state_.doubles(
+      "initial_masses", 4, [this] { return std::vector<double>(m0_.begin(), m0_.end()); },
+      [this](const std::vector<double>& v) { std::copy(v.begin(), v.end(), m0_.begin()); });
+  state_.longs(
+      "adi_recent_iterations", 3, [this] { return adi_.recent_iterations(); },
+      [this](const std::vector<long>& v) { adi_.set_recent_iterations(v); });
 }
 
 template class Adi2D<float>;

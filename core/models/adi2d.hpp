@@ -40,31 +40,27 @@ struct Adi2DConfig {
   std::vector<Adi2DWell> wells;  // from the pattern
 };
 
-Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be);
 // memory a run needs (core/models/memory.hpp), before anything is allocated
 MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host);
 
 template <class T>
 class Adi2D final : public Model {
  public:
-  Adi2D(Backend& be, const Adi2DConfig& cfg);
+  Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm = self_communicator());
 
   std::string name() const override { return "adi2d"; }
   std::string summary() const override;
   GridInfo grid() const override;
-  double time() const override { return t_; }
+  const TimeController& clock() const override { return clock_; }
   double end_time() const override { return cfg_.end_time; }
-  long steps() const override { return steps_; }
   void step(double t_stop) override;
   std::string progress() const override;
+  const State& state() const override { return state_; }
 
   std::vector<NamedField> fields() const override;
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
-  void write_plot(const std::filesystem::path& png) const override;
   std::map<std::string, double> final_stats() const override;
-  void save_state(ModelState& s) const override;
-  void load_state(const ModelState& s) override;
 
   // mass of each component in place, and the net mass the wells added (injected - produced)
   std::array<double, 4> masses() const;
@@ -77,21 +73,25 @@ class Adi2D final : public Model {
   Adi2DPhaseState phase_state() const;
   Adi2DWells wells() const;
   void check_state(const char* where) const;
+  void advance(double dt);
+  void bind_state();
 
   Backend& be_;
+  const Communicator& comm_;
   Adi2DConfig cfg_;
   Adi2DGeom g_;
   std::size_t nn_;
   Field<T> prm_, p_, dp_, ux_, uy_, props_, sw_, so_, sg_, co3_, cg3_, vol_, rate_, inj_, prod_, one_;
   std::array<Field<T>, 4> m_, m_next_, acc_;
   AdiSolver<T> adi_;
-  double t_ = 0;
-  long steps_ = 0, substeps_total_ = 0, adi_total_ = 0, adi_reads_ = 0, adi_enqueued_ = 0;
+  TimeController clock_;  // steps of time.dt, the last one shortened to meet a stop
+  long substeps_total_ = 0, adi_total_ = 0, adi_reads_ = 0, adi_enqueued_ = 0;
   int last_substeps_ = 0;
   AdiResult last_adi_;
   double last_volume_error_ = 0;
   double seconds_pressure_ = 0, seconds_transport_ = 0;  // wall time of the two halves of the steps
   std::array<double, 4> m0_{};
+  State state_;
 };
 
 }  // namespace poreflow

@@ -8,55 +8,12 @@
 #include <spdlog/spdlog.h>
 
 #include "core/base/error.hpp"
-#include "core/io/case_file.hpp"
-#include "core/io/png_plot.hpp"
+#include "core/comm/global_reduce.hpp"
 #include "core/kernels/bl1d.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "core/models/state.hpp"
 
 namespace poreflow {
-
-BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
-  BL1DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
-  c.length = cf.positive("grid.length", c.length);
-  auto& p = c.phys;
-  p.length = c.length;
-  p.k = cf.positive("rock.permeability", p.k);
-  p.porosity = cf.in_range("rock.porosity", p.porosity, 0, 1, true, false);
-  p.mu_w = cf.positive("fluid.mu_water", p.mu_w);
-  p.mu_o = cf.positive("fluid.mu_oil", p.mu_o);
-  c.p_init = cf.get_double("initial.pressure", c.p_init);
-  p.s_init = cf.in_range("initial.saturation", p.s_init, 0, 1, false, false);
-  p.p_inj = cf.get_double("boundary.p_inj", p.p_inj);
-  p.p_prod = cf.get_double("boundary.p_prod", p.p_prod);
-  p.s_inj = cf.in_range("boundary.s_inj", p.s_inj, 0, 1, false, false);
-  for (double v : {c.p_init, p.p_inj, p.p_prod})
-    if (!std::isfinite(v)) cf.fail("initial.pressure/boundary.p_inj/boundary.p_prod", "must be finite");
-  if (!(p.s_inj > p.s_init)) cf.fail("boundary.s_inj", "must exceed initial.saturation (water displaces oil)");
-  if (!(p.p_inj > p.p_prod)) cf.fail("boundary.p_inj", "must exceed boundary.p_prod (flow from injector to producer)");
-  c.end_time = cf.positive("time.end", c.end_time);
-  c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
-  c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
-
-  auto solver = cf.get_string("pressure.solver", "jacobi");
-  if (solver != "jacobi" && solver != "tridiag")
-    cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: jacobi, tridiag)");
-  c.tridiag = solver == "tridiag";
-  c.algo = cf.get_choice("pressure.algorithm", "auto", parse_tridiag_algo);
-  auto& j = c.jacobi;
-  j.metric = cf.get_choice("pressure.convergence", "residual", parse_jacobi_metric);
-  j.tolerance = cf.positive("pressure.tolerance", j.metric == JacobiMetric::Dp ? 1e-9 : 1e-6);
-  j.check_every = static_cast<int>(cf.int_at_least("pressure.check_every", 1, 1));
-  j.max_iterations = cf.int_at_least("pressure.max_iterations", j.max_iterations, 1);
-  bool is_auto = false;
-  j.reduce.variant = cf.get_choice("pressure.reduction", "auto", [&](const std::string& v) { return parse_reduce_variant(v, &is_auto); });
-  if (is_auto) j.reduce.variant = be.reduce().default_variant();
-  j.reduce.combine = cf.get_choice("pressure.combine", "atomic", parse_combine);
-  j.reduce.block = static_cast<int>(cf.get_int("pressure.block", 512));
-  be.reduce().check_config(j.reduce);
-  return c;
-}
 
 MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
   const std::size_t n = static_cast<std::size_t>(cfg.points), v = size_of(prec);
@@ -71,8 +28,9 @@ MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
 }
 
 template <class T>
-BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg)
+BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm)
     : be_(be),
+      comm_(comm),
       cfg_(cfg),
       analytic_(cfg.phys),
       n_(static_cast<std::size_t>(cfg.points)),
@@ -88,6 +46,7 @@ BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg)
       td_(be, cfg.tridiag ? n_ : 0),
       jacobi_(be, n_, cfg.jacobi),
       reduce_cfg_(cfg.jacobi.reduce) {
+  bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
   // initial state (eq. 7) with the boundary values of eq. 8 already in place
@@ -145,7 +104,7 @@ double BL1D<T>::reduce(ReduceOp op, const Field<T>& f) const {
   a.cfg = reduce_cfg_;
   a.a = &f.buffer();
   a.n = f.size();
-  return be_.reduce().run(a);
+  return global_reduce(be_, comm_, a);
 }
 
 template <class T>
@@ -154,15 +113,28 @@ void BL1D<T>::fail_non_finite(const char* what, const Field<T>& f) const {
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!std::isfinite(static_cast<double>(v[i]))) {
       std::ostringstream o;
-      o << "step " << steps_ + 1 << " (t = " << t_ << "): " << what << " is " << v[i] << " at cell " << i
+      o << "step " << steps() + 1 << " (t = " << time() << "): " << what << " is " << v[i] << " at cell " << i
         << " (x = " << x(i) << ")";
       throw NumericalError(o.str());
     }
-  throw NumericalError("step " + std::to_string(steps_ + 1) + ": " + what + " is not finite");
+  throw NumericalError("step " + std::to_string(steps() + 1) + ": " + what + " is not finite");
 }
 
 template <class T>
 void BL1D<T>::step(double t_stop) {
+  clock_.advance(t_stop, [this](double dt) {
+    TimeController::Outcome out;
+    out.dt = advance(dt);
+    out.ok = true;
+    return out;
+  });
+  if (steps() >= cfg_.max_steps && time() < cfg_.end_time)
+    throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(time()) +
+                         " before time.end = " + std::to_string(cfg_.end_time));
+}
+
+template <class T>
+double BL1D<T>::advance(double dt_offered) {
   const auto prec = precision_of<T>();
   // 1. pressure: face mobilities from the current saturation, then Jacobi from the last pressure
   be_.bl1d().face_mobility({prec, n_, &s_.buffer(), &mface_.buffer(), {cfg_.phys.k, cfg_.phys.mu_w, cfg_.phys.mu_o}});
@@ -181,14 +153,14 @@ void BL1D<T>::step(double t_stop) {
     if (unconverged_solves_++ == 0)
       spdlog::warn("step {}: Jacobi stopped at pressure.max_iterations = {} with {} = {:.3g} > threshold {:.3g}; "
                    "the run continues (raise pressure.max_iterations to converge)",
-                   steps_ + 1, cfg_.jacobi.max_iterations, to_string(cfg_.jacobi.metric), last_solve_.metric, thr);
+                   steps() + 1, cfg_.jacobi.max_iterations, to_string(cfg_.jacobi.metric), last_solve_.metric, thr);
   }
 
   // 2. total velocity at the faces and the CFL-limited time step
   be_.bl1d().face_velocity({prec, n_, &p_.buffer(), &mface_.buffer(), &u_.buffer(), 1.0 / h_});
   double umax = reduce(ReduceOp::MaxAbs, u_);
   if (!std::isfinite(umax)) fail_non_finite("velocity", u_);
-  double dt = t_stop - t_;
+  double dt = dt_offered;
   if (umax > 0) dt = std::min(dt, cfg_.cfl * cfg_.phys.porosity * h_ / (umax * analytic_.max_dfw()));
   T u_in;
   be_.download(u_.buffer(), &u_in, sizeof(T));
@@ -206,17 +178,12 @@ void BL1D<T>::step(double t_stop) {
     for (; i < v.size(); ++i)
       if (v[i] < -slack || v[i] > 1 + slack) break;
     std::ostringstream o;
-    o << "step " << steps_ + 1 << " (t = " << t_ + dt << "): saturation " << v[std::min(i, v.size() - 1)]
+    o << "step " << steps() + 1 << " (t = " << time() + dt << "): saturation " << v[std::min(i, v.size() - 1)]
       << " left [0, 1] at cell " << i << " (x = " << x(i) << "); the time step is unstable (time.cfl = " << cfg_.cfl << ")";
     throw NumericalError(o.str());
   }
-  t_ += dt;
   q_ += static_cast<double>(u_in) * dt;
-  last_dt_ = dt;
-  ++steps_;
-  if (steps_ >= cfg_.max_steps && t_ < cfg_.end_time)
-    throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(t_) +
-                         " before time.end = " + std::to_string(cfg_.end_time));
+  return dt;
 }
 
 // The pressure equation Jacobi iterates on, solved exactly: the same face mobilities, one system.
@@ -236,7 +203,7 @@ std::string BL1D<T>::progress() const {
   std::ostringstream o;
   o.precision(3);
   o << "jacobi " << last_solve_.iterations << " it (" << to_string(cfg_.jacobi.metric) << " " << last_solve_.metric
-    << "), dt " << last_dt_;
+    << "), dt " << clock_.last_dt();
   return o.str();
 }
 
@@ -256,7 +223,7 @@ std::vector<NamedField> BL1D<T>::fields() const {
   for (std::size_t i = 0; i < n_; ++i) xs[i] = x(i);
   return {{"pressure", to_d(p_.download())},
           {"saturation", to_d(s_.download())},
-          {"saturation_analytic", analytic_.profile(xs, analytic_.injected(t_))}};
+          {"saturation_analytic", analytic_.profile(xs, analytic_.injected(time()))}};
 }
 
 template <class T>
@@ -271,10 +238,10 @@ std::vector<double> BL1D<T>::series_row() const {
   std::vector<double> s(sv.begin(), sv.end());
   double water = 0;  // trapezoidal rule over the points
   for (std::size_t i = 0; i + 1 < n_; ++i) water += 0.5 * h_ * (s[i] + s[i + 1]);
-  double qa = analytic_.injected(t_);
-  return {t_,
-          static_cast<double>(steps_),
-          last_dt_,
+  double qa = analytic_.injected(time());
+  return {time(),
+          static_cast<double>(steps()),
+          clock_.last_dt(),
           front_position(s),
           std::min(analytic_.front_position(qa), cfg_.length),
           q_,
@@ -286,22 +253,6 @@ std::vector<double> BL1D<T>::series_row() const {
 }
 
 template <class T>
-void BL1D<T>::write_plot(const std::filesystem::path& png) const {
-  auto f = fields();
-  std::vector<double> xs(n_);
-  for (std::size_t i = 0; i < n_; ++i) xs[i] = x(i);
-  std::ostringstream title;
-  title.precision(4);
-  title << "Water saturation at t = " << t_ << " (" << n_ << " points)";
-  io::Panel sat{title.str(), "x", "S_w", {}, 0.0, 1.05};
-  sat.series.push_back({"analytic (Welge)", xs, f[2].values, {200, 40, 40}, true, false});
-  sat.series.push_back({"poreflow " + be_.name(), xs, f[1].values, {30, 90, 200}, false, false});
-  io::Panel pres{"Pressure", "x", "p", {}, std::nan(""), std::nan("")};
-  pres.series.push_back({"poreflow " + be_.name(), xs, f[0].values, {30, 140, 60}, false, false});
-  io::write_plot_png(png, {sat, pres});
-}
-
-template <class T>
 std::map<std::string, double> BL1D<T>::final_stats() const {
   auto f = fields();
   const auto& s = f[1].values;
@@ -310,7 +261,7 @@ std::map<std::string, double> BL1D<T>::final_stats() const {
   for (std::size_t i = 0; i + 1 < n_; ++i) l1 += 0.5 * h_ * (std::fabs(s[i] - sa[i]) + std::fabs(s[i + 1] - sa[i + 1]));
   return {{"l1_error_vs_analytic", l1},
           {"front_position", front_position(s)},
-          {"front_analytic", std::min(analytic_.front_position(analytic_.injected(t_)), cfg_.length)},
+          {"front_analytic", std::min(analytic_.front_position(analytic_.injected(time())), cfg_.length)},
           {"pressure_iterations_total", static_cast<double>(total_iterations_)},
           {"pressure_unconverged_solves", static_cast<double>(unconverged_solves_)}};
 }
@@ -318,33 +269,19 @@ std::map<std::string, double> BL1D<T>::final_stats() const {
 // The pressure is the next Jacobi solve's first guess; mobilities, velocities and the tridiagonal
 // system are recomputed from p and S at the start of every step.
 template <class T>
-void BL1D<T>::save_state(ModelState& s) const {
-  s.put("pressure", p_);
-  s.put("saturation", s_);
-  s.set("time", t_);
-  s.set("injected", q_);
-  s.set("last_dt", last_dt_);
-  s.set_int("steps", steps_);
-  s.set_int("pressure_iterations_total", total_iterations_);
-  s.set_int("unconverged_solves", unconverged_solves_);
-  s.set_int("last_solve_iterations", last_solve_.iterations);
-  s.set("last_solve_metric", last_solve_.metric);
-  s.set_int("last_solve_converged", last_solve_.converged);
-  s.set_int("jacobi_last_iterations", jacobi_.last_iterations());
-}
-
-template <class T>
-void BL1D<T>::load_state(const ModelState& s) {
-  s.get("pressure", p_);
-  s.get("saturation", s_);
-  t_ = s.scalar("time");
-  q_ = s.scalar("injected");
-  last_dt_ = s.scalar("last_dt");
-  steps_ = s.integer("steps");
-  total_iterations_ = s.integer("pressure_iterations_total");
-  unconverged_solves_ = s.integer("unconverged_solves");
-  last_solve_ = {s.integer("last_solve_iterations"), s.scalar("last_solve_metric"), s.integer("last_solve_converged") != 0};
-  jacobi_.set_last_iterations(s.integer("jacobi_last_iterations"));
+void BL1D<T>::bind_state() {
+  state_.field("pressure", p_);
+  state_.field("saturation", s_);
+  clock_.bind(state_);
+  state_.value("injected", q_);
+  state_.value("pressure_iterations_total", total_iterations_);
+  state_.value("unconverged_solves", unconverged_solves_);
+  state_.value("last_solve_iterations", last_solve_.iterations);
+  state_.value("last_solve_metric", last_solve_.metric);
+  state_.value("last_solve_converged", last_solve_.converged);
+  state_.longs(
+      "jacobi_last_iterations", 1, [this] { return std::vector<long>{jacobi_.last_iterations()}; },
+      [this](const std::vector<long>& v) { jacobi_.set_last_iterations(v[0]); });
 }
 
 template class BL1D<float>;

@@ -3,6 +3,7 @@
 // to the convergence test, then an explicit upwind saturation step with a CFL-limited dt.
 #include <memory>
 
+#include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/models/memory.hpp"
@@ -24,33 +25,28 @@ struct BL1DConfig {
   JacobiOptions jacobi;
 };
 
-// Reads and validates the bl1d keys of a case (grid, rock, fluid, initial, boundary, time, pressure).
-BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be);
 // memory a run needs (core/models/memory.hpp), before anything is allocated
 MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host);
 
 template <class T>
 class BL1D final : public Model {
  public:
-  BL1D(Backend& be, const BL1DConfig& cfg);
+  BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm = self_communicator());
 
   std::string name() const override { return "bl1d"; }
   std::string summary() const override;
   std::string backend_hint() const override;
   GridInfo grid() const override;
-  double time() const override { return t_; }
+  const TimeController& clock() const override { return clock_; }
   double end_time() const override { return cfg_.end_time; }
-  long steps() const override { return steps_; }
   void step(double t_stop) override;
   std::string progress() const override;
+  const State& state() const override { return state_; }
 
   std::vector<NamedField> fields() const override;
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
-  void write_plot(const std::filesystem::path& png) const override;
   std::map<std::string, double> final_stats() const override;
-  void save_state(ModelState& s) const override;
-  void load_state(const ModelState& s) override;
 
   const BLAnalytic& analytic() const { return analytic_; }
   double injected() const { return q_; }  // injected volume per unit area, from the simulated rates
@@ -60,8 +56,11 @@ class BL1D final : public Model {
   double reduce(ReduceOp op, const Field<T>& f) const;
   [[noreturn]] void fail_non_finite(const char* what, const Field<T>& f) const;
   double front_position(const std::vector<double>& s) const;
+  double advance(double dt_offered);  // one step of at most dt_offered; returns the step taken
+  void bind_state();
 
   Backend& be_;
+  const Communicator& comm_;
   BL1DConfig cfg_;
   BLAnalytic analytic_;
   std::size_t n_;
@@ -72,9 +71,11 @@ class BL1D final : public Model {
   Field<T> ta_, tb_, tc_, td_;  // the tridiagonal system when pressure.solver = "tridiag"
   Jacobi1D<T> jacobi_;
   ReduceConfig reduce_cfg_;
-  double t_ = 0, q_ = 0, last_dt_ = 0;
-  long steps_ = 0, total_iterations_ = 0, unconverged_solves_ = 0;
+  TimeController clock_;  // each step as long as the CFL limit allows, up to the next stop
+  double q_ = 0;
+  long total_iterations_ = 0, unconverged_solves_ = 0;
   JacobiResult last_solve_;
+  State state_;
 };
 
 }  // namespace poreflow

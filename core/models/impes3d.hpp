@@ -1,37 +1,31 @@
 #pragma once
-// impes3d: paper 003's 3D two-phase (oil-water) black-oil model by IMPES. Each step assembles the
-// pressure equation on the device (impes3d family), solves it by red-black SOR with the convergence
-// decided on the device (sor3d), updates the masses explicitly, and reads back only a few words of
-// statistics and well results. Adaptive steps (CFL, largest S_w and pressure change), retried at
-// half the size on NaN, S_w out of bounds or an unconverged solve. See docs/impes3d.md.
+// impes3d: paper 003's 3D two-phase (oil-water) black-oil model. The model composes its parts:
+// the device arrays of the reservoir (ReservoirArrays: grid, tables, wells, the state), the scheme
+// that steps them (ImpesStep: the pressure equation solved by red-black SOR on the device, then
+// the explicit mass update), the time-step controller (adaptive steps from the CFL limit and the
+// largest S_w and pressure change, retried at half the size on NaN, S_w out of bounds or an
+// unconverged solve) and the wells' schedule. Its outputs are observers (core/io/outputs:
+// CSV, VTU snapshots, plots, a deck's summary files). See docs/impes3d.md.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
-#include "core/io/vtu.hpp"
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"
+#include "core/models/impes3d_step.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 
 namespace poreflow {
 
-namespace eclipse {
-class Deck;
-class SummaryWriter;
-}
-
 struct Impes3DConfig {
   ImpesInput input;
-  std::shared_ptr<const eclipse::Deck> deck;  // when the input came from an Eclipse deck: its summary files
   ImpesNumerics numerics;
   int map_layer = 0;  // the layer of the S_w map (0-based)
 };
-
-// Reads a TOML case (core/models/impes3d_case.cpp); validate()d. The grid's memory need in prec
-// is checked against the backend before any per-cell array is built.
-Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec);
 
 // ConfigError naming the need and the device when a grid of these dimensions does not fit
 void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be);
@@ -52,91 +46,92 @@ struct ImpesWellResult {
   double oil_total = 0, water_total = 0, water_injected = 0;
 };
 
-template <class T>
-class Impes3D final : public Model {
+// What the reservoir model's observers read (summary files, plots, snapshots), whatever its
+// precision.
+class Reservoir : public Model {
  public:
-  Impes3D(Backend& be, const Impes3DConfig& cfg);
+  virtual const Impes3DConfig& config() const = 0;
+  virtual const ImpesGeometry& geometry() const = 0;
+  virtual const std::vector<ImpesWellResult>& wells() const = 0;
+  // the wells' settings during the last step (the schedule may have changed them since)
+  virtual const std::vector<WellSetting>& step_settings() const = 0;
+  virtual double water_in_place() const = 0;  // sm3
+  virtual double oil_in_place() const = 0;
+  virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (reads the pressure back)
+  virtual std::vector<double> pressure() const = 0;    // per cell (nx ny nz), 0 for inactive cells
+  virtual std::vector<double> saturation() const = 0;
+};
+
+template <class T>
+class Impes3D final : public Reservoir {
+ public:
+  Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& comm = self_communicator());
 
   std::string name() const override { return "impes3d"; }
   std::string summary() const override;
-  GridInfo grid() const override;
-  double time() const override { return t_; }
+  const TimeController& clock() const override { return clock_; }
   double end_time() const override { return cfg_.input.report_times.back(); }
-  long steps() const override { return steps_; }
+  std::vector<double> report_times() const override { return cfg_.input.report_times; }
   void step(double t_stop) override;
   std::string progress() const override;
+  const State& state() const override { return state_; }
 
+  GridInfo grid() const override;
   std::vector<NamedField> fields() const override;
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
-  void write_plot(const std::filesystem::path& png) const override;
   std::map<std::string, double> final_stats() const override;
-  std::vector<double> report_times() const override { return cfg_.input.report_times; }
-  std::string write_snapshot(const std::filesystem::path& dir, const std::string& stem) const override;
-  void open_outputs(const std::filesystem::path& dir) override;
-  void save_state(ModelState& s) const override;
-  void load_state(const ModelState& s) override;
 
-  // for tests and benchmarks
-  double water_in_place() const;  // sm3
-  double oil_in_place() const;
-  double mean_pressure() const;  // FPR, pore-volume weighted (reads the pressure back)
-  const std::vector<ImpesWellResult>& wells() const { return wells_; }
-  long retries() const { return cuts_total_; }
-  long sor_iterations() const { return sor_total_; }
-  double last_dt() const { return last_dt_; }
-  double omega() const { return omega_; }
+  const Impes3DConfig& config() const override { return cfg_; }
+  const ImpesGeometry& geometry() const override { return geo_; }
+  const std::vector<ImpesWellResult>& wells() const override { return wells_; }
+  const std::vector<WellSetting>& step_settings() const override { return step_settings_; }
+  double water_in_place() const override;
+  double oil_in_place() const override;
+  double mean_pressure() const override;
+  std::vector<double> pressure() const override;
+  std::vector<double> saturation() const override;
+
+  long retries() const { return clock_.cuts(); }
+  long sor_iterations() const { return impes_.sor_total(); }
+  double last_dt() const { return clock_.last_dt(); }
+  double omega() const { return impes_.omega(); }
   SorDesign design() const { return cfg_.numerics.design; }
-  std::vector<double> pressure() const;  // per cell (nx ny nz), 0 for inactive cells
-  std::vector<double> saturation() const;
-  // a step fails once when it reaches this time (tests of the retry)
-  void fail_once_at(double t) { fail_at_ = t; }
+
+  // A check of every attempted step after the scheme's own (S_w in [0, 1], no negative mass):
+  // given the time at the start of the step and dt, it returns why the attempt fails (it is then
+  // retried at half the size), or an empty string.
+  using StepCheck = std::function<std::string(double t, double dt)>;
+  void add_step_check(StepCheck c) { checks_.push_back(std::move(c)); }
 
  private:
-  struct Attempt {
-    bool ok = false;
-    std::string why;  // when not ok
-    long bad_cell = -1;
-  };
-  Attempt try_step(double dt);
+  TimeController::Outcome attempt(double dt);
+  void accept_wells(double dt);
   void apply_schedule();
   double sum(const Field<T>& f) const;
-  double omega_for(double dt) const;
   double injection_dt() const;  // days
   std::vector<double> cells_of(const Field<T>& f) const;
-  void record_report();
-  void write_summary(bool start);  // a deck's summary files: the step that just ended
-  std::string cell_name(long L) const;
+  std::string worst_cell() const;
+  void bind_state();
 
   Backend& be_;
+  const Communicator& comm_;
   Impes3DConfig cfg_;
   ImpesGeometry geo_;
   ImpesWellArrays wa_;
   std::vector<double> prm_host_;
-  std::size_t E_ = 0;
-  Field<T> tx_, ty_, tz_, depth_, pv0_, prm_, p_, p_old_, dp_, dp_prev_, mw_, mo_, mw2_, mo2_, sw_, props_, coef_;
-  Field<T> wp_, cwi_, cdepth_, comp_;
-  std::unique_ptr<Buffer> cidx_, ccell_, words_, ctrl_;
-  Impes3DGrid grid_;
-  Impes3DTables tables_;
-  std::vector<WellSetting> settings_;
+  std::unique_ptr<ImpesState> initial_;  // the initial state on the host, until the device has it
+  // the wells: their settings as the schedule left them and during the last step, their results
+  std::vector<WellSetting> settings_, step_settings_;
   std::size_t next_event_ = 0;
-  double t_ = 0, dt_next_ = 0, last_dt_ = 0, prev_dt_ = 0, dt_limit_ = 0;
-  long steps_ = 0, cuts_total_ = 0, sor_total_ = 0, last_sor_ = 0;
-  double last_residual_ = 0, omega_ = 1, max_cfl_ = 0;
-  double seconds_pressure_ = 0, seconds_other_ = 0;
-  double mw0_ = 0, mo0_ = 0;
-  double fail_at_ = -1;
-  double coupling_[3] = {0, 0, 0}, compress_c_ = 0;  // the design and omega = auto (omega_for)
-  Field<T> scratch_;                                 // zline's factors
   std::vector<ImpesWellResult> wells_;
-  // report history (plots)
-  std::vector<double> h_time_, h_fopr_, h_fwpr_, h_fwir_, h_fwct_;
-  std::vector<std::vector<double>> h_bhp_, h_wct_;
-  std::size_t next_report_ = 0;
-  mutable std::unique_ptr<io::HexGrid> hex_;
-  std::shared_ptr<eclipse::SummaryWriter> summary_;
-  double summary_fpr_ = 0;  // the pressure of the last report (summary ministeps between reports repeat it)
+  TimeController clock_;
+  ReservoirArrays<T> arrays_;
+  ImpesStep<T> impes_;
+  std::vector<StepCheck> checks_;
+  double max_cfl_ = 0;
+  double mw0_ = 0, mo0_ = 0;
+  State state_;
 };
 
 }  // namespace poreflow

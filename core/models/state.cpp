@@ -90,3 +90,111 @@ std::size_t ModelState::bytes() const {
 }
 
 }  // namespace poreflow
+
+namespace poreflow {
+
+void State::add(const std::string& name, StateType type, std::function<std::size_t()> count, std::function<void(ModelState&)> save,
+                std::function<void(const ModelState&)> load) {
+  for (const Record& r : records_)
+    if (r.name == name) throw Error("State: the record '" + name + "' is bound twice");
+  records_.push_back({name, type, std::move(count), std::move(save), std::move(load)});
+}
+
+namespace {
+constexpr std::size_t kAny = ModelState::npos;
+std::size_t one() { return 1; }
+}  // namespace
+
+void State::value(const std::string& name, double& v) {
+  add(name, StateType::Double, one, [&v, name](ModelState& s) { s.set(name, v); },
+      [&v, name](const ModelState& s) { v = s.scalar(name); });
+}
+void State::value(const std::string& name, long& v) {
+  add(name, StateType::Int64, one, [&v, name](ModelState& s) { s.set_int(name, v); },
+      [&v, name](const ModelState& s) { v = s.integer(name); });
+}
+void State::value(const std::string& name, int& v) {
+  add(name, StateType::Int64, one, [&v, name](ModelState& s) { s.set_int(name, v); },
+      [&v, name](const ModelState& s) { v = static_cast<int>(s.integer(name)); });
+}
+void State::value(const std::string& name, bool& v) {
+  add(name, StateType::Int64, one, [&v, name](ModelState& s) { s.set_int(name, v ? 1 : 0); },
+      [&v, name](const ModelState& s) { v = s.integer(name) != 0; });
+}
+void State::value(const std::string& name, std::size_t& v) {
+  add(name, StateType::Int64, one, [&v, name](ModelState& s) { s.set_int(name, static_cast<long>(v)); },
+      [&v, name](const ModelState& s) {
+        const long x = s.integer(name);
+        if (x < 0) throw ConfigError("the checkpoint's '" + name + "' is negative");
+        v = static_cast<std::size_t>(x);
+      });
+}
+void State::values(const std::string& name, std::vector<double>& v) {
+  add(name, StateType::Double, [] { return kAny; }, [&v, name](ModelState& s) { s.put(name, v); },
+      [&v, name](const ModelState& s) { v = s.doubles(name); });
+}
+void State::values(const std::string& name, std::vector<long>& v) {
+  add(name, StateType::Int64, [] { return kAny; }, [&v, name](ModelState& s) { s.put(name, v); },
+      [&v, name](const ModelState& s) { v = s.ints(name); });
+}
+void State::values(const std::string& name, std::vector<double>& v, std::size_t n) {
+  add(name, StateType::Double, [n] { return n; }, [&v, name](ModelState& s) { s.put(name, v); },
+      [&v, name, n](const ModelState& s) { v = s.doubles(name, n); });
+}
+void State::doubles(const std::string& name, std::size_t n, std::function<std::vector<double>()> get,
+                    std::function<void(const std::vector<double>&)> set) {
+  add(name, StateType::Double, [n] { return n; }, [get, name](ModelState& s) { s.put(name, get()); },
+      [set, name, n](const ModelState& s) { set(s.doubles(name, n)); });
+}
+
+void State::longs(const std::string& name, std::size_t n, std::function<std::vector<long>()> get,
+                  std::function<void(const std::vector<long>&)> set) {
+  add(name, StateType::Int64, [n] { return n; }, [get, name](ModelState& s) { s.put(name, get()); },
+      [set, name, n](const ModelState& s) { set(s.ints(name, n)); });
+}
+
+void State::save(ModelState& out) const {
+  for (const Record& r : records_) r.save(out);
+}
+
+void State::load(const ModelState& in) const {
+  std::vector<std::string> diffs;
+  for (const Record& r : records_) {
+    auto it = in.arrays().find(r.name);
+    if (it == in.arrays().end()) {
+      diffs.push_back("'" + r.name + "' is missing");
+      continue;
+    }
+    const StateArray& a = it->second;
+    if (a.type != r.type) {
+      diffs.push_back("'" + r.name + "' holds " + std::string(to_string(a.type)) + " values, this run keeps " + to_string(r.type));
+      continue;
+    }
+    const std::size_t n = r.count();
+    if (n != kAny && a.count() != n)
+      diffs.push_back("'" + r.name + "' has " + std::to_string(a.count()) + " values, this run has " + std::to_string(n));
+  }
+  for (const auto& [name, a] : in.arrays()) {
+    bool known = false;
+    for (const Record& r : records_) known = known || r.name == name;
+    if (!known) diffs.push_back("'" + name + "' is not a record of this model");
+  }
+  if (!diffs.empty()) {
+    std::string msg = "the checkpoint's state does not fit this run: ";
+    const std::size_t shown = std::min<std::size_t>(diffs.size(), 4);
+    for (std::size_t i = 0; i < shown; ++i) msg += (i ? "; " : "") + diffs[i];
+    if (diffs.size() > shown) msg += "; and " + std::to_string(diffs.size() - shown) + " more";
+    throw ConfigError(msg);
+  }
+  for (const Record& r : records_) r.load(in);
+  for (const auto& c : after_load_)
+    if (const std::string why = c(); !why.empty()) throw ConfigError("the checkpoint does not fit this case: " + why);
+}
+
+std::vector<std::string> State::names() const {
+  std::vector<std::string> n;
+  for (const Record& r : records_) n.push_back(r.name);
+  return n;
+}
+
+}  // namespace poreflow

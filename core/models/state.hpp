@@ -5,6 +5,7 @@
 // steps read must be in it; tests/test_checkpoint.cpp checks that a restart ends bit-identical.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -68,6 +69,67 @@ class ModelState {
   const StateArray& find(const std::string& name, StateType type, std::size_t n) const;
 
   std::map<std::string, StateArray> arrays_;
+};
+
+// A model's state as named records, each bound once to the member that holds it (State::field,
+// State::value, ...). save() writes every record into a ModelState and load() reads every one back,
+// so saving and loading cannot drift apart; load() first compares the records it is given with its
+// own and refuses, naming each difference (a record missing, one it does not know, another type or
+// length), before it changes anything. The models' parts (steps, time control, wells) each bind
+// their own records into the model's State.
+class State {
+ public:
+  // a device field, bit for bit in its own precision; a checkpoint's field must have its size
+  template <class T>
+  void field(const std::string& name, Field<T>& f) {
+    add(name, type_of<T>(), [&f] { return f.size(); }, [&f, name](ModelState& s) { s.put(name, f); },
+        [&f, name](const ModelState& s) { s.get(name, f); });
+  }
+  // host scalars
+  void value(const std::string& name, double& v);
+  void value(const std::string& name, long& v);
+  void value(const std::string& name, int& v);
+  void value(const std::string& name, bool& v);
+  void value(const std::string& name, std::size_t& v);
+  // host arrays of any length (histories)
+  void values(const std::string& name, std::vector<double>& v);
+  void values(const std::string& name, std::vector<long>& v);
+  // host arrays of a fixed length n (one value per well, ...)
+  void values(const std::string& name, std::vector<double>& v, std::size_t n);
+  // A record kept in some other form (a column of a host structure): get() gives its values to
+  // save, set() takes them back on load; n: its length (npos: any).
+  void doubles(const std::string& name, std::size_t n, std::function<std::vector<double>()> get,
+               std::function<void(const std::vector<double>&)> set);
+  void longs(const std::string& name, std::size_t n, std::function<std::vector<long>()> get,
+             std::function<void(const std::vector<long>&)> set);
+  // Runs on load after every record is in place: derives what is not stored (the wells' settings
+  // from the schedule's position) and checks what must fit the case; returns an empty string, or
+  // what does not fit.
+  void after_load(std::function<std::string()> f) { after_load_.push_back(std::move(f)); }
+
+  void save(ModelState& out) const;
+  // ConfigError naming the differences, before anything is changed
+  void load(const ModelState& in) const;
+  // the records' names in the order they were bound
+  std::vector<std::string> names() const;
+
+ private:
+  struct Record {
+    std::string name;
+    StateType type;
+    std::function<std::size_t()> count;  // the length the record must have; npos: any
+    std::function<void(ModelState&)> save;
+    std::function<void(const ModelState&)> load;
+  };
+  template <class T>
+  static constexpr StateType type_of() {
+    return sizeof(T) == 4 ? StateType::Float : StateType::Double;
+  }
+  void add(const std::string& name, StateType type, std::function<std::size_t()> count, std::function<void(ModelState&)> save,
+           std::function<void(const ModelState&)> load);
+
+  std::vector<Record> records_;
+  std::vector<std::function<std::string()>> after_load_;
 };
 
 }  // namespace poreflow

@@ -12,8 +12,6 @@
 
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
-#include "core/io/csv.hpp"
-#include "core/io/vtk.hpp"
 #include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
 
@@ -35,95 +33,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-class Outputs {
- public:
-  // resume: a restart's driver state; the series and the collection continue where it left them
-  Outputs(const Model& m, const OutputOptions& o, const ModelState* resume) : m_(m), o_(o), resume_(resume) {
-    if (!o.enabled) return;
-    std::error_code ec;
-    std::filesystem::create_directories(o.dir, ec);
-    if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
-    if (resume) index_ = static_cast<int>(resume->integer("snapshot_index"));
-    if (o.csv) {
-      const auto file = o.dir / (m.name() + "_series.csv");
-      const std::size_t rows = resume ? static_cast<std::size_t>(resume->integer("csv_rows")) : 0;
-      if (resume && std::filesystem::exists(file)) {
-        csv_ = std::make_unique<io::CsvWriter>(
-            io::CsvWriter::resume(file, m.series_columns(), rows, rows ? resume->doubles("csv_last_row") : std::vector<double>{}));
-      } else {
-        if (resume && rows > 0)
-          spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows);
-        csv_ = std::make_unique<io::CsvWriter>(file, m.series_columns());
-      }
-    }
-    if (o.vtk) {
-      const auto file = o.dir / (m.name() + ".pvd");
-      if (resume) {
-        std::vector<io::PvdCollection::Entry> entries;
-        const auto times = resume->doubles("pvd_times");
-        const auto names = resume->text("pvd_files");
-        std::size_t from = 0;
-        for (double t : times) {
-          const std::size_t to = names.find('\n', from);
-          entries.push_back({t, names.substr(from, to - from)});
-          from = to == std::string::npos ? names.size() : to + 1;
-        }
-        pvd_ = std::make_unique<io::PvdCollection>(file, std::move(entries));
-      } else {
-        pvd_ = std::make_unique<io::PvdCollection>(file);
-      }
-    }
-  }
-  void open(Model& m) {
-    if (o_.enabled) m.open_outputs(o_.dir);
-  }
-
-  void series() {
-    if (csv_) csv_->row(m_.series_row());
-  }
-
-  void snapshot() {
-    if (!o_.enabled) return;
-    char stem[64];
-    std::snprintf(stem, sizeof stem, "%s_%04d", m_.name().c_str(), index_++);
-    if (pvd_) {
-      const auto file = m_.write_snapshot(o_.dir, stem);
-      pvd_->add(m_.time(), file);  // rewrites the .pvd, so a crashed run leaves a valid collection
-    }
-    if (o_.png) m_.write_plot(o_.dir / (std::string(stem) + ".png"));
-  }
-
-  // the cadence a restart continues from: the next snapshot's number, the CSV rows so far and the
-  // last of them (checked against the file), the collection's entries
-  void save(ModelState& s) const {
-    if (!o_.enabled && resume_) {  // a restart without output keeps the cadence of the files it did not touch
-      for (const auto& [k, a] : resume_->arrays())
-        if (k != "stop_index") s.insert(k, a);
-      return;
-    }
-    s.set_int("snapshot_index", index_);
-    s.set_int("csv_rows", csv_ ? static_cast<long>(csv_->rows()) : 0);
-    if (csv_ && csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
-    std::vector<double> times;
-    std::string names;
-    if (pvd_)
-      for (const auto& e : pvd_->entries()) {
-        times.push_back(e.time);
-        names += (names.empty() ? "" : "\n") + e.file;
-      }
-    s.put("pvd_times", times);
-    s.set_text("pvd_files", names);
-  }
-
- private:
-  const Model& m_;
-  const OutputOptions& o_;
-  std::unique_ptr<io::CsvWriter> csv_;
-  std::unique_ptr<io::PvdCollection> pvd_;
-  const ModelState* resume_;
-  int index_ = 0;
-};
 
 // "key = value" lines of a canonical case text, by key
 std::map<std::string, std::string> case_lines(const std::string& text) {
@@ -159,15 +68,6 @@ std::string case_differences(const std::string& was, const std::string& now, int
 
 }  // namespace
 
-std::string Model::write_snapshot(const std::filesystem::path& dir, const std::string& stem) const {
-  auto g = grid();
-  std::vector<io::VtkField> fs;
-  for (auto& f : fields()) fs.push_back({f.name, std::move(f.values)});
-  const std::string file = stem + ".vti";
-  io::write_vti(dir / file, g.points, g.origin, g.spacing, fs, time());
-  return file;
-}
-
 void check_restart(const io::Checkpoint& ck, const io::Checkpoint& id, const std::filesystem::path& file) {
   const std::string f = "checkpoint '" + file.string() + "'";
   if (ck.case_text != id.case_text)
@@ -184,17 +84,48 @@ void check_restart(const io::Checkpoint& ck, const io::Checkpoint& id, const std
                  "backend", f, ck.backend, ck.device, id.backend, id.device);
 }
 
-RunReport run_model(Model& m, const OutputOptions& o, bool progress, const CheckpointOptions& ck) {
+RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool progress, const CheckpointOptions& ck) {
   spdlog::info("{}", m.summary());
   const ModelState* resume = ck.restart ? &ck.restart->driver_state : nullptr;
   if (ck.restart) {
     if (ck.restart->model != m.name())
       throw ConfigError("the checkpoint holds a " + ck.restart->model + " run, this case is " + m.name());
-    m.load_state(ck.restart->model_state);
+    m.state().load(ck.restart->model_state);
     spdlog::info("restarted at t = {:g}, step {}", m.time(), m.steps());
   }
-  Outputs out(m, o, resume);
-  out.open(m);
+  int snapshot_index = 0;
+  if (o.enabled) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.dir, ec);
+    if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
+    if (resume) snapshot_index = static_cast<int>(resume->integer("snapshot_index"));
+  }
+  for (auto& ob : observers)
+    if (resume) ob->resume(*resume);
+  for (auto& ob : observers) ob->begin(m, resume != nullptr);
+  auto series = [&] {
+    for (auto& ob : observers) ob->series(m);
+  };
+  auto snapshot = [&] {
+    if (!o.enabled) return;
+    for (auto& ob : observers) ob->snapshot(m, snapshot_index);
+    ++snapshot_index;
+  };
+  // the cadence a restart continues from: the next snapshot's number, and what each observer keeps
+  // (the CSV's rows, the collection's entries)
+  auto save_cadence = [&](ModelState& s) {
+    if (!o.enabled && resume) {  // a restart without output keeps the cadence of the files it did not touch
+      for (const auto& [k, a] : resume->arrays())
+        if (k != "stop_index") s.insert(k, a);
+      return;
+    }
+    s.set_int("snapshot_index", snapshot_index);
+    s.set_int("csv_rows", 0);
+    s.put("pvd_times", std::vector<double>{});
+    s.set_text("pvd_files", "");
+    for (const auto& ob : observers) ob->save(s);
+  };
+
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
   // where the loop stops: the model's report times (a CSV row at each, snapshots spread over
@@ -231,8 +162,8 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress, const Check
     c.model = m.name();
     c.time = m.time();
     c.steps = m.steps();
-    m.save_state(c.model_state);
-    out.save(c.driver_state);
+    m.state().save(c.model_state);
+    save_cadence(c.driver_state);
     c.driver_state.set_int("stop_index", static_cast<long>(stop));
     r.checkpoint_bytes = io::write_checkpoint(ck.file, c);
     r.checkpoint_seconds = seconds_since(t0);
@@ -248,8 +179,8 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress, const Check
   auto last_print = t0;
   double compute = 0;
   if (!resume) {
-    out.series();
-    if (nsnap > 0) out.snapshot();
+    series();
+    if (nsnap > 0) snapshot();
   }
   for (std::size_t s = first_stop; s < stops.size() && !r.interrupted; ++s) {
     const double t_stop = stops[s];
@@ -263,9 +194,10 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress, const Check
       auto ts = Clock::now();
       m.step(t_stop);
       compute += seconds_since(ts);
+      for (auto& ob : observers) ob->step(m);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
-      if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) out.series();
-      if (reached && snap_at[s]) out.snapshot();
+      if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) series();
+      if (reached && snap_at[s]) snapshot();
       if (m.time() >= next_checkpoint * (1 - 1e-12) && m.time() < t_end * (1 - 1e-12)) {
         write_checkpoint(s);
         next_checkpoint = next_multiple(m.time());
@@ -285,6 +217,7 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress, const Check
   }
   if (progress && tty) std::fprintf(stderr, "\r\033[K");
   if (!r.interrupted && ck.every > 0) write_checkpoint(stops.size());  // the end: a later run may read it
+  for (auto& ob : observers) ob->end(m);
   r.wall_seconds = compute;
   r.steps = m.steps();
   r.sim_time = m.time();
@@ -292,6 +225,12 @@ RunReport run_model(Model& m, const OutputOptions& o, bool progress, const Check
   r.stats = m.final_stats();
   r.stats["wall_seconds_total"] = seconds_since(t0);
   return r;
+}
+
+RunReport run_model(Model& m, const OutputOptions& out, bool progress, const CheckpointOptions& ck) {
+  if (out.enabled) throw Error("run_model: a run with output needs its observers (run_simulation)");
+  Observers none;
+  return run_model(m, none, out, progress, ck);
 }
 
 }  // namespace poreflow

@@ -1,13 +1,16 @@
 #pragma once
-// The time loop shared by every model: output cadence (VTK snapshots, CSV series, PNG plots),
-// the progress line, and the wall-clock measurement.
+// The time loop shared by every model: where it stops (report times or equal intervals), when its
+// observers write (CSV rows, snapshots), checkpoints and the stop on a signal, the progress line,
+// and the wall-clock measurement.
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/io/checkpoint.hpp"
 #include "core/models/model.hpp"
+#include "core/models/observer.hpp"
 
 namespace poreflow {
 
@@ -54,7 +57,14 @@ struct RunReport {
 // with a warning: the continuation is then not bit-identical to a run on one backend.
 void check_restart(const io::Checkpoint& ck, const io::Checkpoint& identity, const std::filesystem::path& file);
 
+using Observers = std::vector<std::unique_ptr<Observer>>;
+
+// Runs the model to its end with these observers (none: nothing is written). out gives the
+// folder, the cadence (snapshots, series_every) and whether output is enabled at all.
 // progress: print a status line about once a second.
+RunReport run_model(Model& m, Observers& observers, const OutputOptions& out, bool progress, const CheckpointOptions& ck = {});
+// the same without observers: out.enabled must be false (a run with output is run_simulation's,
+// core/run/registry.hpp, which makes the case's observers)
 RunReport run_model(Model& m, const OutputOptions& out, bool progress, const CheckpointOptions& ck = {});
 
 }  // namespace poreflow

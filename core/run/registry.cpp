@@ -1,63 +1,99 @@
+#include "core/run/registry.hpp"
+
 #include <memory>
 
 #include "core/base/error.hpp"
-#include "core/io/case_file.hpp"
-#include "core/models/adi2d.hpp"
-#include "core/models/bl1d.hpp"
-#include "core/models/fluids3d.hpp"
-#include "core/models/impes3d.hpp"
-#include "core/models/model.hpp"
+#include "core/io/cases/cases.hpp"
+#include "core/io/outputs/model_outputs.hpp"
+#include "core/io/outputs/outputs.hpp"
 
 namespace poreflow {
 
 namespace {
+
 template <template <class> class M, class Config>
 std::unique_ptr<Model> build(Backend& be, Precision prec, const Config& cfg) {
   if (prec == Precision::Float) return std::make_unique<M<float>>(be, cfg);
   return std::make_unique<M<double>>(be, cfg);
 }
-}  // namespace
 
-namespace {
 std::size_t completions_of(const ImpesInput& in) {
   std::size_t n = 0;
   for (const auto& w : in.wells) n += w.completions.size();
   return n;
 }
+
+// The standard observers in the order they write: the CSV series, the snapshots, the plots; then
+// what the case adds.
+using Extra = std::function<void(Observers&, const OutputOptions&)>;
+std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapshot, std::function<std::unique_ptr<Observer>(const OutputOptions&)> plots,
+                                                       Extra extra = nullptr) {
+  return [snapshot, plots, extra](const OutputOptions& o) {
+    Observers obs;
+    if (!o.enabled) return obs;
+    if (o.csv) obs.push_back(io::csv_series(o.dir));
+    if (o.vtk) obs.push_back(io::vtk_snapshots(o.dir, snapshot));
+    if (o.png) obs.push_back(plots(o));
+    if (extra) extra(obs, o);
+    return obs;
+  };
+}
+
+std::function<std::unique_ptr<Observer>(const OutputOptions&)> plots_of(io::PlotWriter draw) {
+  return [draw](const OutputOptions& o) { return io::png_plots(o.dir, draw); };
+}
+
 }  // namespace
 
 // Every model's need is computed from its configuration and checked before it allocates.
-std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only) {
+Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only) {
   auto name = cf.get_string("model", "");
   if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\", \"impes3d\" or \"fluids3d\")");
-  auto go = [&](auto make, const MemoryNeed& need) -> std::unique_ptr<Model> {
+  Simulation sim;
+  auto go = [&](auto make, const MemoryNeed& need) {
     if (need_only) {
       *need_only = need;
-      return nullptr;
+      return;
     }
     check_memory(need, prec, be);
-    return make();
+    sim.model = make();
   };
   if (name == "bl1d") {
     const auto cfg = read_bl1d_config(cf, be);
-    return go([&] { return build<BL1D>(be, prec, cfg); }, bl1d_need(cfg, prec, be.is_host()));
-  }
-  if (name == "adi2d") {
+    go([&] { return build<BL1D>(be, prec, cfg); }, bl1d_need(cfg, prec, be.is_host()));
+    sim.outputs = outputs(io::write_image_snapshot, plots_of(io::bl1d_plot("poreflow " + be.name())));
+  } else if (name == "adi2d") {
     const auto cfg = read_adi2d_config(cf, be);
-    return go([&] { return build<Adi2D>(be, prec, cfg); }, adi2d_need(cfg, prec, be.is_host()));
-  }
-  if (name == "impes3d") {
+    go([&] { return build<Adi2D>(be, prec, cfg); }, adi2d_need(cfg, prec, be.is_host()));
+    sim.outputs = outputs(io::write_image_snapshot, plots_of(io::adi2d_plot()));
+  } else if (name == "impes3d") {
     // its reader checks the grid's need before it builds per-cell arrays from the case
-    const auto cfg = read_impes3d_config(cf, be, prec);
-    const auto& in = cfg.input;
-    return go([&] { return build<Impes3D>(be, prec, cfg); },
-              impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host()));
-  }
-  if (name == "fluids3d") {
+    const auto c = read_impes3d_case(cf, be, prec);
+    const auto& in = c.config.input;
+    go([&] { return build<Impes3D>(be, prec, c.config); },
+       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host()));
+    const auto deck = c.deck;
+    sim.outputs = outputs(io::impes3d_snapshot(), [](const OutputOptions& o) { return io::impes3d_plots(o.dir); },
+                          [deck](Observers& obs, const OutputOptions& o) {
+                            if (deck) obs.push_back(io::eclipse_summary(deck, o.dir));
+                          });
+  } else if (name == "fluids3d") {
     const auto cfg = read_fluids3d_config(cf);
-    return go([&] { return build<Fluids3D>(be, prec, cfg); }, fluids3d_need(cfg, prec, be.is_host()));
+    go([&] { return build<Fluids3D>(be, prec, cfg); }, fluids3d_need(cfg, prec, be.is_host()));
+    sim.outputs = outputs(io::fluids3d_snapshot, plots_of(io::fluids3d_plot()));
+  } else {
+    cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");
   }
-  cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");
+  return sim;
+}
+
+std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only) {
+  return make_simulation(cf, be, prec, need_only).model;
+}
+
+RunReport run_simulation(Simulation& sim, const OutputOptions& out, bool progress, const CheckpointOptions& ck) {
+  Observers obs = sim.outputs(out);
+  return run_model(*sim.model, obs, out, progress, ck);
 }
 
 }  // namespace poreflow

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/base/error.hpp"
+#include "core/comm/global_reduce.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/solvers/convergence.hpp"
 
@@ -21,7 +22,7 @@ static double tolerance_floor() {
 }
 
 template <class T>
-AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
+AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt, const Communicator& comm)
     : aw(be, g.nx * g.ny),
       ae(be, g.nx * g.ny),
       as(be, g.nx * g.ny),
@@ -29,6 +30,7 @@ AdiSolver<T>::AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt)
       d0(be, g.nx * g.ny),
       rhs(be, g.nx * g.ny),
       be_(be),
+      comm_(comm),
       g_(g),
       opt_(opt),
       a_(be, g.nx * g.ny),
@@ -58,7 +60,7 @@ double AdiSolver<T>::reduce(ReduceOp op, const Field<T>& a, const Field<T>* b) {
   r.a = &a.buffer();
   r.b = b ? &b->buffer() : nullptr;
   r.n = a.size();
-  return be_.reduce().run(r);
+  return global_reduce(be_, comm_, r);
 }
 
 template <class T>

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
 #include "core/kernels/adi2d.hpp"
 #include "core/kernels/reduce.hpp"
@@ -44,7 +45,7 @@ struct AdiResult {
 template <class T>
 class AdiSolver {
  public:
-  AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt);
+  AdiSolver(Backend& be, const Adi2DGeom& g, const AdiOptions& opt, const Communicator& comm = self_communicator());
 
   // The operator's coefficient fields (filled by the caller, e.g. adi2d_coefficients).
   Field<T> aw, ae, as, an, d0, rhs;
@@ -75,6 +76,7 @@ class AdiSolver {
   void enqueue_iteration(long it, Field<T>* p[2], bool iterate, long max_it);
 
   Backend& be_;
+  const Communicator& comm_;
   Adi2DGeom g_;
   AdiOptions opt_;
   Field<T> a_, b_, c_, d_, half_, next_;

@@ -8,7 +8,7 @@
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
-#include "core/models/impes3d.hpp"
+#include "core/io/cases/cases.hpp"
 #include "core/models/impes3d_fields.hpp"
 
 namespace poreflow {
@@ -302,12 +302,13 @@ std::string deck_path(io::CaseFile& cf) {
 
 }  // namespace
 
-Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec) {
-  Impes3DConfig c;
+ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
+  ImpesCase r;
+  Impes3DConfig& c = r.config;
   if (cf.has("input.deck")) {
     // grid, fluid, wells, schedule and report times from the deck; numerics and output from the case
-    c.deck = eclipse::read_deck(deck_path(cf));
-    c.input = c.deck->input();
+    r.deck = eclipse::read_deck(deck_path(cf));
+    c.input = r.deck->input();
     std::size_t completions = 0;
     for (const auto& w : c.input.wells) completions += w.completions.size();
     check_impes3d_memory(c.input.grid, completions, c.input.wells.size(), prec, be);
@@ -365,7 +366,7 @@ Impes3DConfig read_impes3d_config(io::CaseFile& cf, Backend& be, Precision prec)
   c.map_layer = static_cast<int>(cell_index(cf, "output.layer", g.nz, 1));
   if (c.map_layer < 0 || c.map_layer >= g.nz) cf.fail("output.layer", "is outside the grid's " + std::to_string(g.nz) + " layers");
   validate(in);
-  return c;
+  return r;
 }
 
 }  // namespace poreflow

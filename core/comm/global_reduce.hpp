@@ -1,0 +1,18 @@
+#pragma once
+// A reduction of a field over the whole run: this process's part on its device (the reduce
+// family), then the communicator's combine of the processes' results by the same operation.
+#include "core/comm/communicator.hpp"
+#include "core/kernels/reduce.hpp"
+
+namespace poreflow {
+
+inline double global_reduce(Backend& be, const Communicator& comm, const ReduceArgs& a) {
+  const double local = be.reduce().run(a);
+  switch (a.op) {
+    case ReduceOp::Sum: return comm.sum(local);
+    case ReduceOp::Min: return comm.min(local);
+    default: return comm.max(local);  // max, max|a|, max|a - b|
+  }
+}
+
+}  // namespace poreflow

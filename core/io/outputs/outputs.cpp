@@ -1,0 +1,127 @@
+#include "core/io/outputs/outputs.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "core/base/error.hpp"
+#include "core/io/csv.hpp"
+#include "core/io/vtk.hpp"
+
+namespace poreflow::io {
+
+std::string snapshot_stem(const std::string& name, int index) {
+  char stem[64];
+  std::snprintf(stem, sizeof stem, "%s_%04d", name.c_str(), index);
+  return stem;
+}
+
+namespace {
+
+// The series continues where a restart's checkpoint left it: csv_rows rows, the last csv_last_row.
+class CsvSeries final : public Observer {
+ public:
+  explicit CsvSeries(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  void resume(const ModelState& s) override {
+    rows_ = static_cast<std::size_t>(s.integer("csv_rows"));
+    if (rows_) last_ = s.doubles("csv_last_row");
+    resumed_ = true;
+  }
+  void begin(const Model& m, bool) override {
+    const auto file = dir_ / (m.name() + "_series.csv");
+    if (resumed_ && std::filesystem::exists(file)) {
+      csv_ = std::make_unique<CsvWriter>(CsvWriter::resume(file, m.series_columns(), rows_, last_));
+    } else {
+      if (resumed_ && rows_ > 0)
+        spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows_);
+      csv_ = std::make_unique<CsvWriter>(file, m.series_columns());
+    }
+  }
+  void series(const Model& m) override { csv_->row(m.series_row()); }
+  void save(ModelState& s) const override {
+    s.set_int("csv_rows", static_cast<long>(csv_->rows()));
+    if (csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
+  }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<CsvWriter> csv_;
+  bool resumed_ = false;
+  std::size_t rows_ = 0;
+  std::vector<double> last_;
+};
+
+// The collection continues with the entries a restart's checkpoint recorded (pvd_times, pvd_files).
+class VtkSnapshots final : public Observer {
+ public:
+  VtkSnapshots(std::filesystem::path dir, SnapshotWriter write) : dir_(std::move(dir)), write_(std::move(write)) {}
+
+  void resume(const ModelState& s) override {
+    const auto times = s.doubles("pvd_times");
+    const auto names = s.text("pvd_files");
+    std::size_t from = 0;
+    for (double t : times) {
+      const std::size_t to = names.find('\n', from);
+      entries_.push_back({t, names.substr(from, to - from)});
+      from = to == std::string::npos ? names.size() : to + 1;
+    }
+    resumed_ = true;
+  }
+  void begin(const Model& m, bool) override {
+    const auto file = dir_ / (m.name() + ".pvd");
+    pvd_ = resumed_ ? std::make_unique<PvdCollection>(file, std::move(entries_)) : std::make_unique<PvdCollection>(file);
+  }
+  void snapshot(const Model& m, int index) override {
+    const auto file = write_(m, dir_, snapshot_stem(m.name(), index));
+    pvd_->add(m.time(), file);  // rewrites the .pvd, so a crashed run leaves a valid collection
+  }
+  void save(ModelState& s) const override {
+    std::vector<double> times;
+    std::string names;
+    for (const auto& e : pvd_->entries()) {
+      times.push_back(e.time);
+      names += (names.empty() ? "" : "\n") + e.file;
+    }
+    s.put("pvd_times", times);
+    s.set_text("pvd_files", names);
+  }
+
+ private:
+  std::filesystem::path dir_;
+  SnapshotWriter write_;
+  std::unique_ptr<PvdCollection> pvd_;
+  bool resumed_ = false;
+  std::vector<PvdCollection::Entry> entries_;
+};
+
+class PngPlots final : public Observer {
+ public:
+  PngPlots(std::filesystem::path dir, PlotWriter draw) : dir_(std::move(dir)), draw_(std::move(draw)) {}
+  void snapshot(const Model& m, int index) override { draw_(m, dir_ / (snapshot_stem(m.name(), index) + ".png")); }
+
+ private:
+  std::filesystem::path dir_;
+  PlotWriter draw_;
+};
+
+}  // namespace
+
+std::string write_image_snapshot(const Model& m, const std::filesystem::path& dir, const std::string& stem) {
+  const auto g = m.grid();
+  std::vector<VtkField> fs;
+  for (auto& f : m.fields()) fs.push_back({f.name, std::move(f.values)});
+  const std::string file = stem + ".vti";
+  write_vti(dir / file, g.points, g.origin, g.spacing, fs, m.time());
+  return file;
+}
+
+std::unique_ptr<Observer> csv_series(const std::filesystem::path& dir) { return std::make_unique<CsvSeries>(dir); }
+std::unique_ptr<Observer> vtk_snapshots(const std::filesystem::path& dir, SnapshotWriter write) {
+  return std::make_unique<VtkSnapshots>(dir, std::move(write));
+}
+std::unique_ptr<Observer> png_plots(const std::filesystem::path& dir, PlotWriter draw) {
+  return std::make_unique<PngPlots>(dir, std::move(draw));
+}
+
+}  // namespace poreflow::io

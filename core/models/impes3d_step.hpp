@@ -1,0 +1,96 @@
+#pragma once
+// The parts of an impes3d run (core/models/impes3d.hpp composes them):
+//   - ReservoirArrays: the device arrays every scheme of the reservoir model reads: the static grid
+//     and tables, the wells' completions and parameters, and the state (pressure, masses, S_w);
+//   - ImpesStep: paper 003's IMPES scheme as one attempt of a step of dt: properties, the pressure
+//     rows with the wells' terms, the red-black SOR solve decided on the device, the wells' rates
+//     at the new pressure, the explicit mass update, and its acceptance (NaN, S_w out of [0, 1], a
+//     negative mass). It owns its work arrays and the solver's statistics.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/comm/communicator.hpp"
+#include "core/kernels/field.hpp"
+#include "core/kernels/impes3d.hpp"
+#include "core/models/impes3d_input.hpp"
+#include "core/models/impes3d_setup.hpp"
+#include "core/physics/impes3d.h"
+
+namespace poreflow {
+
+class State;
+
+template <class T>
+struct ReservoirArrays {
+  ReservoirArrays(Backend& be, const ImpesInput& in, const ImpesGeometry& geo, const ImpesWellArrays& wa,
+                  const std::vector<double>& prm, const ImpesState& initial, TableSpace tables);
+  std::size_t extent() const { return geo_box.extent(); }
+
+  Box3 geo_box;
+  Field<T> tx, ty, tz, depth, pv0, prm;  // static
+  Field<T> p, mw, mo, sw;                // the state
+  Field<T> wp, cwi, cdepth;              // wells: parameters per well, well index and depth per completion
+  std::unique_ptr<Buffer> cidx, ccell;
+  Impes3DGrid grid;
+  Impes3DTables tables;
+  long wells = 0, completions = 0;
+};
+
+// What an accepted attempt reports: the step's statistics (IMP_S_*) and per well its words (IMP_O_*).
+struct ImpesStepResult {
+  double stat[IMP_NSTAT] = {};
+  std::vector<double> well;  // IMP_NWO per well
+};
+
+template <class T>
+class ImpesStep {
+ public:
+  ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a, ImpesNumerics& nm, const ImpesInput& in, const ImpesGeometry& geo,
+            const std::vector<double>& prm_host, const ImpesState& initial, double dt_first);
+
+  struct Attempt {
+    bool ok = false;
+    std::string why;      // when not ok
+    bool sw_out = false;  // S_w left [0, 1] (the model names the cell)
+  };
+  // One attempt of a step of dt from the state in the arrays: the new pressure in place, the new
+  // masses and S_w aside, result() what the step did. prev_dt: the last accepted step (0: none),
+  // whose pressure increment scaled by dt / prev_dt is the solve's first guess. An attempt the
+  // caller accepts is commit()ed (the new masses become the state); one it refuses is undone by
+  // restore() (the pressure at the start of the step).
+  Attempt attempt(double dt, double prev_dt);
+  void commit();
+  void restore();
+  const ImpesStepResult& result() const { return result_; }
+
+  // the pressure solve
+  long sor_total() const { return sor_total_; }
+  long last_sor() const { return last_sor_; }
+  double last_residual() const { return last_residual_; }
+  double omega() const { return omega_; }
+  double seconds_pressure() const { return seconds_pressure_; }
+  double seconds_other() const { return seconds_other_; }
+  const ImpesNumerics& numerics() const { return nm_; }
+
+  // the records a restart needs: the last pressure increment and the solver's counters
+  void bind(State& s);
+
+ private:
+  double omega_for(double dt) const;
+
+  Backend& be_;
+  const Communicator& comm_;
+  ReservoirArrays<T>& a_;
+  ImpesNumerics& nm_;
+  std::size_t E_;
+  Field<T> p_old_, dp_, dp_prev_, mw2_, mo2_, props_, coef_, comp_, scratch_;
+  std::unique_ptr<Buffer> words_, ctrl_;
+  ImpesStepResult result_;
+  long sor_total_ = 0, last_sor_ = 0;
+  double last_residual_ = 0, omega_ = 1;
+  double seconds_pressure_ = 0, seconds_other_ = 0;
+  double coupling_[3] = {0, 0, 0}, compress_c_ = 0;  // the design and omega = auto (omega_for)
+};
+
+}  // namespace poreflow

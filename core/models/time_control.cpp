@@ -1,0 +1,64 @@
+#include "core/models/time_control.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/base/error.hpp"
+#include "core/models/state.hpp"
+
+namespace poreflow {
+
+TimeController::TimeController(TimeStepOptions o) : o_(std::move(o)), dt_next_(o_.dt_init) {}
+
+void TimeController::advance(double limit, const Attempt& attempt, const Restore& restore, const GiveUp& give_up) {
+  const double t0 = time();
+  const double left = limit - t0;
+  double dt = o_.fixed_count ? o_.dt_init : std::min(dt_next_, left);
+  const bool truncated = dt < dt_next_;
+  if (o_.even_split && !truncated && left < 2 * dt)  // no sliver of a step before the stop: two even ones
+    dt = left <= dt * (1 + 1e-9) ? left : 0.5 * left;
+  const double planned = dt_next_;
+  bool failed = false;
+  Outcome out;
+  for (int cut = 0;; ++cut) {
+    out = attempt(dt);
+    if (out.ok) break;
+    ++cuts_;
+    std::ostringstream o;
+    o << "step " << steps_ + 1 << " (t = " << t0 << (o_.unit.empty() ? "" : " ") << o_.unit << ", dt = " << dt
+      << "): " << out.why;
+    if (cut >= o_.max_cuts || dt * 0.5 < o_.dt_min) {
+      if (give_up) o << give_up();
+      o << "; no step of at least time.dt_min = " << o_.dt_min << " within time.max_cuts = " << o_.max_cuts
+        << " halvings succeeded";
+      throw NumericalError(o.str());
+    }
+    dt *= 0.5;
+    failed = true;
+    spdlog::warn("{}; retrying with dt = {:g}", o.str(), dt);
+    if (restore) restore();
+  }
+  const double taken = out.dt >= 0 ? out.dt : dt;
+  if (!o_.fixed_count) t_ = (o_.land_on_stop && taken == left) ? limit : t0 + taken;
+  last_dt_ = taken;
+  ++steps_;
+  dt_limit_ = out.dt_limit;
+  if (o_.fixed_count) return;
+  // the next step grows from this one (from the planned size when a stop shortened it, from the
+  // size that worked after a retry) within what this step's changes allow
+  const double base = failed ? dt : (truncated ? planned : dt);
+  dt_next_ = std::clamp(std::min(o_.growth * base, dt_limit_), o_.dt_min, o_.dt_max);
+}
+
+void TimeController::bind(State& s, const std::string& prefix) {
+  s.value(prefix + "time", t_);
+  s.value(prefix + "steps", steps_);
+  s.value(prefix + "next_dt", dt_next_);
+  s.value(prefix + "last_dt", last_dt_);
+  s.value(prefix + "dt_limit", dt_limit_);
+  s.value(prefix + "cuts", cuts_);
+}
+
+}  // namespace poreflow

@@ -1,0 +1,77 @@
+#pragma once
+// The time-step controller every model steps with: where the next step may end (a stop, an event),
+// the size it is tried at, the retries at half the size when an attempt fails, the smallest step,
+// and the size the next step starts from. A model gives it an attempt (try a step of dt from the
+// state at time(); return what happened) and a way back to the start of the step; the controller
+// owns the time, the step and retry counters and the step sizes, and binds them as records of the
+// model's State.
+//
+// Three ways of choosing dt cover the models:
+//   - adaptive (impes3d): the next step grows from the last by `growth` within what the last
+//     step's changes allow (Outcome::dt_limit), between dt_min and dt_max; before a stop, a step
+//     that would leave a sliver is split into two even ones (`even_split`);
+//   - limited by the step itself (bl1d's CFL): the attempt is offered the whole way to the stop and
+//     takes what it can (Outcome::dt below the offer);
+//   - fixed (adi2d: dt, shortened to meet a stop; fluids3d: a step count, time = steps x dt).
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+
+namespace poreflow {
+
+class State;
+
+struct TimeStepOptions {
+  double dt_init = std::numeric_limits<double>::infinity();  // the first step's size (inf: as far as allowed)
+  double dt_min = 0;   // no attempt below this: the run stops with the reason
+  double dt_max = std::numeric_limits<double>::infinity();
+  double growth = 1;   // the next step: at most growth x this one
+  int max_cuts = 0;    // halvings of a failed attempt before the run stops
+  bool even_split = false;      // split a step that would leave a sliver before a stop into two even ones
+  bool land_on_stop = false;    // a step that reaches the stop ends exactly on it (else time += dt)
+  bool fixed_count = false;     // time is steps x dt_init (a step-count model)
+  std::string unit;             // the time unit in messages ("days"), empty for none
+};
+
+class TimeController {
+ public:
+  // What an attempt of a step of dt gave.
+  struct Outcome {
+    bool ok = false;
+    std::string why;  // when not ok: why the attempt failed (it is retried at half the size)
+    double dt = -1;   // the step taken when ok, <= the dt offered; < 0: the whole dt
+    double dt_limit = std::numeric_limits<double>::infinity();  // the largest next step the physics allows
+  };
+  using Attempt = std::function<Outcome(double dt)>;
+  using Restore = std::function<void()>;            // back to the state at the start of the step
+  using GiveUp = std::function<std::string()>;      // more about the last failure (the worst cell), for the message
+
+  explicit TimeController(TimeStepOptions o = {});
+
+  // One accepted step that ends no later than `limit`. Throws NumericalError naming the step, the
+  // time, dt and the reason when no attempt succeeds within max_cuts halvings and above dt_min.
+  void advance(double limit, const Attempt& attempt, const Restore& restore = nullptr, const GiveUp& give_up = nullptr);
+
+  // the step sizes start again from dt_init (a control change: the flow changes abruptly)
+  void restart_from(double dt) { dt_next_ = std::min(dt_next_, dt); }
+
+  double time() const { return o_.fixed_count ? double(steps_) * o_.dt_init : t_; }
+  long steps() const { return steps_; }
+  double last_dt() const { return last_dt_; }
+  double next_dt() const { return dt_next_; }
+  double dt_limit() const { return dt_limit_; }
+  long cuts() const { return cuts_; }
+  const TimeStepOptions& options() const { return o_; }
+  void set_next_dt(double dt) { dt_next_ = dt; }
+
+  // time, steps, next_dt, last_dt, dt_limit, cuts as records `prefix` + name
+  void bind(State& s, const std::string& prefix = "");
+
+ private:
+  TimeStepOptions o_;
+  double t_ = 0, dt_next_ = 0, last_dt_ = 0, dt_limit_ = std::numeric_limits<double>::infinity();
+  long steps_ = 0, cuts_ = 0;
+};
+
+}  // namespace poreflow

@@ -1,0 +1,204 @@
+// The parts every model is composed of: the named state (one description for save and load, a
+// mismatched checkpoint refused by name), the time-step controller (growth, stops, retries, the
+// smallest step), and the single-process communicator.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/comm/communicator.hpp"
+#include "core/kernels/field.hpp"
+#include "core/models/state.hpp"
+#include "core/models/time_control.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+
+namespace {
+
+// a part with a field, scalars and a history, bound once
+struct Part {
+  explicit Part(Backend& be) : f(be, 7) {}
+  Field<double> f;
+  double t = 0;
+  long n = 0;
+  bool flag = false;
+  std::size_t position = 0;
+  std::vector<double> history;
+  void bind(State& s) {
+    s.field("f", f);
+    s.value("t", t);
+    s.value("n", n);
+    s.value("flag", flag);
+    s.value("position", position);
+    s.values("history", history);
+    s.after_load([this] { return position > 3 ? std::string("position past 3") : std::string(); });
+  }
+};
+
+}  // namespace
+
+TEST_SUITE("unit") {
+
+TEST_CASE("state: records bound once are saved and loaded by name, bit for bit") {
+  Backend& be = test::reference();
+  Part a(be), b(be);
+  State sa, sb;
+  a.bind(sa);
+  b.bind(sb);
+  a.f.upload(std::vector<double>{1, 2, 3, 4, 5, 6, 0.1});
+  a.t = 0.1 + 0.2;
+  a.n = -5;
+  a.flag = true;
+  a.position = 2;
+  a.history = {1.5, std::nan(""), -0.0};
+  ModelState m;
+  sa.save(m);
+  CHECK(sa.names() == std::vector<std::string>{"f", "t", "n", "flag", "position", "history"});
+  sb.load(m);
+  CHECK(b.f.download() == a.f.download());
+  CHECK(b.t == a.t);
+  CHECK(b.n == -5);
+  CHECK(b.flag);
+  CHECK(b.position == 2);
+  REQUIRE(b.history.size() == 3);
+  CHECK(std::isnan(b.history[1]));
+  CHECK(std::signbit(b.history[2]));
+}
+
+TEST_CASE("state: a checkpoint whose records differ is refused naming each difference, before anything changes (a position checked after loading)") {
+  Backend& be = test::reference();
+  Part a(be), b(be);
+  State sa, sb;
+  a.bind(sa);
+  b.bind(sb);
+  ModelState m;
+  sa.save(m);
+  b.t = 42;
+  SUBCASE("a record missing, one unknown") {
+    ModelState x;
+    for (const auto& [k, v] : m.arrays())
+      if (k != "n") x.insert(k, v);
+    x.put("counters", std::vector<long>{1, 2, 3});
+    CHECK_THROWS_WITH_AS(sb.load(x), doctest::Contains("'n' is missing; 'counters' is not a record of this model"), ConfigError);
+    CHECK(b.t == 42);  // refused before anything changed
+  }
+  SUBCASE("another type and another length") {
+    ModelState x = m;
+    x.set_int("t", 3);
+    x.put("f", std::vector<double>(9, 0.0));
+    CHECK_THROWS_WITH_AS(sb.load(x), doctest::Contains("'f' has 9 values, this run has 7; 't' holds int64 values, this run keeps double"),
+                         ConfigError);
+    CHECK(b.t == 42);
+  }
+  SUBCASE("a position that does not fit the case") {
+    a.position = 5;
+    ModelState x;
+    sa.save(x);
+    CHECK_THROWS_WITH_AS(sb.load(x), doctest::Contains("does not fit this case: position past 3"), ConfigError);
+  }
+}
+
+TEST_CASE("state: a record bound twice is a programming error") {
+  State s;
+  double x = 0;
+  s.value("x", x);
+  CHECK_THROWS_AS(s.value("x", x), Error);
+}
+
+TEST_CASE("time control: adaptive steps grow, end exactly on the stop, and split the last two evenly") {
+  TimeStepOptions o;
+  o.dt_init = 1;
+  o.dt_min = 1e-3;
+  o.dt_max = 5;
+  o.growth = 2;
+  o.max_cuts = 3;
+  o.even_split = true;
+  o.land_on_stop = true;
+  TimeController c(o);
+  std::vector<double> dts;
+  auto ok = [&](double dt) {
+    dts.push_back(dt);
+    TimeController::Outcome r;
+    r.ok = true;
+    return r;
+  };
+  while (c.time() < 10) c.advance(10, ok);
+  // 1, 2 (t = 3); then 4 would leave a sliver of 3 before the stop (7 < 2 x 4): two steps of 3.5
+  CHECK(dts == std::vector<double>{1, 2, 3.5, 3.5});
+  CHECK(c.time() == 10);  // landed exactly
+  CHECK(c.steps() == 4);
+}
+
+TEST_CASE("time control: a failed attempt is retried at half the size, restored, and the run stops below dt_min") {
+  TimeStepOptions o;
+  o.dt_init = 1;
+  o.dt_min = 0.2;
+  o.max_cuts = 5;
+  o.unit = "days";
+  TimeController c(o);
+  int restores = 0, attempts = 0;
+  auto fail_twice = [&](double dt) {
+    TimeController::Outcome r;
+    r.ok = ++attempts > 2;
+    r.why = "S_w left [0, 1]";
+    r.dt_limit = 0.3;
+    return r;
+  };
+  c.advance(10, fail_twice, [&] { ++restores; });
+  CHECK(c.last_dt() == 0.25);
+  CHECK(c.cuts() == 2);
+  CHECK(restores == 2);
+  CHECK(c.next_dt() == doctest::Approx(0.25));  // grows from what worked, within dt_limit (0.3) and growth 1
+  auto never = [&](double) {
+    TimeController::Outcome r;
+    r.why = "the pressure solve did not converge";
+    return r;
+  };
+  CHECK_THROWS_WITH_AS(c.advance(10, never, nullptr, [] { return std::string("; at cell (1, 2, 3)"); }),
+                       doctest::Contains("step 2 (t = 0.25 days, dt = 0.25): the pressure solve did not converge; at cell (1, 2, "
+                                         "3); no step of at least time.dt_min = 0.2"),
+                       NumericalError);
+}
+
+TEST_CASE("time control: a step may take less than it is offered; a step count fixes the time") {
+  TimeController c;  // offered the whole way to the stop
+  c.advance(1, [](double dt) {
+    TimeController::Outcome r;
+    r.ok = true;
+    r.dt = 0.3 * dt;
+    return r;
+  });
+  CHECK(c.time() == doctest::Approx(0.3));
+  TimeStepOptions f;
+  f.dt_init = 0.1;
+  f.fixed_count = true;
+  TimeController k(f);
+  for (int s = 0; s < 3; ++s)
+    k.advance(1e9, [](double dt) {
+      CHECK(dt == 0.1);
+      TimeController::Outcome r;
+      r.ok = true;
+      return r;
+    });
+  CHECK(k.time() == 3 * 0.1);
+}
+
+TEST_CASE("communicator: one process combines to its own values and has no device hook") {
+  const Communicator& c = self_communicator();
+  CHECK(c.size() == 1);
+  CHECK(c.rank() == 0);
+  CHECK(c.sum(2.5) == 2.5);
+  CHECK(c.min(-1.0) == -1.0);
+  CHECK(c.max(7L) == 7);
+  CHECK(c.any(true));
+  double v[2] = {1, std::nan("")};
+  c.max(v);
+  CHECK(v[0] == 1);
+  CHECK(std::isnan(v[1]));
+  CHECK(c.device_combine() == nullptr);
+}
+}
