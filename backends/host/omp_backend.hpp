@@ -1,5 +1,5 @@
 #pragma once
-// The omp backend: the host backend's families (core/reference) on every thread, with omp's own
+// The omp backend: the host backend's families (backends/host) on every thread, with omp's own
 // reduce family (reduce.cpp).
 #include <memory>
 
