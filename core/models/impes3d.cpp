@@ -115,6 +115,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) 
   if (wp.empty()) wp.assign(IMP_NWP, 0.0);
   wp_ = up(wp);
   wells_.assign(in.wells.size(), ImpesWellResult{});
+  stopped_.assign(in.wells.size(), 0);
   h_bhp_.assign(in.wells.size(), {});
   h_wct_.assign(in.wells.size(), {});
 
@@ -239,15 +240,21 @@ void Impes3D<T>::apply_schedule() {
     std::size_t w = 0;
     while (cfg_.input.wells[w].name != e.well) ++w;
     settings_[w] = e.setting;
-    const auto x = well_params(cfg_.input.wells[w], e.setting, wa_, w);
-    const std::vector<T> xt(x.begin(), x.end());
-    // only the changed well's parameters go to the device
-    be_.upload(wp_.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+    upload_well(w);  // only the changed well's parameters go to the device
     spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t_, e.well, e.setting.open ? "open" : "shut",
                  to_string(e.setting.control), e.setting.rate, e.setting.bhp);
     // the flow changes abruptly: the steps start again from the first step's size and grow
     if (t_ > 0) dt_next_ = std::min({dt_next_, cfg_.numerics.dt_init, injection_dt()});
   }
+}
+
+template <class T>
+void Impes3D<T>::upload_well(std::size_t w) {
+  WellSetting st = settings_[w];
+  if (stopped_[w]) st.open = false;
+  const auto x = well_params(cfg_.input.wells[w], st, wa_, w);
+  const std::vector<T> xt(x.begin(), x.end());
+  be_.upload(wp_.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
 }
 
 // A first step's bound from the injectors: a completion's share of its well's rate (by well index)
@@ -380,6 +387,21 @@ typename Impes3D<T>::Attempt Impes3D<T>::try_step(double dt) {
   std::vector<unsigned long long> words(nwords);
   be_.download(*words_, words.data(), nwords * 8);
   seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
+  // A well at its BHP that flows the wrong way as a whole (a producer pushing oil and water it never
+  // took in into the reservoir, an injector producing) is stopped and the step solved again, as
+  // Eclipse and OPM Flow stop a well that cannot flow at its BHP; the next step tries it again.
+  // Its rates are implicit: the solved ones decide.
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const unsigned long long* x = words.data() + IMP_NSTAT + i * IMP_NWO;
+    if (std::lround(word_value(x[IMP_O_CTRL], prec)) != IMP_CTRL_BHP) continue;
+    const double into = word_value(x[IMP_O_QW], prec) + word_value(x[IMP_O_QO], prec);  // surface liquid
+    if (cfg_.input.wells[i].kind == WellKind::Injector ? into < 0 : into > 0) {
+      stopped_[i] = 1;
+      upload_well(i);
+      at.redo = true;
+    }
+  }
+  if (at.redo) return at;
   double s[IMP_NSTAT];
   for (int i = 0; i < IMP_NSTAT; ++i) s[i] = word_value(words[i], prec);
   std::ostringstream o;
@@ -452,7 +474,11 @@ void Impes3D<T>::step(double t_stop) {
   const double planned = dt_next_;
   bool failed = false;
   for (int cut = 0;; ++cut) {
-    const Attempt a = try_step(dt);
+    Attempt a = try_step(dt);
+    while (a.redo) {  // a well is now stopped: the same step again (each redo stops one more)
+      be_.copy(p_old_.buffer(), p_.buffer(), E_ * sizeof(T));
+      a = try_step(dt);
+    }
     if (a.ok) break;
     ++cuts_total_;
     std::ostringstream o;
@@ -480,6 +506,12 @@ void Impes3D<T>::step(double t_stop) {
     spdlog::warn("{}; retrying with dt = {:g}", o.str(), dt);
     be_.copy(p_old_.buffer(), p_.buffer(), E_ * sizeof(T));  // the start of the step again
   }
+  // the stopped wells are tried again in the next step
+  for (std::size_t w = 0; w < stopped_.size(); ++w)
+    if (stopped_[w]) {
+      stopped_[w] = 0;
+      upload_well(w);
+    }
   t_ = (dt == left) ? limit : t_ + dt;
   last_dt_ = dt;
   ++steps_;
