@@ -3,6 +3,7 @@
 // the keyword, the file and the line.
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "tests/harness.hpp"
+#include "tests/stop_after.hpp"
 
 #if POREFLOW_HAVE_OPM
 #include <opm/io/eclipse/ESmry.hpp>
@@ -152,6 +154,19 @@ void check_totals(const std::filesystem::path& smspec, const std::filesystem::pa
   CHECK(double(smry.get("FWIT")[last]) == doctest::Approx(stats.at("water_injected_sm3")).epsilon(1e-6));
 }
 
+// the number of steps a run of `deck` has taken when its time first passes t
+long steps_past(Backend& be, const std::string& deck, double t) {
+  auto cf = io::CaseFile::load(deck);
+  auto m = make_model(cf, be, Precision::Double);
+  for (double stop : m->report_times())
+    while (m->time() < stop * (1 - 1e-12)) {
+      m->step(stop);
+      if (m->time() > t) return m->steps();
+    }
+  FAIL("the run never passes t = " << t);
+  return 0;
+}
+
 }  // namespace
 
 TEST_CASE("decks: SMALL.DATA reads into the same input as its TOML twin") {
@@ -265,6 +280,44 @@ TEST_CASE("decks: the summary files' totals equal the CSV's and the final statis
       const RunReport r = run_model(*m, out, false);
       CHECK(r.stats.at("retried_steps") >= 1);
       check_totals(dir / (name + ".SMSPEC"), dir / "impes3d_series.csv", r.stats);
+      fs::remove_all(dir);
+    }
+  });
+}
+
+// A run stopped (as by SIGTERM) two steps after a control change and restarted from its
+// checkpoint: the restarted run's summary files (NAME_R<step>) go on with the totals.
+TEST_CASE("decks: a restarted run's summary files continue the totals") {
+  namespace fs = std::filesystem;
+  if (!io::checkpoints_supported()) return;
+  for_each_backend([&](Backend& be) {
+    for (const auto& d : kSwitchDecks) {
+      const std::string& name = d.first;
+      CAPTURE(name);
+      const std::string deck = kDecks + name + ".DATA";
+      const fs::path dir = fs::temp_directory_path() / "poreflow_decks" / ("restart_" + name + "_" + be.name());
+      fs::remove_all(dir);
+      auto cf = io::CaseFile::load(deck);
+      OutputOptions out;
+      out.vtk = out.png = false;
+      out.dir = dir;
+      CheckpointOptions ck;
+      ck.identity.case_text = cf.canonical_text();
+      ck.identity.case_source = deck;
+      ck.identity.backend = be.name();
+      ck.identity.precision = "double";
+      ck.file = dir / "checkpoint.h5";
+      ck.handle_signals = true;
+      const long k = steps_past(be, deck, d.second) + 1;
+      auto first = make_model(cf, be, Precision::Double);
+      StopAfter stop(*first, k);
+      REQUIRE(run_model(stop, out, false, ck).interrupted == SIGTERM);
+      const io::Checkpoint c = io::read_checkpoint(ck.file);
+      ck.restart = &c;
+      auto second = make_model(cf, be, Precision::Double);
+      const RunReport r = run_model(*second, out, false, ck);
+      REQUIRE(r.interrupted == 0);
+      check_totals(dir / (name + "_R" + std::to_string(k) + ".SMSPEC"), dir / "impes3d_series.csv", r.stats, c.time);
       fs::remove_all(dir);
     }
   });

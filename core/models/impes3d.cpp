@@ -541,6 +541,13 @@ void Impes3D<T>::open_outputs(const std::filesystem::path& dir) {
                  cfg_.deck->basename());
   }
   summary_ = cfg_.deck->summary(dir, stem);
+  if (steps_ > 0) {
+    // the totals go on from the checkpoint's, as Eclipse's do in a restarted run's files
+    if (!summary_resume_)
+      spdlog::warn("the checkpoint holds no summary totals (its run wrote no summary files): {}'s totals start from 0 at "
+                   "t = {:g} days", stem, t_);
+    summary_->resume({summary_keys_, summary_values_}, t_);
+  }
   write_summary(true);
 }
 
@@ -564,8 +571,9 @@ void Impes3D<T>::write_summary(bool start) {
   }
   if (s.report) summary_fpr_ = mean_pressure();
   s.pressure = summary_fpr_;
-  s.oil_in_place = oil_in_place();
-  s.water_in_place = water_in_place();
+  // start: the in-place volumes of time 0, also in a restarted run (opm's recovery factors)
+  s.oil_in_place = start ? mo0_ : oil_in_place();
+  s.water_in_place = start ? mw0_ : water_in_place();
   if (start) summary_->start(s);
   else summary_->step(s);
 }
@@ -752,7 +760,8 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
 // first guess, scaled by the steps); the wells' parameters as the schedule left them. Properties,
 // coefficients, completion rates and the control block are recomputed every step. On the host: the
 // step sizes (the next one, the last, the limits), the schedule's and the reports' positions, the
-// wells' last results and cumulatives (the CSV), the report history (the plots) and the counters.
+// wells' last results and cumulatives (the CSV), the report history (the plots), the counters and
+// a deck's summary totals (opm-common's summary state).
 template <class T>
 void Impes3D<T>::save_state(ModelState& s) const {
   s.put("pressure", p_);
@@ -786,6 +795,14 @@ void Impes3D<T>::save_state(ModelState& s) const {
   }
   s.put("history_bhp", bhp);  // well after well, one value per report
   s.put("history_wct", wct);
+  // a deck's summary totals, which a restarted run's summary files continue
+  if (summary_) {
+    const auto t = summary_->totals();
+    std::string keys;
+    for (const auto& k : t.keys) keys += k + '\n';
+    s.set_text("summary_keys", keys);
+    s.put("summary_values", t.values);
+  }
 }
 
 template <class T>
@@ -842,6 +859,14 @@ void Impes3D<T>::load_state(const ModelState& s) {
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     h_bhp_[i].assign(bhp.begin() + std::ptrdiff_t(i * nr), bhp.begin() + std::ptrdiff_t((i + 1) * nr));
     h_wct_[i].assign(wct.begin() + std::ptrdiff_t(i * nr), wct.begin() + std::ptrdiff_t((i + 1) * nr));
+  }
+  summary_resume_ = s.has("summary_keys");
+  summary_keys_.clear();
+  summary_values_.clear();
+  if (summary_resume_) {
+    std::istringstream keys(s.text("summary_keys"));
+    for (std::string k; std::getline(keys, k);) summary_keys_.push_back(k);
+    summary_values_ = s.doubles("summary_values", summary_keys_.size());
   }
 }
 

@@ -139,6 +139,10 @@ class Impes3D final : public Model {
   std::size_t next_report_ = 0;
   mutable std::unique_ptr<io::HexGrid> hex_;
   std::shared_ptr<eclipse::SummaryWriter> summary_;
+  // a checkpoint's summary totals (eclipse::SummaryTotals), for the restarted run's writer
+  bool summary_resume_ = false;
+  std::vector<std::string> summary_keys_;
+  std::vector<double> summary_values_;
   double summary_fpr_ = 0;  // the pressure of the last report (summary ministeps between reports repeat it)
 };
 
