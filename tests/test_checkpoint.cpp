@@ -20,6 +20,7 @@
 #include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
 #include "tests/harness.hpp"
+#include "tests/stop_after.hpp"
 
 using namespace poreflow;
 using namespace poreflow::test;
@@ -106,19 +107,6 @@ fs::path temp_dir(const std::string& tag) {
   fs::create_directories(d);
   return d;
 }
-
-// An observer that asks for SIGTERM's stop after the model's k-th step, as a signal arriving then
-// would.
-class StopAfter final : public Observer {
- public:
-  explicit StopAfter(long k) : k_(k) {}
-  void step(const Model& m) override {
-    if (m.steps() == k_) request_interrupt(SIGTERM);
-  }
-
- private:
-  long k_;
-};
 
 Simulation build_simulation(Backend& be, Precision prec, const Spec& s) {
   auto cf = load(s);

@@ -97,6 +97,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       initial_(std::make_unique<ImpesState>(initial_state(cfg_.input, geo_, prm_host_))),
       settings_(initial_settings(cfg_.input)),
       step_settings_(settings_),
+      stopped_(settings_.size(), 0),
       wells_(cfg_.input.wells.size()),
       clock_(impes_time_options(cfg_.numerics)),
       arrays_(be, cfg_.input, geo_, wa_, prm_host_, *initial_, cfg_.numerics.tables),
@@ -108,6 +109,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
   mo0_ = sum(arrays_.mo);
   bind_state();
   apply_schedule();  // events at t = 0
+  step_settings_ = settings_;
 }
 
 // The cells' pressure, masses and S_w; the last accepted pressure increment (the next solve's
@@ -229,10 +231,7 @@ void Impes3D<T>::apply_schedule() {
     std::size_t w = 0;
     while (cfg_.input.wells[w].name != e.well) ++w;
     settings_[w] = e.setting;
-    const auto x = well_params(cfg_.input.wells[w], e.setting, wa_, w);
-    const std::vector<T> xt(x.begin(), x.end());
-    // only the changed well's parameters go to the device
-    be_.upload(arrays_.wp.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+    upload_well(w);  // only the changed well's parameters go to the device
     spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t, e.well, e.setting.open ? "open" : "shut",
                  to_string(e.setting.control), e.setting.rate, e.setting.bhp);
     // the flow changes abruptly: the steps start again from the first step's size and grow
@@ -262,12 +261,48 @@ double Impes3D<T>::injection_dt() const {
   return std::max(bound, cfg_.numerics.dt_min);
 }
 
-// One attempt of the IMPES step, then the checks added to the model; an accepted attempt becomes
-// the state, and its wells' rates their results.
+template <class T>
+void Impes3D<T>::upload_well(std::size_t w) {
+  WellSetting st = settings_[w];
+  if (stopped_[w]) st.open = false;
+  const auto x = well_params(cfg_.input.wells[w], st, wa_, w);
+  const std::vector<T> xt(x.begin(), x.end());
+  be_.upload(arrays_.wp.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+}
+
+// A well at its BHP that flows the wrong way as a whole (a producer pushing oil and water it never
+// took in into the reservoir, an injector producing) is stopped and the step solved again, as
+// Eclipse and OPM Flow stop a well that cannot flow at its BHP; the next step tries it again. Its
+// rates are implicit: the solved ones decide. Returns whether a well was stopped.
+template <class T>
+bool Impes3D<T>::stop_wrong_way_wells() {
+  const auto& words = impes_.result().well;
+  bool any = false;
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const double* x = words.data() + i * IMP_NWO;
+    if (std::lround(x[IMP_O_CTRL]) != IMP_CTRL_BHP) continue;
+    const double into = x[IMP_O_QW] + x[IMP_O_QO];  // surface liquid
+    if (cfg_.input.wells[i].kind == WellKind::Injector ? into < 0 : into > 0) {
+      stopped_[i] = 1;
+      upload_well(i);
+      any = true;
+    }
+  }
+  return any;
+}
+
+// One attempt of the IMPES step (solved again while a well it stops flowed the wrong way), its
+// checks, then those added to the model; an accepted attempt becomes the state, and its wells'
+// rates their results.
 template <class T>
 TimeController::Outcome Impes3D<T>::attempt(double dt) {
   TimeController::Outcome out;
-  const auto a = impes_.attempt(dt, clock_.last_dt());
+  auto a = impes_.solve(dt, clock_.last_dt());
+  while (a.ok && stop_wrong_way_wells()) {  // each redo stops one more well at most as often as there are wells
+    impes_.restore();
+    a = impes_.solve(dt, clock_.last_dt());
+  }
+  if (a.ok) a = impes_.check();
   if (!a.ok) {
     out.why = a.why;
     if (a.sw_out) {  // name the cell (a copy only on this path)
@@ -352,6 +387,12 @@ void Impes3D<T>::step(double t_stop) {
   step_settings_ = settings_;
   clock_.advance(
       limit, [this](double dt) { return attempt(dt); }, [this] { impes_.restore(); }, [this] { return worst_cell(); });
+  // the stopped wells are tried again in the next step
+  for (std::size_t w = 0; w < stopped_.size(); ++w)
+    if (stopped_[w]) {
+      stopped_[w] = 0;
+      upload_well(w);
+    }
   apply_schedule();
 }
 

@@ -57,6 +57,8 @@ class Reservoir : public Model {
   virtual const std::vector<WellSetting>& step_settings() const = 0;
   virtual double water_in_place() const = 0;  // sm3
   virtual double oil_in_place() const = 0;
+  virtual double water_in_place_initial() const = 0;  // at time 0 (also in a restarted run)
+  virtual double oil_in_place_initial() const = 0;
   virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (reads the pressure back)
   virtual std::vector<double> pressure() const = 0;    // per cell (nx ny nz), 0 for inactive cells
   virtual std::vector<double> saturation() const = 0;
@@ -88,6 +90,8 @@ class Impes3D final : public Reservoir {
   const std::vector<WellSetting>& step_settings() const override { return step_settings_; }
   double water_in_place() const override;
   double oil_in_place() const override;
+  double water_in_place_initial() const override { return mw0_; }
+  double oil_in_place_initial() const override { return mo0_; }
   double mean_pressure() const override;
   std::vector<double> pressure() const override;
   std::vector<double> saturation() const override;
@@ -107,7 +111,9 @@ class Impes3D final : public Reservoir {
  private:
   TimeController::Outcome attempt(double dt);
   void accept_wells(double dt);
+  bool stop_wrong_way_wells();
   void apply_schedule();
+  void upload_well(std::size_t w);  // its setting's parameters (shut while stopped)
   double sum(const Field<T>& f) const;
   double injection_dt() const;  // days
   std::vector<double> cells_of(const Field<T>& f) const;
@@ -123,6 +129,7 @@ class Impes3D final : public Reservoir {
   std::unique_ptr<ImpesState> initial_;  // the initial state on the host, until the device has it
   // the wells: their settings as the schedule left them and during the last step, their results
   std::vector<WellSetting> settings_, step_settings_;
+  std::vector<char> stopped_;  // wells stopped for the step being taken (they flowed the wrong way)
   std::size_t next_event_ = 0;
   std::vector<ImpesWellResult> wells_;
   TimeController clock_;

@@ -133,7 +133,7 @@ double ImpesStep<T>::omega_for(double dt) const {
 }
 
 template <class T>
-typename ImpesStep<T>::Attempt ImpesStep<T>::attempt(double dt, double prev_dt) {
+typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   const Precision prec = precision_of<T>();
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
@@ -239,6 +239,13 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::attempt(double dt, double prev_dt) 
   for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
   // the step's statistics are maxima over the cells: over every process's cells before any decision
   comm_.max(result_.stat);
+  at.ok = true;
+  return at;
+}
+
+template <class T>
+typename ImpesStep<T>::Attempt ImpesStep<T>::check() const {
+  Attempt at;
   const double* s = result_.stat;
   std::ostringstream o;
   o.precision(4);

@@ -55,11 +55,14 @@ class ImpesStep {
     bool sw_out = false;  // S_w left [0, 1] (the model names the cell)
   };
   // One attempt of a step of dt from the state in the arrays: the new pressure in place, the new
-  // masses and S_w aside, result() what the step did. prev_dt: the last accepted step (0: none),
-  // whose pressure increment scaled by dt / prev_dt is the solve's first guess. An attempt the
-  // caller accepts is commit()ed (the new masses become the state); one it refuses is undone by
-  // restore() (the pressure at the start of the step).
-  Attempt attempt(double dt, double prev_dt);
+  // masses and S_w aside, result() what the step did (the wells' rates, the step's statistics);
+  // not ok when the pressure solve failed. prev_dt: the last accepted step (0: none), whose
+  // pressure increment scaled by dt / prev_dt is the solve's first guess.
+  Attempt solve(double dt, double prev_dt);
+  // whether the solved step holds: no NaN, S_w within [0, 1], no negative mass
+  Attempt check() const;
+  // An attempt the caller accepts is commit()ed (the new masses become the state); one it refuses
+  // is undone by restore() (the pressure at the start of the step).
   void commit();
   void restore();
   const ImpesStepResult& result() const { return result_; }

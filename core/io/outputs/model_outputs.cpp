@@ -275,7 +275,29 @@ class EclipseSummary final : public Observer {
     const auto& rt = reservoir(m).config().input.report_times;
     while (next_report_ < rt.size() && m.time() >= rt[next_report_] * (1 - 1e-12)) ++next_report_;
     summary_ = deck_->summary(dir_, stem);
+    if (m.steps() > 0) {
+      // the totals go on from the checkpoint's, as Eclipse's do in a restarted run's files
+      if (!resumed_)
+        spdlog::warn("the checkpoint holds no summary totals (its run wrote no summary files): {}'s totals start from 0 at "
+                     "t = {:g} days", stem, m.time());
+      summary_->resume(totals_, m.time());
+    }
     write(m, true);
+  }
+  // a deck's summary totals, which a restarted run's summary files continue
+  void save(ModelState& s) const override {
+    const auto t = summary_->totals();
+    std::string keys;
+    for (const auto& k : t.keys) keys += k + '\n';
+    s.set_text("summary_keys", keys);
+    s.put("summary_values", t.values);
+  }
+  void resume(const ModelState& s) override {
+    if (!s.has("summary_keys")) return;
+    std::istringstream keys(s.text("summary_keys"));
+    for (std::string k; std::getline(keys, k);) totals_.keys.push_back(k);
+    totals_.values = s.doubles("summary_values", totals_.keys.size());
+    resumed_ = true;
   }
   void step(const Model& m) override {
     const auto& rt = reservoir(m).config().input.report_times;
@@ -308,8 +330,9 @@ class EclipseSummary final : public Observer {
     }
     if (s.report) fpr_ = r.mean_pressure();
     s.pressure = fpr_;  // the pressure of the last report (summary ministeps between reports repeat it)
-    s.oil_in_place = r.oil_in_place();
-    s.water_in_place = r.water_in_place();
+    // start: the in-place volumes of time 0, also in a restarted run (opm's recovery factors)
+    s.oil_in_place = start ? r.oil_in_place_initial() : r.oil_in_place();
+    s.water_in_place = start ? r.water_in_place_initial() : r.water_in_place();
     if (start) summary_->start(s);
     else summary_->step(s);
   }
@@ -319,6 +342,8 @@ class EclipseSummary final : public Observer {
   std::unique_ptr<eclipse::SummaryWriter> summary_;
   std::size_t next_report_ = 0;
   double fpr_ = 0;
+  bool resumed_ = false;
+  eclipse::SummaryTotals totals_;  // a checkpoint's, for a restarted run
 };
 
 }  // namespace
