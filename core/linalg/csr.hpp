@@ -1,0 +1,41 @@
+#pragma once
+// Sparse matrices in block CSR: rows x cols blocks of block x block values (block 1 or 2), the
+// blocks of a row in increasing column order. Well rows and columns, the coarse levels of AMG and
+// anything unstructured use it. The pattern is built on the host (CsrPattern) and uploaded once;
+// values change on the device (a Newton iteration, a new time step) without touching the pattern.
+//
+//   ptr: rows + 1 int32, col: nnz int32, val: nnz x block^2 values, block (r, c) of entry k at
+//   k * block^2 + r * block + c.
+// Indices are 32-bit: a matrix has fewer than 2^31 blocks (a 1290^3 7-point grid).
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "core/kernels/field.hpp"
+
+namespace poreflow::linalg {
+
+struct CsrPattern {
+  std::size_t rows = 0, cols = 0;
+  std::vector<int> ptr{0}, col;
+  std::size_t nnz() const { return col.size(); }
+  // the position of (r, c), or -1
+  long find(std::size_t r, std::size_t c) const;
+  // ConfigError naming what is wrong (sizes, a column out of range, not increasing in a row)
+  void check(const char* what) const;
+};
+
+// the transpose's pattern; perm[k]: the entry of this pattern that the transpose's entry k is
+CsrPattern transpose(const CsrPattern& p, std::vector<int>* perm = nullptr);
+
+template <class T>
+struct CsrMatrix {
+  CsrMatrix(Backend& be, const CsrPattern& p, int block);
+  std::size_t rows = 0, cols = 0, nnz = 0;
+  int block = 1;
+  std::unique_ptr<Buffer> ptr, col;  // int32
+  Field<T> val;                      // nnz x block^2
+  Backend& backend() const { return val.backend(); }
+};
+
+}  // namespace poreflow::linalg

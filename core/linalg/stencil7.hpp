@@ -1,0 +1,36 @@
+#pragma once
+// A structured 7-point operator on a box (core/kernels/box3.hpp), scalar or with 2 x 2 blocks
+// (two unknowns per cell), stored as one coefficient array per face plus the diagonal:
+//
+//   coef: 7 planes of block^2 x extent values; plane q, cell L (the box index of the cell, halo
+//   included), entry (r, c) of its block at  (q * extent + L) * block^2 + r * block + c
+//   q: 0 the diagonal, 1 the -x neighbour, 2 +x, 3 -y, 4 +y, 5 -z, 6 +z (kStencil*)
+//
+//   (A x)_L = D_L x_L + sum_q O_qL x_(L + offset_q)        (the blocks times the cells' vectors)
+//
+// Entries are the matrix's own (a Laplacian's off-diagonals are negative). A vector holds
+// block x extent values, a cell's unknowns adjacent. Inactive cells (active[L] == 0, or any cell
+// outside the box) have zero rows: A x is 0 there, and every coefficient that couples an active
+// cell to an inactive one is 0. A halo of at least 1 keeps every neighbour read inside the array.
+#include <cstddef>
+#include <memory>
+
+#include "core/kernels/box3.hpp"
+#include "core/kernels/field.hpp"
+
+namespace poreflow::linalg {
+
+enum Stencil7Plane { kStencilDiag = 0, kStencilXm, kStencilXp, kStencilYm, kStencilYp, kStencilZm, kStencilZp, kStencilPlanes };
+
+template <class T>
+struct Stencil7Matrix {
+  Stencil7Matrix(Backend& be, const Box3& box, int block);
+  Box3 box;
+  int block = 1;
+  Field<T> coef;                    // kStencilPlanes x block^2 x extent
+  std::unique_ptr<Buffer> active;   // int32 per cell of the extent: 1 an unknown, 0 not (halo, inactive)
+  std::size_t extent() const { return box.extent(); }
+  std::size_t vector_size() const { return static_cast<std::size_t>(block) * box.extent(); }
+};
+
+}  // namespace poreflow::linalg
