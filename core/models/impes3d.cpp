@@ -517,7 +517,9 @@ void Impes3D<T>::write_summary(bool start) {
   eclipse::SummaryStep s;
   s.time = t_;
   const auto& rt = cfg_.input.report_times;
-  s.report = start || (next_report_ > 0 && std::abs(t_ - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t_));
+  const bool at_report = next_report_ > 0 && std::abs(t_ - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t_);
+  const auto every = static_cast<std::size_t>(cfg_.report_every);
+  s.report = start || (at_report && (next_report_ % every == 0 || next_report_ == rt.size()));
   for (std::size_t w = 0; w < wells_.size(); ++w) {
     const auto& r = wells_[w];
     eclipse::WellStep x;

@@ -27,6 +27,7 @@ struct Impes3DConfig {
   std::shared_ptr<const eclipse::Deck> deck;  // when the input came from an Eclipse deck: its summary files
   ImpesNumerics numerics;
   int map_layer = 0;  // the layer of the S_w map (0-based)
+  long report_every = 1;  // a deck's summary files get a row at every N-th report time and the last
 };
 
 // Reads a TOML case (core/models/impes3d_case.cpp); validate()d. The grid's memory need in prec
