@@ -5,7 +5,8 @@
 #   tools/identical/check.sh [--base REF] [--keep] [--only REGEX] [--threads N] [--jobs N]
 #                            [--timeout S]
 #
-#   --base REF    the commit before the change (default: git merge-base HEAD main). It must
+#   --base REF    the commit before the change (default: git merge-base HEAD main; on main
+#                 itself that is HEAD, so the uncommitted changes are checked). It must
 #                 include `--set time.end` on decks (main after the deck-end branch): the deck
 #                 runs below are bounded with it
 #   --keep        keep the base's worktree and both builds, and reuse those an earlier check
@@ -218,6 +219,9 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo
   echo "NOT IDENTICAL: ${#failed[@]} difference(s)"
   printf '  %s\n' "${failed[@]}"
+  if grep -qs "unknown key 'time.end'" "$runs"/base/*/stderr; then
+    echo "note: the base refuses --set time.end on a deck (it predates the deck-end branch): give a --base that has it"
+  fi
   exit 1
 fi
 echo "all runs identical"
