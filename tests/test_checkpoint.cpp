@@ -20,6 +20,7 @@
 #include "core/models/interrupt.hpp"
 #include "core/models/state.hpp"
 #include "tests/harness.hpp"
+#include "tests/stop_after.hpp"
 
 using namespace poreflow;
 using namespace poreflow::test;
@@ -106,38 +107,6 @@ fs::path temp_dir(const std::string& tag) {
   fs::create_directories(d);
   return d;
 }
-
-// A model that asks for SIGTERM's stop after its k-th step, as a signal arriving then would.
-class StopAfter final : public Model {
- public:
-  StopAfter(Model& m, long k) : m_(m), k_(k) {}
-  std::string name() const override { return m_.name(); }
-  std::string summary() const override { return m_.summary(); }
-  GridInfo grid() const override { return m_.grid(); }
-  double time() const override { return m_.time(); }
-  double end_time() const override { return m_.end_time(); }
-  long steps() const override { return m_.steps(); }
-  void step(double t_stop) override {
-    m_.step(t_stop);
-    if (m_.steps() == k_) request_interrupt(SIGTERM);
-  }
-  std::string progress() const override { return m_.progress(); }
-  std::vector<NamedField> fields() const override { return m_.fields(); }
-  std::vector<std::string> series_columns() const override { return m_.series_columns(); }
-  std::vector<double> series_row() const override { return m_.series_row(); }
-  void write_plot(const fs::path& png) const override { m_.write_plot(png); }
-  std::map<std::string, double> final_stats() const override { return m_.final_stats(); }
-  std::vector<double> report_times() const override { return m_.report_times(); }
-  std::string write_snapshot(const fs::path& dir, const std::string& stem) const override {
-    return m_.write_snapshot(dir, stem);
-  }
-  void save_state(ModelState& s) const override { m_.save_state(s); }
-  void load_state(const ModelState& s) override { m_.load_state(s); }
-
- private:
-  Model& m_;
-  long k_;
-};
 
 }  // namespace
 

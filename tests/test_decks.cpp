@@ -3,8 +3,11 @@
 // the keyword, the file and the line.
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -17,6 +20,11 @@
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "tests/harness.hpp"
+#include "tests/stop_after.hpp"
+
+#if POREFLOW_HAVE_OPM
+#include <opm/io/eclipse/ESmry.hpp>
+#endif
 
 using namespace poreflow;
 using namespace poreflow::test;
@@ -110,6 +118,88 @@ bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std:
 }  // namespace
 
 #if POREFLOW_HAVE_OPM
+
+namespace {
+
+// impes3d_series.csv: its columns by name, its rows
+struct Series {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> rows;
+  double at(std::size_t r, const std::string& name) const {
+    const auto c = std::find(names.begin(), names.end(), name);
+    REQUIRE_MESSAGE(c != names.end(), "no CSV column " << name);
+    return rows[r][static_cast<std::size_t>(c - names.begin())];
+  }
+};
+
+Series read_series(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  REQUIRE_MESSAGE(in, file.string());
+  Series s;
+  std::string line, cell;
+  std::getline(in, line);
+  for (std::stringstream ls(line); std::getline(ls, cell, ',');) s.names.push_back(cell);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    for (std::stringstream ls(line); std::getline(ls, cell, ',');) row.push_back(std::stod(cell));
+    REQUIRE(row.size() == s.names.size());
+    s.rows.push_back(row);
+  }
+  return s;
+}
+
+// The totals of the summary file (opm-common's, from the rates of every step it was handed) equal
+// the CSV's at the same report times and, at the end, the run's final statistics (impes3d's, from
+// the rates it added to the cells' masses): FOPT, FWPT, FWIT and each well's WOPT, WWPT, WWIT. The
+// summary stores floats: equal to their rounding. Every CSV row after `after` has its summary row.
+void check_totals(const std::filesystem::path& smspec, const std::filesystem::path& csv, const std::map<std::string, double>& stats,
+                  double after = 0) {
+  CAPTURE(smspec.string());
+  const Opm::EclIO::ESmry smry(smspec.string());
+  const Series series = read_series(csv);
+  std::vector<std::string> keys = {"FOPT", "FWPT", "FWIT"};
+  for (const auto& n : series.names)
+    for (const char* v : {"WOPT:", "WWPT:", "WWIT:"})
+      if (n.rfind(v, 0) == 0) keys.push_back(n);
+  REQUIRE(keys.size() > 3);
+  const auto& time = smry.get("TIME");
+  std::size_t row = 0, matched = 0;
+  for (std::size_t i = 0; i < time.size(); ++i) {
+    while (row < series.rows.size() && series.at(row, "TIME") < double(time[i]) - 1e-4) ++row;
+    REQUIRE_MESSAGE(row < series.rows.size(), "no CSV row at t = " << time[i]);
+    REQUIRE(series.at(row, "TIME") == doctest::Approx(time[i]).epsilon(1e-6));
+    ++matched;
+    for (const auto& k : keys) {
+      CAPTURE(k);
+      CAPTURE(time[i]);
+      REQUIRE_MESSAGE(smry.hasKey(k), "the deck's SUMMARY section lacks " << k);
+      CHECK(double(smry.get(k)[i]) == doctest::Approx(series.at(row, k)).epsilon(1e-6));
+    }
+  }
+  std::size_t expected = 0;
+  for (std::size_t r = 0; r < series.rows.size(); ++r) expected += series.at(r, "TIME") > after + 1e-9;
+  CHECK(matched == expected);
+  REQUIRE(!time.empty());
+  const std::size_t last = time.size() - 1;
+  CHECK(double(smry.get("FOPT")[last]) == doctest::Approx(stats.at("oil_produced_sm3")).epsilon(1e-6));
+  CHECK(double(smry.get("FWPT")[last]) == doctest::Approx(stats.at("water_produced_sm3")).epsilon(1e-6));
+  CHECK(double(smry.get("FWIT")[last]) == doctest::Approx(stats.at("water_injected_sm3")).epsilon(1e-6));
+}
+
+// the number of steps a run of `deck` has taken when its time first passes t
+long steps_past(Backend& be, const std::string& deck, double t) {
+  auto cf = io::CaseFile::load(deck);
+  auto m = make_model(cf, be, Precision::Double);
+  for (double stop : m->report_times())
+    while (m->time() < stop * (1 - 1e-12)) {
+      m->step(stop);
+      if (m->time() > t) return m->steps();
+    }
+  FAIL("the run never passes t = " << t);
+  return 0;
+}
+
+}  // namespace
 
 TEST_CASE("decks: SMALL.DATA reads into the same input as its TOML twin") {
   const auto deck = eclipse::read_deck(kDecks + "SMALL.DATA");
@@ -297,6 +387,74 @@ TEST_CASE("decks: output.series_every writes every N-th report and the last, as 
     for (const char* key : {"FOPT", "FWCT", "WBHP:P1"}) {
       CAPTURE(key);
       CHECK(b.get(key) == std::vector<float>{a.get(key)[3], a.get(key)[7], a.get(key)[9]});
+    }
+  });
+}
+}  // TEST_SUITE
+
+TEST_SUITE("model") {
+// Each deck with its first control change: SMALL's producer rate -> BHP; SWITCH's wells rate ->
+// BHP -> rate, shut and open.
+const std::vector<std::pair<std::string, double>> kSwitchDecks = {{"SMALL", 150.0}, {"SWITCH", 60.0}};
+
+// The summary files hold the totals the run reports, through control changes and a step retried
+// just after one.
+TEST_CASE("decks: the summary files' totals equal the CSV's and the final statistics, through control changes") {
+  namespace fs = std::filesystem;
+  for_each_backend([&](Backend& be) {
+    for (const auto& d : kSwitchDecks) {
+      const std::string& name = d.first;
+      CAPTURE(name);
+      const fs::path dir = fs::temp_directory_path() / "poreflow_decks" / ("totals_" + name + "_" + be.name());
+      fs::remove_all(dir);
+      auto cf = io::CaseFile::load(kDecks + name + ".DATA");
+      auto m = make_model(cf, be, Precision::Double);
+      dynamic_cast<Impes3D<double>&>(*m).fail_once_at(d.second + 0.05);  // halves the step after the change
+      OutputOptions out;
+      out.vtk = out.png = false;
+      out.dir = dir;
+      const RunReport r = run_model(*m, out, false);
+      CHECK(r.stats.at("retried_steps") >= 1);
+      check_totals(dir / (name + ".SMSPEC"), dir / "impes3d_series.csv", r.stats);
+      fs::remove_all(dir);
+    }
+  });
+}
+
+// A run stopped (as by SIGTERM) two steps after a control change and restarted from its
+// checkpoint: the restarted run's summary files (NAME_R<step>) go on with the totals.
+TEST_CASE("decks: a restarted run's summary files continue the totals") {
+  namespace fs = std::filesystem;
+  if (!io::checkpoints_supported()) return;
+  for_each_backend([&](Backend& be) {
+    for (const auto& d : kSwitchDecks) {
+      const std::string& name = d.first;
+      CAPTURE(name);
+      const std::string deck = kDecks + name + ".DATA";
+      const fs::path dir = fs::temp_directory_path() / "poreflow_decks" / ("restart_" + name + "_" + be.name());
+      fs::remove_all(dir);
+      auto cf = io::CaseFile::load(deck);
+      OutputOptions out;
+      out.vtk = out.png = false;
+      out.dir = dir;
+      CheckpointOptions ck;
+      ck.identity.case_text = cf.canonical_text();
+      ck.identity.case_source = deck;
+      ck.identity.backend = be.name();
+      ck.identity.precision = "double";
+      ck.file = dir / "checkpoint.h5";
+      ck.handle_signals = true;
+      const long k = steps_past(be, deck, d.second) + 1;
+      auto first = make_model(cf, be, Precision::Double);
+      StopAfter stop(*first, k);
+      REQUIRE(run_model(stop, out, false, ck).interrupted == SIGTERM);
+      const io::Checkpoint c = io::read_checkpoint(ck.file);
+      ck.restart = &c;
+      auto second = make_model(cf, be, Precision::Double);
+      const RunReport r = run_model(*second, out, false, ck);
+      REQUIRE(r.interrupted == 0);
+      check_totals(dir / (name + "_R" + std::to_string(k) + ".SMSPEC"), dir / "impes3d_series.csv", r.stats, c.time);
+      fs::remove_all(dir);
     }
   });
 }

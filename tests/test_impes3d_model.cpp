@@ -369,7 +369,13 @@ TEST_CASE("impes3d: mass balance closes with wells, control switches and schedul
     CHECK(m.wells()[0].control == IMP_CTRL_SHUT);  // the injector, shut at 90 days
     CHECK(m.wells()[0].water_injected > 0);
     CHECK(m.wells()[2].oil_total > 0);  // P2 produced after it opened
-    CHECK(m.wells()[1].control == IMP_CTRL_BHP);
+    // P1, on its BHP of 140 bar from day 60, produces until the injector is shut at 90 days; then
+    // its cells fall below 140 bar and it is stopped rather than inject what it produced
+    CHECK(m.wells()[1].control == IMP_CTRL_SHUT);
+    CHECK(m.wells()[1].oil_rate == 0);
+    auto at90 = run_case(be, Precision::Double, kScheduled, {"time.end=90.0", "time.reports=9"});
+    CHECK(at90.as<double>().wells()[1].control == IMP_CTRL_BHP);
+    CHECK(at90.as<double>().wells()[1].oil_rate > 0);
   });
 }
 

@@ -115,6 +115,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg) : be_(be), cfg_(cfg) 
   if (wp.empty()) wp.assign(IMP_NWP, 0.0);
   wp_ = up(wp);
   wells_.assign(in.wells.size(), ImpesWellResult{});
+  stopped_.assign(in.wells.size(), 0);
   h_bhp_.assign(in.wells.size(), {});
   h_wct_.assign(in.wells.size(), {});
 
@@ -239,15 +240,21 @@ void Impes3D<T>::apply_schedule() {
     std::size_t w = 0;
     while (cfg_.input.wells[w].name != e.well) ++w;
     settings_[w] = e.setting;
-    const auto x = well_params(cfg_.input.wells[w], e.setting, wa_, w);
-    const std::vector<T> xt(x.begin(), x.end());
-    // only the changed well's parameters go to the device
-    be_.upload(wp_.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+    upload_well(w);  // only the changed well's parameters go to the device
     spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t_, e.well, e.setting.open ? "open" : "shut",
                  to_string(e.setting.control), e.setting.rate, e.setting.bhp);
     // the flow changes abruptly: the steps start again from the first step's size and grow
     if (t_ > 0) dt_next_ = std::min({dt_next_, cfg_.numerics.dt_init, injection_dt()});
   }
+}
+
+template <class T>
+void Impes3D<T>::upload_well(std::size_t w) {
+  WellSetting st = settings_[w];
+  if (stopped_[w]) st.open = false;
+  const auto x = well_params(cfg_.input.wells[w], st, wa_, w);
+  const std::vector<T> xt(x.begin(), x.end());
+  be_.upload(wp_.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
 }
 
 // A first step's bound from the injectors: a completion's share of its well's rate (by well index)
@@ -380,6 +387,21 @@ typename Impes3D<T>::Attempt Impes3D<T>::try_step(double dt) {
   std::vector<unsigned long long> words(nwords);
   be_.download(*words_, words.data(), nwords * 8);
   seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
+  // A well at its BHP that flows the wrong way as a whole (a producer pushing oil and water it never
+  // took in into the reservoir, an injector producing) is stopped and the step solved again, as
+  // Eclipse and OPM Flow stop a well that cannot flow at its BHP; the next step tries it again.
+  // Its rates are implicit: the solved ones decide.
+  for (std::size_t i = 0; i < wells_.size(); ++i) {
+    const unsigned long long* x = words.data() + IMP_NSTAT + i * IMP_NWO;
+    if (std::lround(word_value(x[IMP_O_CTRL], prec)) != IMP_CTRL_BHP) continue;
+    const double into = word_value(x[IMP_O_QW], prec) + word_value(x[IMP_O_QO], prec);  // surface liquid
+    if (cfg_.input.wells[i].kind == WellKind::Injector ? into < 0 : into > 0) {
+      stopped_[i] = 1;
+      upload_well(i);
+      at.redo = true;
+    }
+  }
+  if (at.redo) return at;
   double s[IMP_NSTAT];
   for (int i = 0; i < IMP_NSTAT; ++i) s[i] = word_value(words[i], prec);
   std::ostringstream o;
@@ -452,7 +474,11 @@ void Impes3D<T>::step(double t_stop) {
   const double planned = dt_next_;
   bool failed = false;
   for (int cut = 0;; ++cut) {
-    const Attempt a = try_step(dt);
+    Attempt a = try_step(dt);
+    while (a.redo) {  // a well is now stopped: the same step again (each redo stops one more)
+      be_.copy(p_old_.buffer(), p_.buffer(), E_ * sizeof(T));
+      a = try_step(dt);
+    }
     if (a.ok) break;
     ++cuts_total_;
     std::ostringstream o;
@@ -480,6 +506,12 @@ void Impes3D<T>::step(double t_stop) {
     spdlog::warn("{}; retrying with dt = {:g}", o.str(), dt);
     be_.copy(p_old_.buffer(), p_.buffer(), E_ * sizeof(T));  // the start of the step again
   }
+  // the stopped wells are tried again in the next step
+  for (std::size_t w = 0; w < stopped_.size(); ++w)
+    if (stopped_[w]) {
+      stopped_[w] = 0;
+      upload_well(w);
+    }
   t_ = (dt == left) ? limit : t_ + dt;
   last_dt_ = dt;
   ++steps_;
@@ -509,6 +541,13 @@ void Impes3D<T>::open_outputs(const std::filesystem::path& dir) {
                  cfg_.deck->basename());
   }
   summary_ = cfg_.deck->summary(dir, stem);
+  if (steps_ > 0) {
+    // the totals go on from the checkpoint's, as Eclipse's do in a restarted run's files
+    if (!summary_resume_)
+      spdlog::warn("the checkpoint holds no summary totals (its run wrote no summary files): {}'s totals start from 0 at "
+                   "t = {:g} days", stem, t_);
+    summary_->resume({summary_keys_, summary_values_}, t_);
+  }
   write_summary(true);
 }
 
@@ -534,8 +573,9 @@ void Impes3D<T>::write_summary(bool start) {
   }
   if (s.report) summary_fpr_ = mean_pressure();
   s.pressure = summary_fpr_;
-  s.oil_in_place = oil_in_place();
-  s.water_in_place = water_in_place();
+  // start: the in-place volumes of time 0, also in a restarted run (opm's recovery factors)
+  s.oil_in_place = start ? mo0_ : oil_in_place();
+  s.water_in_place = start ? mw0_ : water_in_place();
   if (start) summary_->start(s);
   else summary_->step(s);
 }
@@ -722,7 +762,8 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
 // first guess, scaled by the steps); the wells' parameters as the schedule left them. Properties,
 // coefficients, completion rates and the control block are recomputed every step. On the host: the
 // step sizes (the next one, the last, the limits), the schedule's and the reports' positions, the
-// wells' last results and cumulatives (the CSV), the report history (the plots) and the counters.
+// wells' last results and cumulatives (the CSV), the report history (the plots), the counters and
+// a deck's summary totals (opm-common's summary state).
 template <class T>
 void Impes3D<T>::save_state(ModelState& s) const {
   s.put("pressure", p_);
@@ -756,6 +797,14 @@ void Impes3D<T>::save_state(ModelState& s) const {
   }
   s.put("history_bhp", bhp);  // well after well, one value per report
   s.put("history_wct", wct);
+  // a deck's summary totals, which a restarted run's summary files continue
+  if (summary_) {
+    const auto t = summary_->totals();
+    std::string keys;
+    for (const auto& k : t.keys) keys += k + '\n';
+    s.set_text("summary_keys", keys);
+    s.put("summary_values", t.values);
+  }
 }
 
 template <class T>
@@ -812,6 +861,14 @@ void Impes3D<T>::load_state(const ModelState& s) {
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     h_bhp_[i].assign(bhp.begin() + std::ptrdiff_t(i * nr), bhp.begin() + std::ptrdiff_t((i + 1) * nr));
     h_wct_[i].assign(wct.begin() + std::ptrdiff_t(i * nr), wct.begin() + std::ptrdiff_t((i + 1) * nr));
+  }
+  summary_resume_ = s.has("summary_keys");
+  summary_keys_.clear();
+  summary_values_.clear();
+  if (summary_resume_) {
+    std::istringstream keys(s.text("summary_keys"));
+    for (std::string k; std::getline(keys, k);) summary_keys_.push_back(k);
+    summary_values_ = s.doubles("summary_values", summary_keys_.size());
   }
 }
 

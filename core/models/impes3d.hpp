@@ -96,11 +96,13 @@ class Impes3D final : public Model {
  private:
   struct Attempt {
     bool ok = false;
+    bool redo = false;  // not ok: a well flowed the wrong way and is now stopped; solve the step again
     std::string why;  // when not ok
     long bad_cell = -1;
   };
   Attempt try_step(double dt);
   void apply_schedule();
+  void upload_well(std::size_t w);  // its setting's parameters (shut while stopped_)
   double sum(const Field<T>& f) const;
   double omega_for(double dt) const;
   double injection_dt() const;  // days
@@ -121,6 +123,7 @@ class Impes3D final : public Model {
   Impes3DGrid grid_;
   Impes3DTables tables_;
   std::vector<WellSetting> settings_;
+  std::vector<char> stopped_;  // wells stopped for the step being taken (they flowed the wrong way)
   std::size_t next_event_ = 0;
   double t_ = 0, dt_next_ = 0, last_dt_ = 0, prev_dt_ = 0, dt_limit_ = 0;
   long steps_ = 0, cuts_total_ = 0, sor_total_ = 0, last_sor_ = 0;
@@ -137,6 +140,10 @@ class Impes3D final : public Model {
   std::size_t next_report_ = 0;
   mutable std::unique_ptr<io::HexGrid> hex_;
   std::shared_ptr<eclipse::SummaryWriter> summary_;
+  // a checkpoint's summary totals (eclipse::SummaryTotals), for the restarted run's writer
+  bool summary_resume_ = false;
+  std::vector<std::string> summary_keys_;
+  std::vector<double> summary_values_;
   double summary_fpr_ = 0;  // the pressure of the last report (summary ministeps between reports repeat it)
 };
 

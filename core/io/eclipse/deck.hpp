@@ -36,12 +36,22 @@ struct SummaryStep {
   double oil_in_place = 0, water_in_place = 0;  // sm3
 };
 
+// What a checkpoint keeps of a summary writer: its running totals (with the rest of opm-common's
+// summary state), by key (FOPT, WOPT:P1, GOPT:G1, ...).
+struct SummaryTotals {
+  std::vector<std::string> keys;
+  std::vector<double> values;
+};
+
 class SummaryWriter {
  public:
   virtual ~SummaryWriter() = default;
-  // the initial state (time 0)
+  // the initial state (time 0; in a restarted run, the in-place volumes of time 0)
   virtual void start(const SummaryStep& s) = 0;
   virtual void step(const SummaryStep& s) = 0;
+  virtual SummaryTotals totals() const = 0;
+  // a restarted run's writer, before start(): continues the totals a checkpoint kept at `time` (days)
+  virtual void resume(const SummaryTotals& t, double time) = 0;
 };
 
 class Deck {

@@ -2,8 +2,10 @@
 // opm-common from the well rates and pressures of every impes3d step (totals accumulate over the
 // steps, as OPM Flow's do over its time steps), and written at every report time. IMPES takes many
 // more steps than an implicit simulator (case HETERO: 65 000), so its steps are not written as
-// ministeps: the file would grow to tens of MB.
+// ministeps: the file would grow to tens of MB. A restarted run's files continue the totals its
+// checkpoint kept.
 #include <opm/common/utility/TimeService.hpp>
+#include <opm/input/eclipse/EclipseState/SummaryConfig/SummaryConfig.hpp>
 #include <opm/input/eclipse/Schedule/SummaryState.hpp>
 #include <opm/input/eclipse/Schedule/Well/PAvgCalculatorCollection.hpp>
 #include <opm/input/eclipse/Units/UnitSystem.hpp>
@@ -34,6 +36,32 @@ class OpmSummaryWriter final : public SummaryWriter {
   // the initial in-place volumes; no row at time 0 (OPM Flow writes none either: rates and BHPs
   // are only defined once a step has run)
   void start(const SummaryStep& s) override { initial_ = inplace(s); }
+
+  SummaryTotals totals() const override {
+    SummaryTotals t;
+    for (const auto& kv : state_) {
+      t.keys.push_back(kv.first);
+      t.values.push_back(kv.second);
+    }
+    return t;
+  }
+
+  // opm adds each step's rates times the time since the state's elapsed time, and its totals to
+  // what the state holds: a fresh state would restart them at 0 and take the first step as
+  // lasting from time 0
+  void resume(const SummaryTotals& t, double time) override {
+    state_.update_elapsed(time * 86400.0 - state_.get_elapsed());
+    for (std::size_t i = 0; i < t.keys.size() && i < t.values.size(); ++i) {
+      const std::string& key = t.keys[i];
+      const auto colon = key.find(':');
+      const std::string var = key.substr(0, colon);
+      // a well's and a group's values are kept twice in the state (by key and by entity)
+      const auto cat = colon == std::string::npos ? Opm::SummaryConfigNode::Category::Miscellaneous : Opm::parseKeywordCategory(var);
+      if (cat == Opm::SummaryConfigNode::Category::Well) state_.update_well_var(key.substr(colon + 1), var, t.values[i]);
+      else if (cat == Opm::SummaryConfigNode::Category::Group) state_.update_group_var(key.substr(colon + 1), var, t.values[i]);
+      else state_.update(key, t.values[i]);
+    }
+  }
 
   void step(const SummaryStep& s) override {
     // the report step this step belongs to: (T_{r-1}, T_r], 1-based
