@@ -67,20 +67,49 @@ struct Ran {
   Impes3D<double>* impes = nullptr;
 };
 
-Ran run(Backend& be, const std::string& path, const std::filesystem::path& out = {}) {
+// sets: --set assignments
+Ran run(Backend& be, const std::string& path, const std::filesystem::path& out = {}, const std::vector<std::string>& sets = {}) {
   auto cf = io::CaseFile::load(path);
+  for (const auto& s : sets) cf.set(s);
   Ran r;
   auto sim = make_simulation(cf, be, Precision::Double);
-  read_output_options(cf);
+  const auto read = read_output_options(cf);
   cf.check_all_used();
   OutputOptions o;
   o.enabled = !out.empty();
   o.dir = out;
   o.vtk = o.png = false;
+  o.series_every = read.series_every;
   run_simulation(sim, o, false);
   r.model = std::move(sim.model);
   r.impes = dynamic_cast<Impes3D<double>*>(r.model.get());
   return r;
+}
+
+std::vector<std::string> lines(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+// the refusal of a deck case with --set assignments
+std::string refusal(const std::string& path, const std::vector<std::string>& sets) {
+  try {
+    auto cf = io::CaseFile::load(path);
+    for (const auto& s : sets) cf.set(s);
+    make_model(cf, reference(), Precision::Double);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// the configuration of SMALL.DATA with --set assignments
+Impes3DConfig small_config(const std::vector<std::string>& sets) {
+  auto cf = io::CaseFile::load(kDecks + "SMALL.DATA");
+  for (const auto& s : sets) cf.set(s);
+  return read_impes3d_case(cf, reference(), Precision::Double).config;
 }
 
 bool near(double a, double b, double rel) { return std::abs(a - b) <= rel * std::max({std::abs(a), std::abs(b), 1e-300}); }
@@ -255,6 +284,110 @@ TEST_CASE("decks: a deck and its TOML twin give the same run on every backend, a
   });
   CHECK(std::filesystem::file_size(dir / "SMALL.SMSPEC") > 0);
   CHECK(std::filesystem::file_size(dir / "SMALL.UNSMRY") > 0);
+}
+}  // TEST_SUITE
+
+TEST_CASE("decks: time.end cuts a deck's report times and events at the new end") {
+  const auto full = small_config({});
+  REQUIRE(full.input.report_times.size() == 10);
+  REQUIRE(full.input.schedule.size() == 1);  // P1 to BHP at day 150
+  // between the reports at 90 and 120: 100 is the last report, the event at 150 is gone
+  auto c = small_config({"time.end=100"});
+  auto expected = std::vector<double>(full.input.report_times.begin(), full.input.report_times.begin() + 3);
+  expected.push_back(100.0);
+  CHECK(c.input.report_times == expected);
+  CHECK(c.input.schedule.empty());
+  // on a report: the reports up to it as they were (the deck's values, not 150 rounded), and the
+  // event at 150 stays (the full run applies it at the end of its step to 150 as well)
+  c = small_config({"time.end=150"});
+  CHECK(c.input.report_times == std::vector<double>(full.input.report_times.begin(), full.input.report_times.begin() + 5));
+  CHECK(c.input.schedule.size() == 1);
+  // the deck's own end, and a hair short of it, change nothing
+  CHECK(small_config({"time.end=300"}).input.report_times == full.input.report_times);
+  CHECK(small_config({"time.end=299.9999999999"}).input.report_times == full.input.report_times);
+  // a TOML case pointing at the deck reads [time] end the same way
+  auto cf = io::CaseFile::parse("model = \"impes3d\"\n[input]\ndeck = \"" + kDecks + "SMALL.DATA\"\n[time]\nend = 45\n", "end.toml");
+  c = read_impes3d_case(cf, reference(), Precision::Double).config;
+  CHECK(c.input.report_times == std::vector<double>{full.input.report_times[0], 45.0});
+}
+
+TEST_CASE("decks: keys the deck sets are refused naming the deck; time.end must be in (0, the deck's end]") {
+  auto refused = [](const std::vector<std::string>& sets, std::vector<std::string> words) {
+    const std::string msg = refusal(kDecks + "SMALL.DATA", sets);
+    for (const auto& w : words) CHECK_MESSAGE(msg.find(w) != std::string::npos, "expected '" << w << "' in: " << msg);
+    CHECK_MESSAGE(msg.find("unknown key") == std::string::npos, msg);
+  };
+  refused({"grid.nx=5"}, {"grid.nx is set by the deck SMALL.DATA (DIMENS); change the deck"});
+  refused({"rock.poro=0.3"}, {"rock.poro is set by the deck SMALL.DATA (PORO)"});
+  refused({"fluid.swof=[[0.2, 0, 1, 0], [1, 1, 0, 0]]"}, {"fluid.swof is set by the deck SMALL.DATA (SWOF)"});
+  refused({"initial.pressure=250"}, {"initial.pressure is set by the deck SMALL.DATA (EQUIL"});
+  refused({"wells.rate=10"}, {"wells.rate is set by the deck SMALL.DATA (WELSPECS"});
+  refused({"time.reports=4"}, {"time.reports is set by the deck SMALL.DATA (TSTEP or DATES)", "time.end"});
+  refused({"time.end=0"}, {"time.end = 0 must be a finite number > 0"});
+  refused({"time.end=-30"}, {"time.end = -30 must be a finite number > 0"});
+  refused({"time.end=301"}, {"time.end = 301 is past the end of the deck SMALL.DATA (day 300)"});
+  // the same in a TOML case that points at the deck
+  const std::string text = "model = \"impes3d\"\n[input]\ndeck = \"" + kDecks + "SMALL.DATA\"\n[grid]\nnz = 4\n";
+  std::string msg = "(no error)";
+  try {
+    auto cf = io::CaseFile::parse(text, "deck.toml");
+    make_model(cf, reference(), Precision::Double);
+  } catch (const ConfigError& e) {
+    msg = e.what();
+  }
+  CHECK_MESSAGE(msg.find("grid.nz is set by the deck SMALL.DATA (DIMENS)") != std::string::npos, msg);
+}
+
+TEST_SUITE("model") {
+TEST_CASE("decks: a run shortened by time.end writes the full run's rows up to its end, bit for bit") {
+  const auto base = std::filesystem::temp_directory_path() / "poreflow_decks" / "end";
+  std::filesystem::remove_all(base);
+  for_each_backend([&](Backend& be) {
+    const auto full_dir = base / (be.name() + "_full");
+    const auto full = run(be, kDecks + "SMALL.DATA", full_dir);
+    const auto rows = lines(full_dir / "impes3d_series.csv");
+    REQUIRE(rows.size() == 12);  // the header, t = 0 and 10 reports
+    // 100 between the reports at 90 and 120 (a row of its own), 150 on a report (with an event)
+    for (const auto& p : std::vector<std::pair<double, std::size_t>>{{100, 5}, {150, 7}}) {
+      const double end = p.first;
+      const std::size_t same = p.second;  // rows of the full run: the header, t = 0 and the reports up to the end
+      CAPTURE(end);
+      const auto dir = base / (be.name() + "_" + std::to_string(int(end)));
+      const auto r = run(be, kDecks + "SMALL.DATA", dir, {"time.end=" + std::to_string(end)});
+      CHECK(r.model->time() == end);
+      const auto got = lines(dir / "impes3d_series.csv");
+      REQUIRE(got.size() == (end == 100 ? same + 1 : same));
+      for (std::size_t i = 0; i < same; ++i) CHECK(got[i] == rows[i]);
+      CHECK(got.back().rfind(std::to_string(int(end)) + ",", 0) == 0);
+      // the summary files end there too
+      const Opm::EclIO::ESmry smry((dir / "SMALL.SMSPEC").string());
+      CHECK(smry.get("TIME").back() == float(end));
+    }
+    CHECK(full.model->time() == 300);
+  });
+}
+
+TEST_CASE("decks: output.series_every writes every N-th report and the last, as the full run has them") {
+  const auto base = std::filesystem::temp_directory_path() / "poreflow_decks" / "every";
+  std::filesystem::remove_all(base);
+  for_each_backend([&](Backend& be) {
+    const auto full_dir = base / (be.name() + "_full"), dir = base / (be.name() + "_4");
+    const auto full = run(be, kDecks + "SMALL.DATA", full_dir);
+    const auto thin = run(be, kDecks + "SMALL.DATA", dir, {"output.series_every=4"});
+    CHECK(thin.model->steps() == full.model->steps());  // the run stops at every report as before
+    const auto rows = lines(full_dir / "impes3d_series.csv"), got = lines(dir / "impes3d_series.csv");
+    // the header, t = 0, reports 4 and 8 (days 120, 240) and the last (300)
+    REQUIRE(rows.size() == 12);
+    REQUIRE(got.size() == 5);
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == rows[std::vector<std::size_t>{0, 1, 5, 9, 11}[i]]);
+    const Opm::EclIO::ESmry a((full_dir / "SMALL.SMSPEC").string()), b((dir / "SMALL.SMSPEC").string());
+    CHECK(a.get("TIME") == std::vector<float>{30, 60, 90, 120, 150, 180, 210, 240, 270, 300});
+    CHECK(b.get("TIME") == std::vector<float>{120, 240, 300});
+    for (const char* key : {"FOPT", "FWCT", "WBHP:P1"}) {
+      CAPTURE(key);
+      CHECK(b.get(key) == std::vector<float>{a.get(key)[3], a.get(key)[7], a.get(key)[9]});
+    }
+  });
 }
 }  // TEST_SUITE
 

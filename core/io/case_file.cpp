@@ -299,6 +299,15 @@ std::string CaseFile::canonical_text() const {
   return o.str();
 }
 
+std::vector<std::string> CaseFile::keys() const {
+  std::vector<Leaf> all;
+  leaves(impl_->table, "", all);
+  std::vector<std::string> out;
+  for (const auto& [k, v] : all) out.push_back(k);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 void CaseFile::check_all_used() const {
   std::vector<Leaf> all;
   leaves(impl_->table, "", all);

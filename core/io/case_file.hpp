@@ -59,6 +59,9 @@ class CaseFile {
   // values in TOML. Two cases that read the same give the same text (checkpoints compare it).
   std::string canonical_text() const;
 
+  // Every key present ("a.b", "wells[0].name"), sorted.
+  std::vector<std::string> keys() const;
+
   // Throws ConfigError naming every key present in the file that no reader asked for.
   void check_all_used() const;
 

@@ -128,8 +128,9 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
 
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
-  // where the loop stops: the model's report times (a CSV row at each, snapshots spread over
-  // them), or equal intervals with a snapshot at each (and a CSV row every series_every steps)
+  // where the loop stops: the model's report times (a CSV row at every series_every-th and the
+  // last, snapshots spread over them), or equal intervals with a snapshot at each (and a CSV row
+  // every series_every steps)
   const auto reports = m.report_times();
   const bool by_reports = !reports.empty();
   std::vector<double> stops;
@@ -196,7 +197,10 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
       compute += seconds_since(ts);
       for (auto& ob : observers) ob->step(m);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
-      if (o.enabled && (by_reports ? reached : (m.steps() % o.series_every == 0 || (reached && snap_at[s])))) series();
+      // by reports: a row at every series_every-th report time and at the last
+      const bool row = by_reports ? reached && ((s + 1) % std::size_t(o.series_every) == 0 || s + 1 == stops.size())
+                                  : m.steps() % o.series_every == 0 || (reached && snap_at[s]);
+      if (o.enabled && row) series();
       if (reached && snap_at[s]) snapshot();
       if (m.time() >= next_checkpoint * (1 - 1e-12) && m.time() < t_end * (1 - 1e-12)) {
         write_checkpoint(s);

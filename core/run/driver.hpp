@@ -22,7 +22,7 @@ struct OutputOptions {
   bool enabled = true;
   std::filesystem::path dir = "out";
   int snapshots = 10;     // VTK snapshots (and PNG plots) at equal time intervals, plus t = 0
-  long series_every = 1;  // a CSV row every N steps (and at every snapshot)
+  long series_every = 1;  // a CSV row every N steps (and at every snapshot); by report times: every N-th and the last
   bool vtk = true, csv = true, png = true;
 };
 

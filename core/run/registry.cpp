@@ -75,7 +75,7 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     const auto deck = c.deck;
     sim.outputs = outputs(io::impes3d_snapshot(), [](const OutputOptions& o) { return io::impes3d_plots(o.dir); },
                           [deck](Observers& obs, const OutputOptions& o) {
-                            if (deck) obs.push_back(io::eclipse_summary(deck, o.dir));
+                            if (deck) obs.push_back(io::eclipse_summary(deck, o.dir, o.series_every));
                           });
   } else if (name == "fluids3d") {
     const auto cfg = read_fluids3d_config(cf);

@@ -34,6 +34,19 @@ if "$bin" run "$deck" --backend serial -q -o "$tmp/run" --set output.vtk=false -
 else
   echo "FAIL: the deck did not run"; sed 's/^/    /' "$tmp/run.log"; failures=$((failures + 1))
 fi
+# time.end shortens the run: it ends at day 100 (between the reports at 90 and 120), with the
+# full run's rows up to day 90 byte for byte and a row of its own at 100
+if "$bin" run "$deck" --backend serial -q -o "$tmp/end" --set output.vtk=false --set output.png=false \
+  --set pressure.tolerance=1e-8 --set time.end=100 > "$tmp/end.log" 2>&1; then
+  if cmp -s <(head -n 5 "$tmp/run/impes3d_series.csv") <(head -n 5 "$tmp/end/impes3d_series.csv") &&
+    [ "$(wc -l < "$tmp/end/impes3d_series.csv")" -eq 6 ] && tail -n 1 "$tmp/end/impes3d_series.csv" | grep -q "^100,"; then
+    echo "ok: --set time.end=100 ends the deck's run at day 100 with the full run's rows before it"
+  else
+    echo "FAIL: the shortened run's CSV:"; sed 's/^/    /' "$tmp/end/impes3d_series.csv"; failures=$((failures + 1))
+  fi
+else
+  echo "FAIL: --set time.end=100 on a deck"; sed 's/^/    /' "$tmp/end.log"; failures=$((failures + 1))
+fi
 "$bin" run "$deck" --dry-run > "$tmp/dry.log" 2>&1 && grep -q "needs" "$tmp/dry.log" && echo "ok: --dry-run of a deck" ||
   { echo "FAIL: --dry-run"; cat "$tmp/dry.log"; failures=$((failures + 1)); }
 
@@ -45,6 +58,9 @@ expect_fail "MULTFLT \($tmp/MULTFLT.DATA:[0-9]+" run "$tmp/MULTFLT.DATA"
 sed 's/^ 300\*0.2 \/$/ 300*0.2 \/\nnot a keyword at all/' "$deck" > "$tmp/SYNTAX.DATA"
 expect_fail "SYNTAX.DATA.*line [0-9]+" run "$tmp/SYNTAX.DATA"
 expect_fail "unknown key 'pressure.tolerence'" run "$deck" --set pressure.tolerence=1e-8
+expect_fail "grid.nx is set by the deck SMALL.DATA \(DIMENS\); change the deck" run "$deck" --set grid.nx=5
+expect_fail "time.end = 0 must be a finite number > 0" run "$deck" --set time.end=0
+expect_fail "time.end = 400 is past the end of the deck SMALL.DATA \(day 300\)" run "$deck" --set time.end=400
 
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all deck checks passed"

@@ -1,9 +1,12 @@
 // The TOML route into an impes3d run (docs/impes3d.md lists every key and its unit): a Cartesian
 // grid of uniform, per-axis or generated properties, tables, wells, a schedule, report times and
 // the numerics. Fills the same ImpesInput an Eclipse deck fills.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
@@ -300,6 +303,72 @@ std::string deck_path(io::CaseFile& cf) {
   return p.string();
 }
 
+// The keys of read_toml_input that a deck fills, with what sets them there (the most specific
+// prefix first): on a deck they are refused, naming the deck, instead of "unknown key".
+struct DeckKey {
+  const char* prefix;
+  const char* keywords;
+};
+constexpr DeckKey kDeckKeys[] = {
+    {"grid.nx", "DIMENS"}, {"grid.ny", "DIMENS"}, {"grid.nz", "DIMENS"},
+    {"grid.dx", "DX or DXV"}, {"grid.lx", "DX or DXV"}, {"grid.dy", "DY or DYV"}, {"grid.ly", "DY or DYV"},
+    {"grid.dz", "DZ or DZV"}, {"grid.lz", "DZ or DZV"}, {"grid.top", "TOPS"}, {"grid.dip_x", "TOPS"},
+    {"grid.dip_y", "TOPS"}, {"grid.inactive", "ACTNUM"}, {"grid", "its GRID section"},
+    {"rock.permx", "PERMX"}, {"rock.permy", "PERMY"}, {"rock.permz", "PERMZ"}, {"rock.kv_kh", "PERMZ"},
+    {"rock.poro", "PORO"}, {"rock.ntg", "NTG"}, {"rock.generate", "PERMX, PERMY, PERMZ and PORO"},
+    {"rock.compressibility", "ROCK"}, {"rock.p_ref", "ROCK"}, {"rock", "its GRID and PROPS sections"},
+    {"fluid.rho_water", "DENSITY"}, {"fluid.rho_oil", "DENSITY"}, {"fluid.pvtw", "PVTW"}, {"fluid.pvdo", "PVDO"},
+    {"fluid.bo", "PVDO"}, {"fluid.mu_oil", "PVDO"}, {"fluid.c_oil", "PVDO"}, {"fluid.swof", "SWOF"},
+    {"fluid.corey", "SWOF"}, {"fluid", "its PROPS section"},
+    {"initial", "EQUIL, or PRESSURE and SWAT"},
+    {"wells", "WELSPECS, COMPDAT, WCONPROD and WCONINJE"},
+    {"schedule", "WCONPROD, WCONINJE and WELOPEN in its SCHEDULE"},
+    {"time.reports", "TSTEP or DATES"}, {"time.report_times", "TSTEP or DATES"},
+};
+
+bool under(const std::string& key, const std::string& prefix) {
+  return key.compare(0, prefix.size(), prefix) == 0 &&
+         (key.size() == prefix.size() || key[prefix.size()] == '.' || key[prefix.size()] == '[');
+}
+
+void refuse_deck_keys(const io::CaseFile& cf, const std::string& deck) {
+  const std::string name = std::filesystem::path(deck).filename().string();
+  for (const auto& key : cf.keys())
+    for (const auto& d : kDeckKeys)
+      if (under(key, d.prefix)) {
+        const bool reports = key.rfind("time.", 0) == 0;
+        cf.fail(key, std::string("is set by the deck ") + name + " (" + d.keywords + "); change the deck" +
+                         (reports ? " (time.end shortens its run, output.series_every thins its rows)" : ""));
+      }
+}
+
+// time.end on a deck (days): the run ends there. The report times and schedule events after it
+// are dropped and `end` becomes the last report time, so every step before the last report up to
+// it is the full run's. A deck can only be shortened: an end past its last report is an error.
+void shorten(ImpesInput& in, double end, const io::CaseFile& cf, const std::string& deck) {
+  auto& rt = in.report_times;
+  const double last = rt.back();
+  // a report time this close to `end` is `end` (decks give days as seconds / 86400)
+  auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+  if (end > last && !same(end, last)) {
+    std::ostringstream o;
+    o.precision(12);
+    o << "= " << end << " is past the end of the deck " << std::filesystem::path(deck).filename().string() << " (day " << last
+      << "): time.end can only shorten a deck's run";
+    cf.fail("time.end", o.str());
+  }
+  std::vector<double> kept;
+  for (double t : rt) {
+    if (same(t, end) || t > end) {
+      kept.push_back(same(t, end) ? t : end);
+      break;
+    }
+    kept.push_back(t);
+  }
+  rt = std::move(kept);
+  std::erase_if(in.schedule, [&](const ScheduleEvent& e) { return e.time > rt.back(); });
+}
+
 }  // namespace
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
@@ -307,8 +376,11 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   Impes3DConfig& c = r.config;
   if (cf.has("input.deck")) {
     // grid, fluid, wells, schedule and report times from the deck; numerics and output from the case
-    r.deck = eclipse::read_deck(deck_path(cf));
+    const std::string path = deck_path(cf);
+    refuse_deck_keys(cf, path);
+    r.deck = eclipse::read_deck(path);
     c.input = r.deck->input();
+    if (cf.has("time.end")) shorten(c.input, cf.positive("time.end", 0), cf, path);
     std::size_t completions = 0;
     for (const auto& w : c.input.wells) completions += w.completions.size();
     check_impes3d_memory(c.input.grid, completions, c.input.wells.size(), prec, be);
@@ -364,6 +436,7 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   nm.tables = cf.get_choice("kernels.tables", "auto", parse_table_space);
 
   c.map_layer = static_cast<int>(cell_index(cf, "output.layer", g.nz, 1));
+  // the driver reads it too (the CSV's cadence); here for the deck's summary files
   if (c.map_layer < 0 || c.map_layer >= g.nz) cf.fail("output.layer", "is outside the grid's " + std::to_string(g.nz) + " layers");
   validate(in);
   return r;

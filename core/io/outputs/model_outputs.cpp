@@ -190,6 +190,8 @@ class Impes3DPlots final : public Observer {
   explicit Impes3DPlots(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
   void begin(const Model& m, bool) override {
+    const auto& rt = reservoir(m).config().input.report_times;
+    while (next_report_ < rt.size() && m.time() >= rt[next_report_] * (1 - 1e-12)) ++next_report_;
     const std::size_t nw = reservoir(m).wells().size();
     h_.bhp.resize(nw);
     h_.wct.resize(nw);
@@ -203,9 +205,11 @@ class Impes3DPlots final : public Observer {
     }
   }
   // a report time reached (the run stops at each): its row of the history
-  void series(const Model& m) override {
-    if (m.steps() == 0) return;  // the initial state: no rates yet
+  void step(const Model& m) override {
     const Reservoir& r = reservoir(m);
+    const auto& rt = r.config().input.report_times;
+    if (next_report_ >= rt.size() || m.time() < rt[next_report_] * (1 - 1e-12)) return;
+    while (next_report_ < rt.size() && m.time() >= rt[next_report_] * (1 - 1e-12)) ++next_report_;
     const auto& wells = r.wells();
     double fopr = 0, fwpr = 0, fwir = 0;
     for (std::size_t w = 0; w < wells.size(); ++w) {
@@ -254,6 +258,7 @@ class Impes3DPlots final : public Observer {
 
  private:
   std::filesystem::path dir_;
+  std::size_t next_report_ = 0;
   WellHistory h_;
   bool resumed_ = false;
   std::vector<double> bhp_, wct_;  // as the checkpoint holds them, until begin() knows the wells
@@ -261,7 +266,8 @@ class Impes3DPlots final : public Observer {
 
 class EclipseSummary final : public Observer {
  public:
-  EclipseSummary(std::shared_ptr<const eclipse::Deck> deck, std::filesystem::path dir) : deck_(std::move(deck)), dir_(std::move(dir)) {}
+  EclipseSummary(std::shared_ptr<const eclipse::Deck> deck, std::filesystem::path dir, long every)
+      : deck_(std::move(deck)), dir_(std::move(dir)), every_(static_cast<std::size_t>(every)) {}
 
   void begin(const Model& m, bool) override {
     // a restarted run writes its own summary files (Eclipse's restart convention), so the first
@@ -313,7 +319,8 @@ class EclipseSummary final : public Observer {
     const double t = r.time();
     s.time = t;
     const auto& rt = r.config().input.report_times;
-    s.report = start || (next_report_ > 0 && std::abs(t - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t));
+    const bool at_report = next_report_ > 0 && std::abs(t - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t);
+    s.report = start || (at_report && (next_report_ % every_ == 0 || next_report_ == rt.size()));
     const auto& wells = r.wells();
     const auto& settings = r.step_settings();
     for (std::size_t w = 0; w < wells.size(); ++w) {
@@ -339,6 +346,7 @@ class EclipseSummary final : public Observer {
 
   std::shared_ptr<const eclipse::Deck> deck_;
   std::filesystem::path dir_;
+  std::size_t every_ = 1;
   std::unique_ptr<eclipse::SummaryWriter> summary_;
   std::size_t next_report_ = 0;
   double fpr_ = 0;
@@ -350,8 +358,9 @@ class EclipseSummary final : public Observer {
 
 std::unique_ptr<Observer> impes3d_plots(const std::filesystem::path& dir) { return std::make_unique<Impes3DPlots>(dir); }
 
-std::unique_ptr<Observer> eclipse_summary(std::shared_ptr<const eclipse::Deck> deck, const std::filesystem::path& dir) {
-  return std::make_unique<EclipseSummary>(std::move(deck), dir);
+std::unique_ptr<Observer> eclipse_summary(std::shared_ptr<const eclipse::Deck> deck, const std::filesystem::path& dir,
+                                          long report_every) {
+  return std::make_unique<EclipseSummary>(std::move(deck), dir, report_every);
 }
 
 }  // namespace poreflow::io

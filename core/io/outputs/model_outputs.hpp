@@ -31,8 +31,9 @@ SnapshotWriter impes3d_snapshot();
 // S_w in the case's output.layer (<stem>_sw_layerK.png); the history is kept for restarts
 std::unique_ptr<Observer> impes3d_plots(const std::filesystem::path& dir);
 // a deck's summary files (<deck>.SMSPEC/.UNSMRY; a restarted run writes <deck>_R<step>): the
-// initial state, then every step
-std::unique_ptr<Observer> eclipse_summary(std::shared_ptr<const eclipse::Deck> deck, const std::filesystem::path& dir);
+// initial state, then every step, a report step at every report_every-th report time and the last
+std::unique_ptr<Observer> eclipse_summary(std::shared_ptr<const eclipse::Deck> deck, const std::filesystem::path& dir,
+                                          long report_every = 1);
 
 }  // namespace io
 }  // namespace poreflow
