@@ -55,6 +55,7 @@ RUNS=(
   "impes_case2|cases/impes_case2.toml|--set time.end=100"              # 450 days: 100 (the event at day 90), 21 s
   "small_toml|tests/decks/small.toml|"                                 # 55 steps, 1.5 s: whole
   "SMALL|tests/decks/SMALL.DATA|"                                      # the same as a deck: whole
+  "SWITCH|tests/decks/SWITCH.DATA|"                                    # rate -> BHP -> rate, a stopped well: whole
   "QFS|validation/decks/QFS.DATA|"                                     # 1845 steps, 4 s: whole
   "LAYERED|validation/decks/LAYERED.DATA|--set time.end=1000"          # 2500 days ~60 s: 1000, 22 s
   "HETERO|validation/decks/HETERO.DATA|--set time.end=10"              # 3000 days, 59 000 steps: 10 days,

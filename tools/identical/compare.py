@@ -28,6 +28,13 @@ import tempfile
 # Checkpoint records that legitimately differ between two runs of the same computation:
 # the poreflow version string (a release bump), the wall-clock seconds of a model's phases.
 SKIP = {"/@poreflow_version", "/model/seconds"}
+# the checkpoint format's number: a change that renames records bumps it (the renames pair them)
+SKIP_FORMAT = "/@format_version"
+# wall-clock seconds under any name (a change may split /model/seconds into named records)
+SKIP_PREFIXES = ("/model/seconds",)
+# records a change adds (`+ /model/x` in the rename map: no base counterpart, not compared) or
+# drops (`- /model/x`)
+ADDED, DROPPED = set(), set()
 
 # stdout/stderr: what is wall-clock or file size, not the computation
 MASKS = [
@@ -183,12 +190,20 @@ def read_renames(path):
     out = []
     if not path or not os.path.exists(path):
         return out
+    section = None  # `[model]` starts lines that apply to that model's checkpoints only
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
+            if line.startswith("[") and line.endswith("]"):
+                section = line[1:-1].strip() or None
+                continue
             parts = line.split()
+            if len(parts) == 2 and parts[0] in ("+", "-"):
+                name = parts[1] if parts[1].startswith("/") else "/" + parts[1]
+                (ADDED if parts[0] == "+" else DROPPED).add((section, name))  # name may hold [index]
+                continue
             if len(parts) != 2:
                 raise SystemExit("%s:%d: expected 'old_record[index] new_record', got %r" % (path, n, line))
             pair = []
@@ -197,14 +212,31 @@ def read_renames(path):
                 if not m:
                     raise SystemExit("%s:%d: bad record name %r" % (path, n, p))
                 pair += [m.group(1), int(m.group(2)) if m.group(2) is not None else None]
-            out.append(tuple(pair))
+            out.append(tuple(pair) + (section,))
     return out
 
 
 def compare_checkpoints(a_path, b_path, renames, diffs):
     a, b = read_checkpoint(a_path), read_checkpoint(b_path)
+    model = None  # the root attribute as h5dump prints it: (0): "impes3d"
+    if "/@model" in a and a["/@model"].text is not None:
+        m = re.search(r'"([^"]*)"', a["/@model"].text)
+        model = m.group(1) if m else a["/@model"].text.strip()
+    added = {n for s, n in ADDED if s in (None, model)}
+    dropped = set()
     covered_a, covered_b = {}, set()  # base record -> mapped element indices (None: whole)
-    for old, oi, new, ni in renames:
+    for s_, n in DROPPED:
+        if s_ not in (None, model):
+            continue
+        m = re.match(r"^(/[^\[\]]+?)\[(\d+)\]$", n)
+        if m:  # one element of an array the change split up: not carried over
+            covered_a.setdefault(m.group(1), set()).add(int(m.group(2)))
+        else:
+            dropped.add(n)
+    new_elements = {}  # new record -> the element indices renames map into it
+    for old, oi, new, ni, section in renames:
+        if section not in (None, model):
+            continue
         if old not in a:
             continue  # a rename for another model's checkpoint
         if new not in b:
@@ -216,7 +248,9 @@ def compare_checkpoints(a_path, b_path, renames, diffs):
             what = "%s -> %s" % (old, new)
         else:
             ia, ib = oi or 0, ni or 0
-            if ia >= len(va) or ib >= len(vb):
+            if ia >= len(va):
+                continue  # a rename for a larger case (more wells)
+            if ib >= len(vb):
                 diffs.append("checkpoint: rename %s[%d] -> %s[%d] is out of range" % (old, ia, new, ib))
                 continue
             if a[old].type == b[new].type:
@@ -229,8 +263,14 @@ def compare_checkpoints(a_path, b_path, renames, diffs):
         covered_a.setdefault(old, set()).add(oi)
         if ni is None or len(vb) == 1:
             covered_b.add(new)
+        else:
+            new_elements.setdefault(new, set()).add(ni)
+            if len(new_elements[new]) == len(vb):
+                covered_b.add(new)
     for name in sorted(set(a) | set(b)):
-        if name in SKIP:
+        if name in SKIP or name == SKIP_FORMAT or name.startswith(SKIP_PREFIXES):
+            continue
+        if (name in added and name not in a) or (name in dropped and name not in b):
             continue
         if name in covered_a:
             idx = covered_a[name]
