@@ -41,8 +41,8 @@ ClContext::ClContext(const cl::Platform& platform, const cl::Device& device) : d
   spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
 }
 
-cl::Kernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                              const std::string& defines, int instance) {
+ClKernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                            const std::string& defines, int instance) {
   if (static_cast<std::size_t>(block) > traits().max_group)
     throw ConfigError("block size " + std::to_string(block) + " is larger than the largest work-group of " + device_name_ +
                       " (" + std::to_string(traits().max_group) + ")");
@@ -88,5 +88,18 @@ void ClContext::require_int64_atomics(Precision p) const {
 void ClContext::ensure(std::unique_ptr<ClBuffer>& b, std::size_t bytes) {
   if (!b || b->bytes() < bytes) b = std::make_unique<ClBuffer>(ctx_, std::max<std::size_t>(bytes, 1 << 16));
 }
+
+namespace set_args_detail {
+
+void Setter::missing() const {
+  throw BackendError("kernel " + k_.name() + ": argument " + std::to_string(next_) + " is a buffer the kernel needs, and none was given");
+}
+
+void count_mismatch(const ClKernel& k, cl_uint given) {
+  throw BackendError("kernel " + k.name() + " takes " + std::to_string(k.params()) + " arguments, " + std::to_string(given) +
+                     " were given (its description, kernel_args(), and its extras disagree with the kernel's parameters)");
+}
+
+}  // namespace set_args_detail
 
 }  // namespace poreflow::ocl
