@@ -936,15 +936,9 @@ void launch_pcr(L& launch, const Plan& p, const T* a, const T* b, const T* c, co
 }
 
 template <class T, class L>
-void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
-  const T* a = static_cast<const T*>(l.a);
-  const T* b = static_cast<const T*>(l.b);
-  const T* c = static_cast<const T*>(l.c);
-  const T* d = static_cast<const T*>(l.d);
-  T* x = static_cast<T*>(l.x);
+void enqueue(L& launch, const TridiagLaunch& l, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x,
+             const T* add, const unsigned long long* guard) {
   T* scr = static_cast<T*>(l.scratch);
-  const unsigned long long* guard = l.guard;
-  const T* add = static_cast<const T*>(l.add);
   const bool inter = l.layout == TridiagLayout::Interleaved;
   const std::size_t n = l.n, batch = l.batch;
   switch (p.kern) {
@@ -1118,10 +1112,11 @@ std::string tridiag_describe(const TridiagLaunch& l) {
 }
 
 template <class T>
-void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream) {
+void launch_tridiag(const T* a, const T* b, const T* c, const T* d, T* x, const T* add, const unsigned long long* guard,
+                    const TridiagLaunch& l, cudaStream_t stream) {
   if (l.n == 0 || l.batch == 0) return;
   StreamLauncher launch{stream, l.sm_count};
-  tri::enqueue<T>(launch, l, plan_of<T>(l));
+  tri::enqueue<T>(launch, l, plan_of<T>(l), a, b, c, d, x, add, guard);
 }
 
 // Auto (measured on an H100, docs/tridiag.md): CR+PCR (register-blocked CR, then CR across
@@ -1153,8 +1148,10 @@ template std::size_t tridiag_scratch_bytes<float>(const TridiagLaunch&);
 template std::size_t tridiag_scratch_bytes<double>(const TridiagLaunch&);
 template std::string tridiag_describe<float>(const TridiagLaunch&);
 template std::string tridiag_describe<double>(const TridiagLaunch&);
-template void launch_tridiag<float>(const TridiagLaunch&, cudaStream_t);
-template void launch_tridiag<double>(const TridiagLaunch&, cudaStream_t);
+template void launch_tridiag<float>(const float*, const float*, const float*, const float*, float*, const float*,
+                                    const unsigned long long*, const TridiagLaunch&, cudaStream_t);
+template void launch_tridiag<double>(const double*, const double*, const double*, const double*, double*, const double*,
+                                     const unsigned long long*, const TridiagLaunch&, cudaStream_t);
 template void launch_tridiag_vendor_prep<float>(const float*, const float*, const float*, const float*, float*, float*,
                                                 float*, float*, std::size_t, std::size_t, TridiagLayout, cudaStream_t);
 template void launch_tridiag_vendor_prep<double>(const double*, const double*, const double*, const double*, double*,

@@ -18,17 +18,14 @@ struct TridiagTuning {
   int stop = 0;    // cr_pcr: equations left when CR across threads hands over to PCR
 };
 
+// What the plan is made of, and the scratch: a solve's data are launch_tridiag's arguments.
 struct TridiagLaunch {
   TridiagAlgo algo = TridiagAlgo::CrPcr;  // a concrete algorithm, not Auto
   TridiagLayout layout = TridiagLayout::Contiguous;
-  std::size_t n = 0, batch = 0;  // both > 0
-  const void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
-  void* x = nullptr;
-  void* scratch = nullptr;                    // tridiag_scratch_bytes() bytes (nullptr when 0)
-  const void* add = nullptr;                  // x = solution + add (nullptr: the solution alone)
-  const unsigned long long* guard = nullptr;  // a control block: every kernel returns once it says stop
-  std::size_t max_smem = 48 * 1024;           // the device's opt-in shared memory per block
-  int sm_count = 1;                           // the device's multiprocessors
+  std::size_t n = 0, batch = 0;      // both > 0
+  void* scratch = nullptr;           // tridiag_scratch_bytes() bytes (nullptr when 0)
+  std::size_t max_smem = 48 * 1024;  // the device's opt-in shared memory per block
+  int sm_count = 1;                  // the device's multiprocessors
   TridiagTuning tune;
 };
 
@@ -38,8 +35,11 @@ std::size_t tridiag_scratch_bytes(const TridiagLaunch& l);
 // One line naming the kernels and their configuration, for benchmark logs.
 template <class T>
 std::string tridiag_describe(const TridiagLaunch& l);
+// The solve of a, b, c, d into x (TridiagArgs::kernel_args): x = the solution + add (add null:
+// the solution alone); with a guard (a control block, or null) every kernel returns once it says stop.
 template <class T>
-void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream);
+void launch_tridiag(const T* a, const T* b, const T* c, const T* d, T* x, const T* add, const unsigned long long* guard,
+                    const TridiagLaunch& l, cudaStream_t stream);
 // The cuda backend's Auto rule (documented in tridiag.cu and docs/tridiag.md).
 TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch);
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/cuda/cusparse.hpp"
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "kernels_cu/tridiag.cuh"
@@ -68,13 +69,6 @@ class CudaTridiag final : public TridiagImpl {
     l.layout = args.layout;
     l.n = args.n;
     l.batch = args.batch;
-    l.a = dptr(*args.a);
-    l.b = dptr(*args.b);
-    l.c = dptr(*args.c);
-    l.d = dptr(*args.d);
-    l.x = dptr(*args.x);
-    l.add = args.add ? dptr(*args.add) : nullptr;
-    l.guard = dptr<unsigned long long>(args.guard);
     l.max_smem = ctx_.smem_optin();
     l.sm_count = ctx_.sm_count();
     with_type(args.prec, [&](auto t) {
@@ -83,7 +77,7 @@ class CudaTridiag final : public TridiagImpl {
         ctx_.ensure(scratch_, bytes);
         l.scratch = scratch_.get();
       }
-      cu::launch_tridiag<T>(l, ctx_.stream());
+      cu_launch<T>(&cu::launch_tridiag<T>, args.kernel_args(), l, ctx_.stream());
     });
     PF_CHECK_LAUNCH("tridiag solve");
   }
