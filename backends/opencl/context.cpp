@@ -68,16 +68,6 @@ void ClContext::launch_points(cl::Kernel& k, std::size_t n) {
   launch(k, (n + b - 1) / b * b, b);
 }
 
-void ClContext::set_real(cl::Kernel& k, cl_uint index, Precision prec, double v) {
-  if (prec == Precision::Float) set(k, index, cl_float(v));
-  else set(k, index, cl_double(v));
-}
-
-void ClContext::set_buffer_or_null(cl::Kernel& k, cl_uint index, const Buffer* b) {
-  if (b) set(k, index, mem(*b));
-  else PF_CHECK_CL(k.setArg(index, sizeof(cl_mem), nullptr));  // a null __global pointer in the kernel
-}
-
 void ClContext::require_int64_atomics(Precision p) const {
   if (p == Precision::Double && !traits().int64_atomics)
     throw BackendError("the OpenCL device " + device_name_ +

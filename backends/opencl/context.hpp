@@ -69,9 +69,6 @@ class ClContext {
   void set(cl::Kernel& k, cl_uint index, const T& value) {
     PF_CHECK_CL(k.setArg(index, value));
   }
-  void set_real(cl::Kernel& k, cl_uint index, Precision prec, double v);
-  // a __global pointer argument the kernel may find null (an optional buffer)
-  void set_buffer_or_null(cl::Kernel& k, cl_uint index, const Buffer* b);
 
   // Double atomics need cl_khr_int64_*_atomics; BackendError naming the way out otherwise.
   void require_int64_atomics(Precision p) const;
@@ -93,33 +90,6 @@ class ClContext {
   std::size_t units_ = 1, local_mem_ = 0;
   int fast_block_ = 256;
   std::size_t fast_groups_ = 1;
-};
-
-// Sets a kernel's arguments in order (kernels that take twenty-odd).
-class Args {
- public:
-  Args(ClContext& ctx, cl::Kernel& k, Precision prec) : ctx_(ctx), k_(k), prec_(prec) {}
-  template <class T>
-  Args& set(const T& v) {
-    ctx_.set(k_, next_++, v);
-    return *this;
-  }
-  Args& buf(const Buffer* b) { return set(mem(*b)); }
-  Args& buf_or_null(const Buffer* b) {
-    ctx_.set_buffer_or_null(k_, next_++, b);
-    return *this;
-  }
-  Args& real(double v) {
-    ctx_.set_real(k_, next_++, prec_, v);
-    return *this;
-  }
-  cl::Kernel& kernel() { return k_; }
-
- private:
-  ClContext& ctx_;
-  cl::Kernel& k_;
-  Precision prec_;
-  cl_uint next_ = 0;
 };
 
 namespace set_args_detail {
