@@ -10,6 +10,7 @@
 #include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/tridiag.hpp"
+#include "core/kernels/tridiag_plan.hpp"
 #include "kernels_cu/tridiag.cuh"
 
 namespace poreflow::cuda_detail {
@@ -65,25 +66,27 @@ class CudaTridiag final : public TridiagImpl {
   void solve(const TridiagArgs& args) override {
     ctx_.activate();
     cu::TridiagLaunch l;
-    l.algo = args.algo;
-    l.layout = args.layout;
-    l.n = args.n;
-    l.batch = args.batch;
-    l.max_smem = ctx_.smem_optin();
-    l.sm_count = ctx_.sm_count();
+    l.shape.algo = args.algo;
+    l.shape.layout = args.layout;
+    l.shape.n = args.n;
+    l.shape.batch = args.batch;
+    l.shape.value_bytes = size_of(args.prec);
+    l.shape.max_smem = ctx_.smem_optin();
+    l.shape.sm_count = ctx_.sm_count();
+    l.plan = tri::plan_of(l.shape);
+    if (const std::size_t bytes = l.plan.scratch * l.shape.value_bytes; bytes > 0) {
+      ctx_.ensure(scratch_, bytes);
+      l.scratch = scratch_.get();
+    }
     with_type(args.prec, [&](auto t) {
       using T = decltype(t);
-      if (const std::size_t bytes = cu::tridiag_scratch_bytes<T>(l); bytes > 0) {
-        ctx_.ensure(scratch_, bytes);
-        l.scratch = scratch_.get();
-      }
       cu_launch<T>(&cu::launch_tridiag<T>, args.kernel_args(), l, ctx_.stream());
     });
     PF_CHECK_LAUNCH("tridiag solve");
   }
 
   TridiagAlgo resolve_auto(const TridiagArgs& args) const override {
-    return cu::tridiag_auto(args.prec, args.layout, args.n, args.batch);
+    return tri::auto_algo(args.layout, args.n, args.batch);
   }
 
   std::string vendor_name(TridiagLayout layout) const override {
