@@ -1,8 +1,8 @@
 // The tridiag family on the opencl backend: the plan and launches are a line-by-line port of
-// make_plan/enqueue in kernels_cu/tridiag.cu, with T's size as a value and the device's
-// local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per thread,
-// staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape with its
-// exact work-group size (the family's program per #defines, program.hpp).
+// make_plan (core/kernels/tridiag_plan.cpp) and enqueue (kernels_cu/tridiag.cu), with the
+// device's local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per
+// thread, staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape
+// with its exact work-group size (the family's program per #defines, program.hpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include "backends/opencl/families.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "core/base/error.hpp"
+#include "core/kernels/tridiag_plan.hpp"
 #include "core/kernels/tridiag_view.hpp"
 
 namespace poreflow::ocl {
@@ -74,16 +75,14 @@ int log2i(int m) {
   return l;
 }
 
-// tridiag.cuh's max_threads<T, M> (measured with ptxas on an H100; used on every device, so that
-// every device runs the same plan), capped by the device's largest group
-// and cr_max_threads<T, M, STAGED>
+// the CUDA kernels' register-limited block sizes (tri::cr_max_threads, measured with ptxas on an
+// H100; used on every device, so that every device runs the same plan), capped by the device's
+// largest group
 int max_threads(std::size_t es, int M, bool staged, std::size_t max_group) {
-  int t = es == 4 ? (M <= 4 ? 1024 : M == 8 ? 640 : 512) : (M <= 4 ? 640 : M == 8 ? 512 : 384);
-  if (staged && ((es == 8 && M == 8) || (es == 4 && M == 16))) t = 384;
-  return static_cast<int>(std::min<std::size_t>(t, max_group));
+  return static_cast<int>(std::min<std::size_t>(tri::cr_max_threads(es, M, staged), max_group));
 }
-int pad(std::size_t es, int f) { return f + (f >> (es == 4 ? 5 : 4)); }
-int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter || m > 2048 ? 16 : 8; }
+using tri::default_rows;
+using tri::pad;
 
 // The work-group size of G * P work-items: CUDA launches exactly that; here it is rounded up to
 // whole warps on a GPU (free: the hardware rounds up too) and to a power of two elsewhere, so
@@ -215,13 +214,6 @@ const char* kernel_name(Kern k) {
   }
 }
 
-// Auto (the CUDA rule, measured on an H100; docs/tridiag.md): CR+PCR, except for long interleaved
-// systems in large batches, where Thomas (one work-item per system, latency-bound) wins.
-TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch) {
-  if (layout == TridiagLayout::Interleaved && n >= 4096 && batch >= 6144) return TridiagAlgo::Thomas;
-  return TridiagAlgo::CrPcr;
-}
-
 class ClTridiag final : public TridiagImpl {
  public:
   explicit ClTridiag(ClContext& ctx)
@@ -233,7 +225,8 @@ class ClTridiag final : public TridiagImpl {
         units_(std::max<std::size_t>(ctx.compute_units(), 1)),
         gpu_(ctx.gpu()) {}
 
-  TridiagAlgo resolve_auto(const TridiagArgs& a) const override { return tridiag_auto(a.layout, a.n, a.batch); }
+  // Auto: the CUDA rule (tri::auto_algo, measured on an H100; docs/tridiag.md)
+  TridiagAlgo resolve_auto(const TridiagArgs& a) const override { return tri::auto_algo(a.layout, a.n, a.batch); }
 
   // NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and a
   // group that asks for all of CL_DEVICE_LOCAL_MEM_SIZE; it reports no reliable per-kernel limit
