@@ -9,10 +9,11 @@
 #include "kernels_cl/rb_sweep.cl"
 
 #ifdef PF_RB_BX
-/* one colour sweep of lin_solve on the colour-packed x and x0. plan: s0 the slot to decide from (red sweeps after a check) or
-   -1, s1 the check's slot, s2 the slot to clear. ctrl + ctrl_off is the solve's control block. */
+/* one colour sweep of lin_solve on the colour-packed x and x0. ctrl + ctrl_off is the solve's control block (the
+   described parameters end there, FluidsSolveArgs::sweep_args); kchunk: the layers of a block; plan: s0 the slot to
+   decide from (red sweeps after a check) or -1, s1 the check's slot, s2 the slot to clear. */
 PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3 b, pf_real a, pf_real inv_c, pf_real tol,
-                        int q, int colour, long kchunk, __global ulong* ctrl_base, long ctrl_off, long it, int4 plan) {
+                        int q, __global ulong* ctrl_base, long ctrl_off, long kchunk, int colour, long it, int4 plan) {
   __local pf_key s[PF_BLOCK];
   __global ulong* ctrl = ctrl_base + ctrl_off;
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
@@ -62,9 +63,10 @@ PF_BOX_KERNEL void fl_advect(__global pf_real* d, __global const pf_real* d0, __
   PF_BOX_END
 }
 
-/* has_p == 0: p is any buffer, not written */
+/* p may be null: then only div is written */
 PF_BOX_KERNEL void fl_divergence(__global const pf_real* u, __global const pf_real* v, __global const pf_real* w,
-                                 __global pf_real* div, __global pf_real* p, int has_p, pf_box3 bx, pf_real h) {
+                                 __global pf_real* div, __global pf_real* p, pf_box3 bx, pf_real h) {
+  const int has_p = p != 0;
   PF_BOX_CELLS_BEGIN(bx)
   fl_div_cell(u, v, w, div, p, has_p, bx, i, j, k, at, h);
   PF_BOX_END

@@ -17,9 +17,12 @@
 #define PF_RB_BY PF_SOR_BY
 #define PF_RB_BZ PF_SOR_BZ
 
-#define PF_SOR_ARGS                                                                                   \
-  __global const pf_real *coef, __global pf_real *p, pf_box3 b, pf_real omega, pf_real threshold, int colour, \
-      long kchunk, __global ulong *ctrl, long it, int4 plan
+/* A sweep's parameters: the described ones (Sor3DArgs::sweep_args; zline kernels add scratch and E,
+   zline_args), then the launch's own (backends/opencl/sor3d.cpp): the layers of a block, the
+   colour, the iteration and its plan. */
+#define PF_SOR_ARGS \
+  __global const pf_real *coef, __global pf_real *p, pf_box3 b, pf_real omega, pf_real threshold, __global ulong *ctrl
+#define PF_SOR_LAUNCH long kchunk, int colour, long it, int4 plan
 
 /* Simple: one work-item per cell of the colour over (half-row index, row, layer); returns the
    work-item's max |residual| key when `check` (a literal). */
@@ -33,12 +36,12 @@ pf_key pf_sor_simple(const int check, const int active, __global const pf_real* 
   return m;
 }
 
-PF_KERNEL void sor_simple_step(PF_SOR_ARGS) {
+PF_KERNEL void sor_simple_step(PF_SOR_ARGS, PF_SOR_LAUNCH) {
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_sor_simple(0, active, coef, p, b, omega, colour, kchunk);
 }
 
-PF_KERNEL void sor_simple_check(PF_SOR_ARGS) {
+PF_KERNEL void sor_simple_check(PF_SOR_ARGS, PF_SOR_LAUNCH) {
   __local pf_key s[PF_BLOCK];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_key key = pf_sor_simple(1, active, coef, p, b, omega, colour, kchunk);
@@ -141,13 +144,13 @@ pf_key pf_sor_zline_wide(const int check, const int active, __global const pf_re
   return m;
 }
 
-PF_KERNEL void sor_zline_wide_step(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+PF_KERNEL void sor_zline_wide_step(PF_SOR_ARGS, __global pf_real* scratch, long E, PF_SOR_LAUNCH) {
   __local pf_real lm[PF_ZW * 96];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_sor_zline_wide(0, active, coef, p, scratch, E, b, omega, colour, lm);
 }
 
-PF_KERNEL void sor_zline_wide_check(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+PF_KERNEL void sor_zline_wide_check(PF_SOR_ARGS, __global pf_real* scratch, long E, PF_SOR_LAUNCH) {
   __local pf_real lm[PF_ZW * 96];
   __local pf_key s[PF_BLOCK];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
@@ -162,12 +165,12 @@ PF_KERNEL void sor_zline_factor_all(__global const pf_real* coef, __global pf_re
   if (col < b.nx * b.ny) sor_zline_factor(coef, scratch, E, b, col % b.nx, col / b.nx);
 }
 
-PF_KERNEL void sor_zline_step(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+PF_KERNEL void sor_zline_step(PF_SOR_ARGS, __global pf_real* scratch, long E, PF_SOR_LAUNCH) {
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_sor_zline(0, active, coef, p, scratch, E, b, omega, colour);
 }
 
-PF_KERNEL void sor_zline_check(PF_SOR_ARGS, __global pf_real* scratch, long E) {
+PF_KERNEL void sor_zline_check(PF_SOR_ARGS, __global pf_real* scratch, long E, PF_SOR_LAUNCH) {
   __local pf_key s[PF_BLOCK];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_key key = pf_sor_zline(1, active, coef, p, scratch, E, b, omega, colour);
@@ -246,13 +249,13 @@ pf_key pf_sor_tiled(const int check, const int active, __local pf_real* sm, __gl
   return m;
 }
 
-PF_KERNEL void sor_tiled_step(PF_SOR_ARGS) {
+PF_KERNEL void sor_tiled_step(PF_SOR_ARGS, PF_SOR_LAUNCH) {
   __local pf_real sm[3 * PF_SOR_PLANE];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);
   pf_sor_tiled(0, active, sm, coef, p, b, omega, colour, kchunk);
 }
 
-PF_KERNEL void sor_tiled_check(PF_SOR_ARGS) {
+PF_KERNEL void sor_tiled_check(PF_SOR_ARGS, PF_SOR_LAUNCH) {
   __local pf_real sm[3 * PF_SOR_PLANE];
   __local pf_key s[PF_BLOCK];
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, threshold);

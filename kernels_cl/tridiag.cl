@@ -94,14 +94,17 @@ tri_eq tri_get(__local const pf_real* s, int stride, int i) {
   return e;
 }
 
+/* the solve kernels' leading parameters (TridiagArgs::kernel_args; add and guard may be null); what
+   the plan adds follows them */
 #define TRI_ARGS                                                                                          \
   __global const pf_real *restrict a, __global const pf_real *restrict b, __global const pf_real *restrict c, \
-      __global const pf_real *restrict d, __global pf_real *restrict x
+      __global const pf_real *restrict d, __global pf_real *restrict x, __global const pf_real *add,            \
+      __global const ulong *guard
 
 /* ---- Thomas, one work-item per system, rows where they lie; c' in cp, d' in x ----------------- */
 #if defined(TRI_THOMAS_DIRECT)
 #define TRI_U 8 /* rows loaded together, to keep loads in flight while the chain runs */
-PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v, __global const pf_real* add, __global const ulong* guard) {
+PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ulong8 v) {
   const ulong s = get_global_id(0);
   if (s >= v.s5 || tri_stopped(guard)) return;
   const ulong o = tri_off(v, s), m = tri_rows(v, s), sj = v.s2;
@@ -148,8 +151,7 @@ PF_KERNEL void tridiag_thomas_direct(TRI_ARGS, __global pf_real* restrict cp, ul
 #if defined(TRI_THOMAS_TILED)
 #define TRI_TILE 32
 #define TRI_RP (TRI_TILE + 1) /* rows padded against bank conflicts */
-PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch, __global const pf_real* add,
-                                    __global const ulong* guard) {
+PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulong n, ulong batch) {
   __local pf_real sa[TRI_TILE * TRI_RP], sb[TRI_TILE * TRI_RP], sc[TRI_TILE * TRI_RP], sd[TRI_TILE * TRI_RP];
   const int W = TRI_TILE, R = TRI_TILE;
   const int tid = get_local_id(0);
@@ -233,7 +235,7 @@ PF_KERNEL void tridiag_thomas_tiled(TRI_ARGS, __global pf_real* restrict cp, ulo
 #define TRI_PAD(f) ((f) + ((f) >> 5))
 #endif
 
-PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm, __global const pf_real* add, __global const ulong* guard) {
+PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf_real* sm) {
   const int tid = get_local_id(0), bd = PF_BLOCK; /* bd >= G * P */
   const int g = tid % G, t = tid / G;
   const int halt = tri_stopped(guard);
@@ -393,8 +395,7 @@ PF_KERNEL void tridiag_cr(TRI_ARGS, ulong8 v, int P, int G, int stop, __local pf
 /* ---- PCR and PCR+Thomas, cyclic rows: G systems x P work-items (P a power of two), work-item t
    holds rows t + jP; local memory holds every row of the group's systems, [4][mcap][G] --------- */
 #if defined(TRI_PCR)
-PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm, __global const pf_real* add,
-                           __global const ulong* guard) {
+PF_KERNEL void tridiag_pcr(TRI_ARGS, ulong8 v, int P, int G, int mcap, int thomas, __local pf_real* sm) {
   const int tid = get_local_id(0);
   const int g = tid % G, t = tid / G;
   const ulong sys = get_group_id(0) * (ulong)G + g;

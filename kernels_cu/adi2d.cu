@@ -9,6 +9,10 @@ namespace {
 
 constexpr int kBlock = 256;
 
+struct Adi2DGrid {
+  long nx = 0, ny = 0;
+};
+
 inline unsigned grid_of(const Adi2DGrid& g) { return static_cast<unsigned>((g.nx * g.ny + kBlock - 1) / kBlock); }
 
 // node index of this thread, or -1 past the grid
@@ -88,67 +92,74 @@ __global__ void rate_kernel(Adi2DGrid g, T h, const T* __restrict__ prm, const T
 }  // namespace
 
 template <class T>
-void adi2d_flash(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* const m[4], const T* p, T* sw, T* so, T* sg,
-                 T* co3, T* cg3, T* vol, T* props) {
-  flash_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, m[0], m[1], m[2], m[3], p, sw, so, sg, co3, cg3, vol, props);
+void adi2d_flash(long nx, long ny, T h, const T* prm, const T* m1, const T* m2, const T* m3, const T* m4, const T* p, T* sw,
+                 T* so, T* sg, T* co3, T* cg3, T* vol, T* props, cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
+  flash_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, m1, m2, m3, m4, p, sw, so, sg, co3, cg3, vol, props);
 }
 
 template <class T>
-void adi2d_coefficients(cudaStream_t s, Adi2DGrid g, T h, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                        const T* sg, const T* co3, const T* cg3, const T* props, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
-                        T* ae, T* as, T* an, T* d0, T* rhs) {
+void adi2d_coefficients(long nx, long ny, T h, T dt, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
+                        const T* co3, const T* cg3, const T* props, const T* vol, const T* inj, const T* prod, T p_bh, T* aw,
+                        T* ae, T* as, T* an, T* d0, T* rhs, cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
   coefficients_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, dt, prm, p, sw, so, sg, co3, cg3, props, vol, inj, prod, p_bh,
                                                        aw, ae, as, an, d0, rhs);
 }
 
 template <class T>
-void adi2d_sweep(cudaStream_t s, Adi2DGrid g, bool x_sweep, T r, const T* aw, const T* ae, const T* as, const T* an,
-                 const T* d0, const T* rhs, const T* q, T* a, T* b, T* c, T* d, unsigned long long* ctrl, int check_slot,
-                 int clear_slot, T* cand0, T* cand1) {
+void adi2d_sweep(long nx, long ny, int x_sweep, T r, const T* aw, const T* ae, const T* as, const T* an, const T* d0,
+                 const T* rhs, const T* q, T* a, T* b, T* c, T* d, unsigned long long* ctrl, int check_slot, int clear_slot,
+                 T* cand0, T* cand1, cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
   if (ctrl && check_slot >= 0)
-    sweep_kernel<T, true><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep ? 1 : 0, r, aw, ae, as, an, d0, rhs, q, a, b, c, d, ctrl,
+    sweep_kernel<T, true><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d, ctrl,
                                                         check_slot, clear_slot, cand0, cand1);
   else
-    sweep_kernel<T, false><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep ? 1 : 0, r, aw, ae, as, an, d0, rhs, q, a, b, c, d,
-                                                         ctrl, check_slot, clear_slot, nullptr, nullptr);
+    sweep_kernel<T, false><<<grid_of(g), kBlock, 0, s>>>(g, x_sweep, r, aw, ae, as, an, d0, rhs, q, a, b, c, d, ctrl,
+                                                         check_slot, clear_slot, nullptr, nullptr);
 }
 
 template <class T>
-void adi2d_total_velocity(cudaStream_t s, Adi2DGrid g, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                          const T* co3, const T* cg3, const T* props, T* ux, T* uy) {
+void adi2d_total_velocity(long nx, long ny, const T* prm, const T* p, const T* sw, const T* so, const T* sg, const T* co3,
+                          const T* cg3, const T* props, T* ux, T* uy, cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
   velocity_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, prm, p, sw, so, sg, co3, cg3, props, ux, uy);
 }
 
 template <class T>
-void adi2d_transport(cudaStream_t s, Adi2DGrid g, T dt, const T* prm, const T* p, const T* sw, const T* so,
-                     const T* sg, const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* inj, const T* prod,
-                     T p_bh, const T* const m[4], T* const out[4], T* const acc[4]) {
-  transport_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, dt, prm, p, sw, so, sg, co3, cg3, props, ux, uy, inj, prod, p_bh, m[0], m[1],
-                                                    m[2], m[3], out[0], out[1], out[2], out[3], acc[0], acc[1], acc[2],
-                                                    acc[3]);
+void adi2d_transport(long nx, long ny, T dt, const T* prm, const T* p, const T* sw, const T* so, const T* sg, const T* co3,
+                     const T* cg3, const T* props, const T* ux, const T* uy, const T* inj, const T* prod, T p_bh, const T* m1,
+                     const T* m2, const T* m3, const T* m4, T* o1, T* o2, T* o3, T* o4, T* a1, T* a2, T* a3, T* a4,
+                     cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
+  transport_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, dt, prm, p, sw, so, sg, co3, cg3, props, ux, uy, inj, prod, p_bh, m1, m2,
+                                                    m3, m4, o1, o2, o3, o4, a1, a2, a3, a4);
 }
 
 template <class T>
-void adi2d_rate(cudaStream_t s, Adi2DGrid g, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg,
-                const T* co3, const T* cg3, const T* props, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate) {
+void adi2d_rate(long nx, long ny, T h, const T* prm, const T* p, const T* sw, const T* so, const T* sg, const T* co3,
+                const T* cg3, const T* props, const T* ux, const T* uy, const T* vol, const T* prod, T p_bh, T* rate,
+                cudaStream_t s) {
+  const Adi2DGrid g{nx, ny};
   rate_kernel<T><<<grid_of(g), kBlock, 0, s>>>(g, h, prm, p, sw, so, sg, co3, cg3, props, ux, uy, vol, prod, p_bh, rate);
 }
 
 #define PF_INSTANTIATE(T)                                                                                              \
-  template void adi2d_flash<T>(cudaStream_t, Adi2DGrid, T, const T*, const T* const[4], const T*, T*, T*, T*, T*, T*, \
-                               T*, T*);                                                                                \
-  template void adi2d_coefficients<T>(cudaStream_t, Adi2DGrid, T, T, const T*, const T*, const T*, const T*,          \
-                                      const T*, const T*, const T*, const T*, const T*, const T*, const T*, T, T*, T*, \
-                                      T*, T*, T*, T*);                                                                 \
-  template void adi2d_sweep<T>(cudaStream_t, Adi2DGrid, bool, T, const T*, const T*, const T*, const T*, const T*,    \
-                               const T*, const T*, T*, T*, T*, T*, unsigned long long*, int, int, T*, T*);             \
-  template void adi2d_total_velocity<T>(cudaStream_t, Adi2DGrid, const T*, const T*, const T*, const T*, const T*,   \
-                                        const T*, const T*, const T*, T*, T*);                                        \
-  template void adi2d_transport<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*,      \
-                                   const T*, const T*, const T*, const T*, const T*, const T*, const T*, T,           \
-                                   const T* const[4], T* const[4], T* const[4]);                                       \
-  template void adi2d_rate<T>(cudaStream_t, Adi2DGrid, T, const T*, const T*, const T*, const T*, const T*, const T*, \
-                              const T*, const T*, const T*, const T*, const T*, const T*, T, T*);
+  template void adi2d_flash<T>(long, long, T, const T*, const T*, const T*, const T*, const T*, const T*, T*, T*, T*, \
+                               T*, T*, T*, T*, cudaStream_t);                                                          \
+  template void adi2d_coefficients<T>(long, long, T, T, const T*, const T*, const T*, const T*, const T*, const T*,    \
+                                      const T*, const T*, const T*, const T*, const T*, T, T*, T*, T*, T*, T*, T*,     \
+                                      cudaStream_t);                                                                   \
+  template void adi2d_sweep<T>(long, long, int, T, const T*, const T*, const T*, const T*, const T*, const T*,        \
+                               const T*, T*, T*, T*, T*, unsigned long long*, int, int, T*, T*, cudaStream_t);         \
+  template void adi2d_total_velocity<T>(long, long, const T*, const T*, const T*, const T*, const T*, const T*,       \
+                                        const T*, const T*, T*, T*, cudaStream_t);                                     \
+  template void adi2d_transport<T>(long, long, T, const T*, const T*, const T*, const T*, const T*, const T*,         \
+                                   const T*, const T*, const T*, const T*, const T*, const T*, T, const T*, const T*,  \
+                                   const T*, const T*, T*, T*, T*, T*, T*, T*, T*, T*, cudaStream_t);                  \
+  template void adi2d_rate<T>(long, long, T, const T*, const T*, const T*, const T*, const T*, const T*, const T*,    \
+                              const T*, const T*, const T*, const T*, const T*, T, T*, cudaStream_t);
 PF_INSTANTIATE(float)
 PF_INSTANTIATE(double)
 

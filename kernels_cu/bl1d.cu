@@ -72,15 +72,15 @@ template void launch_bl_pressure_system<double>(const double*, std::size_t, doub
                                                 double*, cudaStream_t);
 
 template <class T>
-void launch_bl_face_mobility(const T* s, T* mface, std::size_t n, T k, T mu_w, T mu_o, cudaStream_t stream) {
-  if (n < 2) return;
-  face_mobility_kernel<T><<<grid_for(n - 1), kBlock, 0, stream>>>(s, mface, n - 1, k, mu_w, mu_o);
+void launch_bl_face_mobility(const T* s, T* mface, std::size_t nfaces, T k, T mu_w, T mu_o, cudaStream_t stream) {
+  if (nfaces == 0) return;
+  face_mobility_kernel<T><<<grid_for(nfaces), kBlock, 0, stream>>>(s, mface, nfaces, k, mu_w, mu_o);
 }
 
 template <class T>
-void launch_bl_face_velocity(const T* p, const T* mface, T* u, std::size_t n, T inv_h, cudaStream_t stream) {
-  if (n < 2) return;
-  face_velocity_kernel<T><<<grid_for(n - 1), kBlock, 0, stream>>>(p, mface, u, n - 1, inv_h);
+void launch_bl_face_velocity(const T* p, const T* mface, T* u, std::size_t nfaces, T inv_h, cudaStream_t stream) {
+  if (nfaces == 0) return;
+  face_velocity_kernel<T><<<grid_for(nfaces), kBlock, 0, stream>>>(p, mface, u, nfaces, inv_h);
 }
 
 template <class T>

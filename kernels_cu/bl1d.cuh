@@ -6,10 +6,11 @@
 
 namespace poreflow::cu {
 
+// nfaces = points - 1 faces
 template <class T>
-void launch_bl_face_mobility(const T* s, T* mface, std::size_t n, T k, T mu_w, T mu_o, cudaStream_t stream);
+void launch_bl_face_mobility(const T* s, T* mface, std::size_t nfaces, T k, T mu_w, T mu_o, cudaStream_t stream);
 template <class T>
-void launch_bl_face_velocity(const T* p, const T* mface, T* u, std::size_t n, T inv_h, cudaStream_t stream);
+void launch_bl_face_velocity(const T* p, const T* mface, T* u, std::size_t nfaces, T inv_h, cudaStream_t stream);
 template <class T>
 void launch_bl_saturation(const T* s_old, const T* u, T* s_new, std::size_t n, T c, T s_inj, T mu_w, T mu_o,
                           cudaStream_t stream);

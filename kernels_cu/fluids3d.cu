@@ -113,23 +113,24 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 }  // namespace
 
 template <class T>
-void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream) {
+void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, unsigned long long* ctrl,
+                     const FlSweepLaunch& l, cudaStream_t stream) {
   const RbSweepLaunch g =
-      rb_sweep_launch(l.box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
+      rb_sweep_launch(box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
   FlSweepParams<T> prm{};
-  prm.x = static_cast<T*>(l.x);
-  prm.x0 = static_cast<const T*>(l.x0);
-  prm.b = l.box;
-  prm.a = static_cast<T>(l.a);
-  prm.inv_c = static_cast<T>(l.inv_c);
-  prm.tol = static_cast<T>(l.tolerance);
-  prm.q = l.b;
+  prm.x = x;
+  prm.x0 = x0;
+  prm.b = box;
+  prm.a = a;
+  prm.inv_c = inv_c;
+  prm.tol = tol;
+  prm.q = q;
   prm.colour = l.colour;
   prm.it = l.it;
   prm.decide_slot = l.decide_slot;
   prm.check_slot = l.check_slot;
   prm.clear_slot = l.clear_slot;
-  prm.ctrl = l.ctrl;
+  prm.ctrl = ctrl;
   prm.shape = g.shape;
   const bool flat = g.shape.flat;
   const bool ahead = flat && l.prefetch > 0;  // the tile walks (3d shapes) do not prefetch
@@ -185,7 +186,8 @@ void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const
 }
 
 #define PF_FL_INSTANTIATE(T)                                                                                               \
-  template void launch_fl_sweep<T>(const FlSweepLaunch&, cudaStream_t);                                                    \
+  template void launch_fl_sweep<T>(T*, const T*, pf_box3, T, T, T, int, unsigned long long*, const FlSweepLaunch&,        \
+                                   cudaStream_t);                                                                          \
   template void launch_fl_source<T>(T*, pf_box3, int, long, long, long, long, long, long, T, const BoxShape&, cudaStream_t); \
   template void launch_fl_boundary<T>(T*, pf_box3, int, cudaStream_t);                                                     \
   template void launch_fl_pack<T>(const T*, T*, pf_box3, const BoxShape&, cudaStream_t);                                    \

@@ -6,24 +6,21 @@
 
 namespace poreflow::cu {
 
-// One colour sweep of lin_solve on the colour-packed x and x0. decide_slot >= 0 (red sweeps after a check): decide from that
-// slot first; the sweep folds max |change| into check_slot and block 0 zeroes clear_slot.
+// One colour sweep of lin_solve on the colour-packed x and x0 (FluidsSolveArgs::sweep_args; ctrl: the
+// solve's block). decide_slot >= 0 (red sweeps after a check): decide from that slot first; the
+// sweep folds max |change| into check_slot and block 0 zeroes clear_slot.
 struct FlSweepLaunch {
   BoxShape shape;
   int sm_count = 1;
-  void* x = nullptr;
-  const void* x0 = nullptr;
-  pf_box3 box{};
-  double a = 0, inv_c = 1, tolerance = 0;
-  int b = 0, colour = 0;
+  int colour = 0;
   long long it = 0;
   int decide_slot = -1, check_slot = 0, clear_slot = 1;
-  unsigned long long* ctrl = nullptr;  // the solve's block
-  bool narrow = true;                  // 32-bit indices (fluids3d_narrow_index)
-  int prefetch = 0;                    // layers ahead asked of L2 (fluids3d_sweep_prefetch): 0 or 1
+  bool narrow = true;  // 32-bit indices (fluids3d_narrow_index)
+  int prefetch = 0;    // layers ahead asked of L2 (fluids3d_sweep_prefetch): 0 or 1
 };
 template <class T>
-void launch_fl_sweep(const FlSweepLaunch& l, cudaStream_t stream);
+void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, unsigned long long* ctrl,
+                     const FlSweepLaunch& l, cudaStream_t stream);
 
 template <class T>
 void launch_fl_source(T* x, pf_box3 bx, int b, long i0, long j0, long k0, long ni, long nj, long nk, T value,

@@ -1,7 +1,7 @@
 // The impes3d family (twin: kernels_cl/impes3d.cl): box loops around the shared cell functions of
 // core/physics/impes3d.h, one thread per well for the wells. Semantics: backends/host/impes3d.cpp.
 //
-// The parameters and tables are read from constant memory when they fit (ImpGrid::constant): the
+// The parameters and tables are read from constant memory when they fit (ImpTables::constant): the
 // wrapper copies prm into the module's __constant__ array on the stream before the launch, so a
 // launch always sees the tables of its own arguments.
 #include "core/physics/impes3d.h"
@@ -117,7 +117,9 @@ constexpr int kWellBlock = 32;
 }  // namespace
 
 template <class T>
-void launch_imp_props(const ImpGrid<T>& g, const T* p, const T* mw, const T* mo, T* props, const BoxShape& s, cudaStream_t st) {
+void launch_imp_props(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
+                      const T* p, const T* mw, const T* mo, T* props, ImpTables tables, const BoxShape& s, cudaStream_t st) {
+  const ImpGrid<T> g{b, E, tx, ty, tz, depth, pv0, prm, tables.values, tables.constant};
   const BoxGrid bg = box_grid(g.b.nx, g.b.ny, g.b.nz, s);
   to_constant(g, st);
   if (g.constant) props_kernel<T, true><<<bg.grid, bg.block, 0, st>>>(g, p, mw, mo, props);
@@ -125,14 +127,19 @@ void launch_imp_props(const ImpGrid<T>& g, const T* p, const T* mw, const T* mo,
 }
 
 template <class T>
-void launch_imp_assemble(const ImpGrid<T>& g, T dt, const T* p, const T* props, T* coef, const BoxShape& s, cudaStream_t st) {
+void launch_imp_assemble(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, T dt,
+                         const T* p, const T* props, T* coef, const BoxShape& s, cudaStream_t st) {
+  const ImpGrid<T> g{b, E, tx, ty, tz, depth, pv0, nullptr, 0, false};  // no tables
   const BoxGrid bg = box_grid(g.b.nx, g.b.ny, g.b.nz, s);
   assemble_kernel<T><<<bg.grid, bg.block, 0, st>>>(g, dt, p, props, coef);
 }
 
 template <class T>
-void launch_imp_wells_prepare(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth,
-                              T* comp, const T* props, const T* p, T dt, T* coef, unsigned long long* words, cudaStream_t st) {
+void launch_imp_wells_prepare(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0,
+                              const T* prm, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth, T* comp,
+                              const T* props, const T* p, T dt, T* coef, unsigned long long* words, ImpTables tables,
+                              cudaStream_t st) {
+  const ImpGrid<T> g{b, E, tx, ty, tz, depth, pv0, prm, tables.values, tables.constant};
   to_constant(g, st);
   if (g.constant)
     wells_prepare_kernel<T, true><<<groups_of(wells, kWellBlock), kWellBlock, 0, st>>>(g, wells, wp, cidx, cwi, cdepth, comp,
@@ -149,9 +156,11 @@ void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp,
 }
 
 template <class T>
-void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in,
-                       const T* mo_in, const int* ccell, const T* comp, T* mw_out, T* mo_out, T* sw,
-                       unsigned long long* words, const BoxShape& s, cudaStream_t st) {
+void launch_imp_update(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
+                       T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in, const T* mo_in, const int* ccell,
+                       const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, ImpTables tables,
+                       const BoxShape& s, cudaStream_t st) {
+  const ImpGrid<T> g{b, E, tx, ty, tz, depth, pv0, prm, tables.values, tables.constant};
   const BoxGrid bg = box_grid(g.b.nx, g.b.ny, g.b.nz, s);
   to_constant(g, st);
   if (g.constant)
@@ -160,14 +169,18 @@ void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new
     update_kernel<T, false><<<bg.grid, bg.block, 0, st>>>(g, dt, p_old, p_new, props, mw_in, mo_in, ccell, comp, mw_out, mo_out, sw, words);
 }
 
+#define PF_IMP_GRID_TYPES(T) pf_box3, long, const T*, const T*, const T*, const T*, const T*
 #define PF_IMP_INSTANTIATE(T)                                                                                              \
-  template void launch_imp_props<T>(const ImpGrid<T>&, const T*, const T*, const T*, T*, const BoxShape&, cudaStream_t);   \
-  template void launch_imp_assemble<T>(const ImpGrid<T>&, T, const T*, const T*, T*, const BoxShape&, cudaStream_t);       \
-  template void launch_imp_wells_prepare<T>(const ImpGrid<T>&, long, const T*, const long*, const T*, const T*, T*,       \
-                                            const T*, const T*, T, T*, unsigned long long*, cudaStream_t);                \
+  template void launch_imp_props<T>(PF_IMP_GRID_TYPES(T), const T*, const T*, const T*, const T*, T*, ImpTables,            \
+                                    const BoxShape&, cudaStream_t);                                                        \
+  template void launch_imp_assemble<T>(PF_IMP_GRID_TYPES(T), T, const T*, const T*, T*, const BoxShape&, cudaStream_t);   \
+  template void launch_imp_wells_prepare<T>(PF_IMP_GRID_TYPES(T), const T*, long, const T*, const long*, const T*,         \
+                                            const T*, T*, const T*, const T*, T, T*, unsigned long long*, ImpTables,       \
+                                            cudaStream_t);                                                                 \
   template void launch_imp_wells_finish<T>(long, const T*, const long*, T*, const T*, unsigned long long*, cudaStream_t); \
-  template void launch_imp_update<T>(const ImpGrid<T>&, T, const T*, const T*, const T*, const T*, const T*, const int*,   \
-                                     const T*, T*, T*, T*, unsigned long long*, const BoxShape&, cudaStream_t);
+  template void launch_imp_update<T>(PF_IMP_GRID_TYPES(T), const T*, T, const T*, const T*, const T*, const T*, const T*,  \
+                                     const int*, const T*, T*, T*, T*, unsigned long long*, ImpTables, const BoxShape&,    \
+                                     cudaStream_t);
 PF_IMP_INSTANTIATE(float)
 PF_IMP_INSTANTIATE(double)
 

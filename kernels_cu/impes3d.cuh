@@ -6,8 +6,8 @@
 
 namespace poreflow::cu {
 
-// The grid's device pointers and the tables: in constant memory when `constant` (the wrappers
-// copy prm there on the stream first), else read from prm.
+// What the kernels take (by value): the grid's device pointers and the tables, in constant memory
+// when `constant` (the wrappers copy prm there on the stream first), else read from prm.
 template <class T>
 struct ImpGrid {
   pf_box3 b;
@@ -18,20 +18,32 @@ struct ImpGrid {
   bool constant;
 };
 
+// Where the launch finds prm: `values` values, copied to constant memory when `constant`.
+struct ImpTables {
+  std::size_t values = 0;
+  bool constant = false;
+};
+
+// The wrappers take the kernels' parameters as the OpenCL twins list them (the grid's first, then
+// prm where the kernel reads it), then the launch's own: the tables' place, the shape, the stream.
 template <class T>
-void launch_imp_props(const ImpGrid<T>& g, const T* p, const T* mw, const T* mo, T* props, const BoxShape& s,
-                      cudaStream_t st);
+void launch_imp_props(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
+                      const T* p, const T* mw, const T* mo, T* props, ImpTables tables, const BoxShape& s, cudaStream_t st);
 template <class T>
-void launch_imp_assemble(const ImpGrid<T>& g, T dt, const T* p, const T* props, T* coef, const BoxShape& s, cudaStream_t st);
+void launch_imp_assemble(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, T dt,
+                         const T* p, const T* props, T* coef, const BoxShape& s, cudaStream_t st);
 template <class T>
-void launch_imp_wells_prepare(const ImpGrid<T>& g, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth,
-                              T* comp, const T* props, const T* p, T dt, T* coef, unsigned long long* words, cudaStream_t st);
+void launch_imp_wells_prepare(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0,
+                              const T* prm, long wells, const T* wp, const long* cidx, const T* cwi, const T* cdepth, T* comp,
+                              const T* props, const T* p, T dt, T* coef, unsigned long long* words, ImpTables tables,
+                              cudaStream_t st);
 template <class T>
 void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words,
                              cudaStream_t st);
 template <class T>
-void launch_imp_update(const ImpGrid<T>& g, T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in,
-                       const T* mo_in, const int* ccell, const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, const BoxShape& s,
-                       cudaStream_t st);
+void launch_imp_update(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
+                       T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in, const T* mo_in, const int* ccell,
+                       const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, ImpTables tables,
+                       const BoxShape& s, cudaStream_t st);
 
 }  // namespace poreflow::cu

@@ -136,21 +136,22 @@ std::size_t jacobi_grid(ReduceVariant v, int block, std::size_t n, int sm_count)
 }
 
 template <class T>
-void launch_jacobi1d(const JacobiLaunch& l, cudaStream_t stream) {
+void launch_jacobi1d(const T* p, T* q, const T* mface, std::size_t n, T p_left, T p_right, T threshold, int residual,
+                     unsigned long long* ctrl, const JacobiLaunch& l, cudaStream_t stream) {
   JacobiParams<T> prm;
-  prm.p = static_cast<const T*>(l.p);
-  prm.q = static_cast<T*>(l.q);
-  prm.mf = static_cast<const T*>(l.mface);
-  prm.n = l.n;
-  prm.p_left = static_cast<T>(l.p_left);
-  prm.p_right = static_cast<T>(l.p_right);
-  prm.thr = static_cast<T>(l.threshold);
-  prm.residual = l.residual ? 1 : 0;
+  prm.p = p;
+  prm.q = q;
+  prm.mf = mface;
+  prm.n = n;
+  prm.p_left = p_left;
+  prm.p_right = p_right;
+  prm.thr = threshold;
+  prm.residual = residual;
   prm.it = l.it;
   prm.decide_slot = l.decide_slot;
   prm.check_slot = l.check_slot;
   prm.clear_slot = l.clear_slot;
-  prm.ctrl = l.ctrl;
+  prm.ctrl = ctrl;
   prm.partials = static_cast<bits_t<T>*>(l.partials);
   const unsigned grid = static_cast<unsigned>(l.grid);
   using RV = ReduceVariant;
@@ -186,7 +187,9 @@ void launch_jacobi1d(const JacobiLaunch& l, cudaStream_t stream) {
   throw BackendError("launch_jacobi1d: unsupported variant or block size");
 }
 
-template void launch_jacobi1d<float>(const JacobiLaunch&, cudaStream_t);
-template void launch_jacobi1d<double>(const JacobiLaunch&, cudaStream_t);
+template void launch_jacobi1d<float>(const float*, float*, const float*, std::size_t, float, float, float, int,
+                                     unsigned long long*, const JacobiLaunch&, cudaStream_t);
+template void launch_jacobi1d<double>(const double*, double*, const double*, std::size_t, double, double, double, int,
+                                      unsigned long long*, const JacobiLaunch&, cudaStream_t);
 
 }  // namespace poreflow::cu

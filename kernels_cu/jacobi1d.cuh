@@ -22,20 +22,15 @@ struct JacobiLaunch {
   ReduceVariant variant = ReduceVariant::Fast;
   int block = 512;
   std::size_t grid = 0;  // from jacobi_grid
-  const void* p = nullptr;
-  void* q = nullptr;
-  const void* mface = nullptr;
-  std::size_t n = 0;
-  double p_left = 0, p_right = 0, threshold = 0;
-  bool residual = false;
   long long it = 0;
   int decide_slot = -1;
   bool check = false;
   int check_slot = 0, clear_slot = 0;
-  unsigned long long* ctrl = nullptr;
   void* partials = nullptr;  // Combine::Host: grid entries of the metric's bits; nullptr: atomic
 };
+// The iteration reading p and writing q (Jacobi1DArgs::kernel_args), as l says.
 template <class T>
-void launch_jacobi1d(const JacobiLaunch& l, cudaStream_t stream);
+void launch_jacobi1d(const T* p, T* q, const T* mface, std::size_t n, T p_left, T p_right, T threshold, int residual,
+                     unsigned long long* ctrl, const JacobiLaunch& l, cudaStream_t stream);
 
 }  // namespace poreflow::cu

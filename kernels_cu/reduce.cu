@@ -13,6 +13,13 @@
 namespace poreflow::cu {
 namespace {
 
+// a launch with its data: launch_reduce's arguments
+struct ReduceRun : ReduceLaunch {
+  const void* a = nullptr;
+  const void* b = nullptr;  // MaxAbsDiff only
+  std::size_t n = 0;
+};
+
 __device__ __forceinline__ unsigned int to_bits(float v) { return __float_as_uint(v); }
 __device__ __forceinline__ unsigned long long to_bits(double v) {
   return static_cast<unsigned long long>(__double_as_longlong(v));
@@ -69,7 +76,7 @@ __global__ void reduce_paper_kernel(const T* __restrict__ a, const T* __restrict
 }
 
 template <class T, ReduceOp OP, ReduceVariant V, int B>
-void launch_paper(const ReduceLaunch& l, cudaStream_t stream) {
+void launch_paper(const ReduceRun& l, cudaStream_t stream) {
   using R = Red<T, OP>;
   using A = typename R::A;
   const std::size_t smem = static_cast<std::size_t>(l.block) * sizeof(A);
@@ -201,7 +208,7 @@ __global__ void __launch_bounds__(kFastBlock)
 }
 
 template <class T, ReduceOp OP>
-void launch_fast(const ReduceLaunch& l, cudaStream_t stream) {
+void launch_fast(const ReduceRun& l, cudaStream_t stream) {
   using A = typename Red<T, OP>::A;
   const T* a = static_cast<const T*>(l.a);
   const T* b = static_cast<const T*>(l.b);
@@ -217,7 +224,7 @@ void launch_fast(const ReduceLaunch& l, cudaStream_t stream) {
 }
 
 template <class T, ReduceOp OP>
-void launch_op(const ReduceLaunch& l, cudaStream_t stream) {
+void launch_op(const ReduceRun& l, cudaStream_t stream) {
   using RV = ReduceVariant;
   switch (l.variant) {
     case RV::InterleavedDivergent: return launch_paper<T, OP, RV::InterleavedDivergent, 0>(l, stream);
@@ -286,7 +293,12 @@ std::size_t reduce_grid(ReduceVariant v, int block, std::size_t n, int sm_count)
 }
 
 template <class T>
-void launch_reduce(const ReduceLaunch& l, cudaStream_t stream) {
+void launch_reduce(const T* a, const T* b, std::size_t n, const ReduceLaunch& launch, cudaStream_t stream) {
+  ReduceRun l;
+  static_cast<ReduceLaunch&>(l) = launch;
+  l.a = a;
+  l.b = b;
+  l.n = n;
   switch (l.op) {
     case ReduceOp::Sum: return launch_op<T, ReduceOp::Sum>(l, stream);
     case ReduceOp::Min: return launch_op<T, ReduceOp::Min>(l, stream);
@@ -305,8 +317,8 @@ cudaError_t cub_reduce(ReduceOp op, const T* a, const T* b, std::size_t n, T* ou
   return cub_reduce_n<T>(op, a, b, static_cast<long long>(n), out, temp, temp_bytes, stream);
 }
 
-template void launch_reduce<float>(const ReduceLaunch&, cudaStream_t);
-template void launch_reduce<double>(const ReduceLaunch&, cudaStream_t);
+template void launch_reduce<float>(const float*, const float*, std::size_t, const ReduceLaunch&, cudaStream_t);
+template void launch_reduce<double>(const double*, const double*, std::size_t, const ReduceLaunch&, cudaStream_t);
 template cudaError_t cub_reduce<float>(ReduceOp, const float*, const float*, std::size_t, float*, void*, std::size_t&,
                                        cudaStream_t);
 template cudaError_t cub_reduce<double>(ReduceOp, const double*, const double*, std::size_t, double*, void*,

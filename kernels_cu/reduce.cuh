@@ -29,9 +29,6 @@ struct ReduceLaunch {
   ReduceVariant variant = ReduceVariant::Fast;
   int block = 512;       // paper variants; Fast uses kFastBlock
   std::size_t grid = 0;  // from reduce_grid
-  const void* a = nullptr;
-  const void* b = nullptr;  // MaxAbsDiff only
-  std::size_t n = 0;
   // Combine::Host: each block writes its partial (T for Sum, a key otherwise) to partials[block].
   // Combine::Atomic, paper variants: blocks combine atomically into *result, which the caller
   // initialises (0 for sums and maxima, all ones for minima).
@@ -42,8 +39,9 @@ struct ReduceLaunch {
   void* result = nullptr;
   unsigned int* counter = nullptr;
 };
+// The reduction of a[0, n) (b: MaxAbsDiff's second input, else null; ReduceArgs::kernel_args).
 template <class T>
-void launch_reduce(const ReduceLaunch& l, cudaStream_t stream);
+void launch_reduce(const T* a, const T* b, std::size_t n, const ReduceLaunch& l, cudaStream_t stream);
 
 // CUB's DeviceReduce on the same ops, the result (a T value, not a key) in *out. Called once with
 // temp == nullptr to get temp_bytes (CUB's convention). Returns CUB's error code.

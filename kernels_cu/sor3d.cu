@@ -234,20 +234,20 @@ unsigned blocks_of(long n, int b) { return static_cast<unsigned>(std::max<long>(
 template <class T, bool CHECK>
 void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
   const BoxShape& s = l.shape;
-  const long hx = phys::pf_rb_hx(l.box);
-  const unsigned gx = blocks_of(hx, s.bx), gy = std::min(blocks_of(l.box.ny, s.by), 65535u);
+  const long hx = phys::pf_rb_hx(prm.b);
+  const unsigned gx = blocks_of(hx, s.bx), gy = std::min(blocks_of(prm.b.ny, s.by), 65535u);
   prm.bx = s.bx;
   prm.by = s.by;
   if (l.design == SorDesign::Zline) {
     const int threads = s.bx * s.by;
     // a warp per column (sor_zline_warp_kernel) where a thread per column leaves the device idle
-    const long columns = hx * l.box.ny;
+    const long columns = hx * prm.b.ny;
     if (sor3d_zline_wide(l.zline_lanes, columns, l.sm_count, true)) {
       const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(columns, threads / 32), 1L << 30));
       sor_zline_warp_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
       return;
     }
-    const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(hx * l.box.ny, threads), 1L << 30));
+    const unsigned blocks = static_cast<unsigned>(std::min<long>(blocks_of(hx * prm.b.ny, threads), 1L << 30));
     sor_zline_kernel<T, CHECK><<<blocks, threads, 0, stream>>>(prm);
     return;
   }
@@ -255,8 +255,8 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
     const int threads = s.bx * s.by;
     prm.bz = 1;
     prm.pitch = sor3d_tile_pitch(s.bx);
-    prm.kchunk = sor3d_kchunk(l.box.nz, gx * gy, threads, l.sm_count);
-    const unsigned gz = static_cast<unsigned>((l.box.nz + prm.kchunk - 1) / prm.kchunk);
+    prm.kchunk = sor3d_kchunk(prm.b.nz, gx * gy, threads, l.sm_count);
+    const unsigned gz = static_cast<unsigned>((prm.b.nz + prm.kchunk - 1) / prm.kchunk);
     const std::size_t smem = sor3d_tile_bytes(s.bx, s.by, sizeof(T));
     if (smem > l.smem_optin)
       throw BackendError("sor3d tiled: a " + to_string(s) + " tile needs " + std::to_string(smem) +
@@ -268,7 +268,7 @@ void launch(const SorLaunch& l, SorParams<T>& prm, cudaStream_t stream) {
     sor_tiled_kernel<T, CHECK><<<dim3(gx, gy, gz), threads, smem, stream>>>(prm);
     return;
   }
-  const RbSweepLaunch g = rb_sweep_launch(l.box, s, l.sm_count, "sor3d simple");
+  const RbSweepLaunch g = rb_sweep_launch(prm.b, s, l.sm_count, "sor3d simple");
   prm.bz = g.shape.bz;
   prm.kchunk = g.shape.kchunk;
   sor_simple_kernel<T, CHECK><<<g.grid, g.threads, 0, stream>>>(prm);
@@ -320,26 +320,29 @@ template void launch_sor3d_csr<float>(const float*, pf_box3, int*, int*, float*,
 template void launch_sor3d_csr<double>(const double*, pf_box3, int*, int*, double*, cudaStream_t);
 
 template <class T>
-void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream) {
+void launch_sor3d_sweep(const T* coef, T* p, pf_box3 b, T omega, T threshold, unsigned long long* ctrl, T* scratch,
+                        long extent, const SorLaunch& l, cudaStream_t stream) {
   SorParams<T> prm{};
-  prm.coef = static_cast<const T*>(l.coef);
-  prm.p = static_cast<T*>(l.p);
-  prm.b = l.box;
-  prm.omega = static_cast<T>(l.omega);
-  prm.thr = static_cast<T>(l.threshold);
+  prm.coef = coef;
+  prm.p = p;
+  prm.b = b;
+  prm.omega = omega;
+  prm.thr = threshold;
   prm.colour = l.colour;
   prm.it = l.it;
   prm.decide_slot = l.decide_slot;
   prm.check_slot = l.check_slot;
   prm.clear_slot = l.clear_slot;
-  prm.ctrl = l.ctrl;
-  prm.scratch = static_cast<T*>(l.scratch);
-  prm.E = l.extent;
+  prm.ctrl = ctrl;
+  prm.scratch = scratch;
+  prm.E = extent;
   if (l.check) launch<T, true>(l, prm, stream);
   else launch<T, false>(l, prm, stream);
 }
 
-template void launch_sor3d_sweep<float>(const SorLaunch&, cudaStream_t);
-template void launch_sor3d_sweep<double>(const SorLaunch&, cudaStream_t);
+template void launch_sor3d_sweep<float>(const float*, float*, pf_box3, float, float, unsigned long long*, float*, long,
+                                        const SorLaunch&, cudaStream_t);
+template void launch_sor3d_sweep<double>(const double*, double*, pf_box3, double, double, unsigned long long*, double*, long,
+                                         const SorLaunch&, cudaStream_t);
 
 }  // namespace poreflow::cu

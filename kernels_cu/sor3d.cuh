@@ -15,22 +15,18 @@ struct SorLaunch {
   BoxShape shape;
   int sm_count = 1;
   std::size_t smem_optin = 48 * 1024;
-  const void* coef = nullptr;
-  void* p = nullptr;
-  pf_box3 box{};
-  double omega = 1, threshold = 0;
   int colour = 0;
   long long it = 0;
   int decide_slot = -1;
   bool check = false;
   int check_slot = 0, clear_slot = -1;
-  unsigned long long* ctrl = nullptr;
-  int zline_lanes = 0;      // zline: 0 auto, 1, 32 (Sor3DArgs)
-  void* scratch = nullptr;  // zline
-  long extent = 0;          // zline: values of one scratch array
+  int zline_lanes = 0;  // zline: 0 auto, 1, 32 (Sor3DArgs)
 };
+// The sweep of box b's p with the coefficients coef (Sor3DArgs::zline_args: scratch, zline's
+// factors, is null for the other designs; extent: the values of one scratch array), as l says.
 template <class T>
-void launch_sor3d_sweep(const SorLaunch& l, cudaStream_t stream);
+void launch_sor3d_sweep(const T* coef, T* p, pf_box3 b, T omega, T threshold, unsigned long long* ctrl, T* scratch,
+                        long extent, const SorLaunch& l, cudaStream_t stream);
 
 // zline: the factors of every column (both colours) into scratch (core/physics/sor3d.h)
 template <class T>

@@ -4,7 +4,7 @@
 // tridiag_host::reduce_eq, and a neighbour outside the system is the identity equation x = 0.
 // Reducing with an identity changes nothing, so the kernels pad systems with identities freely.
 //
-// Kernels (the plan at the end picks and chains them):
+// Kernels (the plan of core/kernels/tridiag_plan.hpp picks and chains them):
 //   thomas_direct_kernel  one thread per system, rows read where they lie (coalesced when the
 //                         systems are interleaved); c' in scratch, d' in x.
 //   thomas_tiled_kernel   one thread per system of the contiguous layout; tiles of 32 rows of 32
@@ -29,24 +29,21 @@
 // run is used here (no warp intrinsics; cp.async and the reciprocals fall back to plain code off
 // the GPU), so the index logic can be checked without a GPU.
 //
-// After the kernels: the launch wrappers around them, their plan, the Auto rule, and the copy that
-// cuSPARSE's in-place solvers need.
+// After the kernels: the launch of a plan (core/kernels/tridiag_plan.hpp, host code, with the
+// numbers of these kernels it needs: their register-limited block sizes, their shared-memory
+// layouts) and the copy that cuSPARSE's in-place solvers need.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <map>
 #include <mutex>
-#include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "core/base/error.hpp"
 #include "core/base/converge.h"
+#include "core/kernels/tridiag_plan.hpp"
 #include "core/kernels/tridiag_view.hpp"
 #include "kernels_cu/tridiag.cuh"
 
@@ -118,7 +115,17 @@ __device__ __forceinline__ T plus(T v, const T* __restrict__ add, std::size_t p)
 // ---- where the systems lie ----------------------------------------------------------------------
 // (core/kernels/tridiag_view.hpp, shared with the OpenCL plan)
 using poreflow::tri::View;
-using poreflow::tri::make_view;
+
+// ---- what the plan knows of the kernels (core/kernels/tridiag_plan.hpp) --------------------------
+using poreflow::tri::kGlobalBlock;
+using poreflow::tri::kSplitGroup;
+using poreflow::tri::kSplitThreads;
+using poreflow::tri::kThomasBlock;
+using poreflow::tri::kTileRows;
+using poreflow::tri::kTileSys;
+using poreflow::tri::Kern;
+using poreflow::tri::Plan;
+using poreflow::tri::SplitPass;
 
 // ---- shared memory --------------------------------------------------------------------------------
 
@@ -147,24 +154,20 @@ constexpr int log2c() {
   else return 1 + log2c<M / 2>();
 }
 
-// Threads per block of a kernel whose threads hold M equations (4M values of T) in registers:
-// the most that leave each thread the registers it needs without spills (ptxas -v; a block's
-// warps are allotted registers in groups of four, so the counts are multiples of 128 threads).
+// Threads per block of a kernel whose threads hold M equations in registers, and of the staged
+// (persistent) CR kernel, which keeps a few more values live: tridiag_plan.hpp's table, which the
+// plan sizes its blocks by.
 template <class T, int M>
 constexpr int max_threads() {
-  if constexpr (sizeof(T) == 4) return M <= 4 ? 1024 : M == 8 ? 640 : 512;
-  else return M <= 4 ? 640 : M == 8 ? 512 : 384;
+  return poreflow::tri::max_threads(sizeof(T), M);
 }
-// The staged (persistent) CR kernel keeps a few more values live: double with 8 rows and float
-// with 16 need more than the 128 registers of 512 threads.
 template <class T, int M, bool STAGED>
 constexpr int cr_max_threads() {
-  return STAGED && ((sizeof(T) == 8 && M == 8) || (sizeof(T) == 4 && M == 16)) ? 384 : max_threads<T, M>();
+  return poreflow::tri::cr_max_threads(sizeof(T), M, STAGED);
 }
 
 // ---- Thomas ---------------------------------------------------------------------------------------
 
-constexpr int kThomasBlock = 128;
 constexpr int kThomasUnroll = 8;  // rows loaded together, to keep loads in flight while the chain runs
 
 template <class T>
@@ -222,14 +225,8 @@ __global__ void __launch_bounds__(kThomasBlock)
   }
 }
 
-constexpr int kTileSys = 32;   // systems (threads) per block
-constexpr int kTileRows = 32;  // rows per tile: 32 consecutive values of one system per warp access
-
-template <class T>
-constexpr std::size_t tiled_smem_bytes() {
-  return 4 * kTileSys * (kTileRows + 1) * sizeof(T);
-}
-
+// kTileSys systems (threads) per block, tiles of kTileRows rows: 32 consecutive values of one
+// system per warp access (tridiag_plan.hpp, whose tiled_smem_bytes is the tiles' shared memory)
 template <class T>
 __global__ void __launch_bounds__(kTileSys)
     thomas_tiled_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
@@ -323,14 +320,15 @@ __global__ void __launch_bounds__(kTileSys)
 // contiguous range each) in turn; cp.async copies the next group into shared memory while the
 // current one is solved in registers, so loads and arithmetic overlap even at one block per SM.
 
-// CR+PCR: CR across threads until at most this many equations are left, then PCR on them (one
-// barrier a level either way; 128 measured fastest on an H100, 32 and 64 within 10%)
-constexpr int kCrPcrStop = 128;
+// CR+PCR: CR across threads until at most `stop` equations are left (tridiag_plan.hpp's
+// kCrPcrStop), then PCR on them (one barrier a level either way; 128 measured fastest on an H100,
+// 32 and 64 within 10%)
 
+// one gap every 32 (4-byte T) or 16 (8-byte T) values: a warp reading rows tM + j is conflict-free
+// (tridiag_plan.hpp's pad, which the plan sizes the staged planes by)
 template <class T>
 __host__ __device__ __forceinline__ int pad(int f) {
-  // one gap every 32 (4-byte T) or 16 (8-byte T) values: a warp reading rows tM + j is conflict-free
-  return f + (f >> (sizeof(T) == 4 ? 5 : 4));
+  return poreflow::tri::pad(sizeof(T), f);
 }
 
 // cp.async: global to shared memory without a register, so that a thread has all its copies in
@@ -356,15 +354,9 @@ __device__ __forceinline__ void cp_async_wait_all() {
 #endif
 }
 
-// Values of T the CR part needs in shared memory per thread of the block.
-template <int M>
-constexpr int cr_work_per_thread() {
-  return 4 * log2c<M>() > 9 ? 4 * log2c<M>() : 9;
-}
-
 // CR on the rows e of every thread of the block, CR across threads down to `stop` equations and
-// PCR on those (stop 1: plain CR); x_j ends in e[j].d. `work` holds cr_work_per_thread<M>() * bd
-// values. Every thread of the block calls it (barriers inside).
+// PCR on those (stop 1: plain CR); x_j ends in e[j].d. `work` holds cr_work_per_thread(M) * bd
+// values (tridiag_plan.hpp). Every thread of the block calls it (barriers inside).
 template <class T, int M>
 __device__ __forceinline__ void cr_solve(Eq<T> (&e)[M], T* work, int tid, int bd, int t, int g, int P, int G, int stop) {
   constexpr int Q = log2c<M>();  // CR levels inside a thread
@@ -452,10 +444,11 @@ __device__ __forceinline__ void cr_solve(Eq<T> (&e)[M], T* work, int tid, int bd
   }
 }
 
-// Shared memory of a STAGED group: the four coefficient planes of G systems of n rows.
+// Shared memory of a STAGED group: the four coefficient planes of G systems of n rows
+// (tridiag_plan.hpp).
 template <class T>
 __host__ __device__ __forceinline__ int staged_plane(int G, int n) {
-  return pad<T>(G * n) + 1;
+  return poreflow::tri::staged_plane(sizeof(T), G, n);
 }
 
 template <class T, int M, bool STAGED>
@@ -626,8 +619,6 @@ __global__ void __launch_bounds__(max_threads<T, M>())
 // Systems too long for the chip are split by PCR levels into K interleaved subsystems. Each pass
 // reads level input (a, b, c, d) and writes its output (a2 ...) at the same positions.
 
-constexpr int kGlobalBlock = 256;
-
 // One level of span s, an equation per thread. u runs over the fast index (rows of a contiguous
 // system, systems of interleaved ones), v over the other.
 template <class T, bool INTER>
@@ -658,14 +649,8 @@ __global__ void __launch_bounds__(kGlobalBlock)
 // with H = s0 (2^k - 1) rows of halo on each side (identities outside the system); the rows a
 // level gets right shrink by its span on each side, and after the k levels they are the R rows
 // of the tile. Two buffers of four planes of (R + 2H) * G values in shared memory.
-constexpr int kSplitThreads = 256;
-constexpr int kSplitGroup = 8;  // interleaved: systems side by side in a tile (32-byte sectors of float)
-
-template <class T>
-constexpr int split_tile_values() {
-  return 48 * 1024 / (8 * static_cast<int>(sizeof(T)));  // (R + 2H) * G: 48 KB for both buffers
-}
-
+// kSplitThreads threads a block; interleaved: kSplitGroup systems side by side in a tile (32-byte
+// sectors of float); (R + 2H) * G values a plane: split_tile_values (tridiag_plan.hpp).
 template <class T, bool INTER>
 __global__ void __launch_bounds__(kSplitThreads)
     pcr_split_kernel(const T* __restrict__ a, const T* __restrict__ b, const T* __restrict__ c,
@@ -726,190 +711,13 @@ __global__ void __launch_bounds__(kSplitThreads)
   }
 }
 
-// ---- the plan ---------------------------------------------------------------------------------------
-
-enum class Kern { ThomasDirect, ThomasTiled, Cr, Pcr };
-
-// A pass of global PCR levels: spans s0 .. s0 * 2^(k-1); tile rows R (0: one level, one equation
-// per thread, pcr_global_kernel).
-struct SplitPass {
-  int s0 = 1, k = 1, R = 0;
-};
-
-struct Plan {
-  Kern kern = Kern::ThomasDirect;
-  int M = 0, P = 0, G = 1;  // rows per thread, threads per system, systems per block
-  int stop = 1;             // cr_kernel: CR across threads down to this many equations, then PCR
-  bool staged = false;      // cr_kernel: contiguous systems through shared memory, persistent blocks
-  unsigned K = 1;           // subsystems per system after log2(K) global PCR levels
-  int npass = 0;
-  SplitPass pass[16];
-  int threads = 0;
-  std::size_t grid = 0, smem = 0;  // staged: grid is the number of groups (the launch takes fewer)
-  std::size_t scratch = 0;         // elements of T
-  int mcap = 0;                    // longest (sub)system
-  View view;                       // what the last kernel solves
-};
-
-constexpr std::size_t kSmemCap = 200 * 1024;  // of the 227 KB a block may have on an H100
-constexpr int kStagedThreads = 256;           // small contiguous systems: several per block up to this
-constexpr int kMinGroupBytes = 16;            // split views: neighbouring subsystems per warp access
+// ---- enqueueing --------------------------------------------------------------------------------------
+// The kernels of a plan (core/kernels/tridiag_plan.hpp). `launch(kernel, grid, block, smem_bytes,
+// args...)` enqueues one kernel: the CUDA stream launcher below, or a CPU emulation of thread
+// blocks; `launch.resident(kernel, block, smem)` is how many blocks of it the device runs at once
+// (the persistent grid of the staged CR kernel).
 
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
-inline unsigned log2c_rt(unsigned k) {
-  unsigned l = 0;
-  while ((1u << l) < k) ++l;
-  return l;
-}
-inline int next_pow2(std::size_t v) {
-  int p = 1;
-  while (static_cast<std::size_t>(p) < v) p *= 2;
-  return p;
-}
-
-// Rows per thread the kernels are built for.
-template <class T>
-int max_rows() {
-  return 16;
-}
-
-// Default rows per thread: few threads per system for short ones (fewer levels across threads),
-// more rows per thread as systems grow (the block's thread limit). Interleaved views take 16
-// rows from 512 on: more systems per block, or none split (measured).
-inline int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter || m > 2048 ? 16 : 8; }
-
-// Fits cr_kernel (cr) or pcr_kernel for systems of at most m rows in view v; fills p. `whole`:
-// contiguous whole systems (a block's systems are one range; short ones are grouped up to
-// kStagedThreads threads); otherwise a block takes neighbouring systems of an interleaved or
-// split view (of a split view at least kMinGroupBytes of them side by side).
-template <class T>
-bool fit_onchip(Plan& p, bool cr, bool whole, bool inter, std::size_t m, const View& v, std::size_t smem_cap,
-                const TridiagTuning& tune) {
-  // split views want neighbouring subsystems side by side; whole interleaved systems do better
-  // unsplit with even one system per block than split for more (L2 serves the neighbours' sectors)
-  const int gmin =
-      inter && v.k == 1 ? 1 : static_cast<int>(std::min<std::size_t>(v.count, kMinGroupBytes / sizeof(T)));
-  const int gdirect = static_cast<int>(std::min<std::size_t>(v.count, 64 / sizeof(T)));
-  const int mmax = cr ? max_rows<T>() : 8;  // pcr_kernel is built for 4 and 8 rows
-  for (int M = tune.rows > 0 ? tune.rows : std::min(default_rows(m, inter), mmax); M <= mmax; M *= 2) {
-    const bool st = cr && whole;
-    const int cap = M == 4 ? (st ? cr_max_threads<T, 4, true>() : max_threads<T, 4>())
-                    : M == 8 ? (st ? cr_max_threads<T, 8, true>() : max_threads<T, 8>())
-                             : (st ? cr_max_threads<T, 16, true>() : max_threads<T, 16>());
-    const std::size_t pm = ceil_div(m, M);
-    const int P = pm > static_cast<std::size_t>(cap) ? cap + 1 : cr ? static_cast<int>(pm) : next_pow2(pm);
-    int G = 0;
-    if (P <= cap) {
-      if (tune.group > 0) G = tune.group;
-      else if (whole) G = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(v.count, kStagedThreads / P)));
-      else G = std::min(gdirect, cap / P) >= gmin ? std::min(gdirect, cap / P) : 0;
-    }
-    std::size_t sm = 0;
-    if (G > 0 && G * P <= cap) {
-      const std::size_t bd = static_cast<std::size_t>(G) * P;
-      if (cr) {
-        const int work = M == 4 ? cr_work_per_thread<4>() : M == 8 ? cr_work_per_thread<8>() : cr_work_per_thread<16>();
-        sm = static_cast<std::size_t>(work) * bd;
-        if (whole) {
-          const std::size_t plane = static_cast<std::size_t>(staged_plane<T>(G, static_cast<int>(v.n)));
-          sm = 4 * plane + std::max(sm, plane);
-        }
-      } else {
-        sm = 4 * m * G;
-      }
-      sm *= sizeof(T);
-    }
-    if (G == 0 || G * P > cap || sm > smem_cap) {
-      if (tune.rows > 0) return false;
-      continue;
-    }
-    p.M = M;
-    p.P = P;
-    p.G = G;
-    p.threads = G * P;
-    p.smem = sm;
-    p.grid = ceil_div(v.count, G);
-    p.mcap = static_cast<int>(m);
-    p.staged = cr && whole;
-    return true;
-  }
-  return false;
-}
-
-// The global passes that take the systems from 1 to K subsystems: as many levels per tiled pass
-// as keep its halo within a quarter of the tile, single levels where not even one does.
-inline void plan_split(Plan& p, bool inter, std::size_t value_bytes) {
-  const int tile = 48 * 1024 / (8 * static_cast<int>(value_bytes));
-  const int len = inter ? tile / kSplitGroup : tile;
-  const int hmax = len / 4;
-  const unsigned levels = log2c_rt(p.K);
-  p.npass = 0;
-  for (unsigned done = 0; done < levels;) {
-    const int s0 = 1 << done;
-    int k = 0;
-    while (done + k < levels && s0 * ((1 << (k + 1)) - 1) <= hmax) ++k;
-    SplitPass sp;
-    sp.s0 = s0;
-    if (k == 0) {
-      sp.k = 1;
-      sp.R = 0;
-    } else {
-      sp.k = k;
-      sp.R = len - 2 * s0 * ((1 << k) - 1);
-    }
-    p.pass[p.npass++] = sp;
-    done += sp.k;
-  }
-}
-
-template <class T>
-Plan make_plan(const TridiagLaunch& l) {
-  Plan p;
-  const bool inter = l.layout == TridiagLayout::Interleaved;
-  const std::size_t n = l.n, batch = l.batch;
-  const std::size_t smem_cap = std::min<std::size_t>(l.max_smem, kSmemCap);
-  if (l.algo == TridiagAlgo::Thomas) {
-    p.kern = inter ? Kern::ThomasDirect : Kern::ThomasTiled;
-    p.view = make_view(inter, n, batch, 1);
-    p.scratch = n * batch;  // c'
-    if (inter) {
-      // one thread per system, latency-bound: spread the systems over every SM before filling blocks
-      const std::size_t sms = static_cast<std::size_t>(std::max(l.sm_count, 1));
-      p.threads = kThomasBlock;
-      while (p.threads > 32 && ceil_div(batch, p.threads) < 2 * sms) p.threads /= 2;
-    } else {
-      p.threads = kTileSys;
-    }
-    p.grid = ceil_div(batch, static_cast<std::size_t>(p.threads));
-    p.smem = inter ? 0 : tiled_smem_bytes<T>();
-    p.mcap = static_cast<int>(std::min<std::size_t>(n, 1u << 30));
-    return p;
-  }
-  const bool cr = l.algo == TridiagAlgo::CR || l.algo == TridiagAlgo::CrPcr;
-  p.kern = cr ? Kern::Cr : Kern::Pcr;
-  p.stop = l.algo == TridiagAlgo::CrPcr ? (l.tune.stop > 0 ? l.tune.stop : kCrPcrStop) : 1;
-  for (unsigned K = 1;; K *= 2) {
-    const std::size_t m = ceil_div(n, K);
-    const bool forced = l.tune.split >= 0;
-    if (forced && K < (1u << l.tune.split)) continue;
-    const View v = make_view(inter, n, batch, K);
-    if (fit_onchip<T>(p, cr, !inter && K == 1, inter, m, v, smem_cap, l.tune)) {
-      p.K = K;
-      p.view = v;
-      plan_split(p, inter, sizeof(T));
-      p.scratch = p.npass == 0 ? 0 : (p.npass == 1 ? 4 : 8) * n * batch;
-      return p;
-    }
-    if (forced || m <= 1)
-      throw BackendError("tridiag: no kernel configuration for n = " + std::to_string(n) + " (" + to_string(l.algo) +
-                         ", " + to_string(l.layout) + ")");
-  }
-}
-
-// ---- enqueueing --------------------------------------------------------------------------------------
-// `launch(kernel, grid, block, smem_bytes, args...)` enqueues one kernel: the CUDA stream launcher
-// in tridiag.cu, or a CPU emulation of thread blocks; `launch.resident(kernel, block, smem)` is
-// how many blocks of it the device runs at once (the persistent grid of the staged CR kernel).
 
 template <class T, bool STAGED, class L>
 void launch_cr(L& launch, const Plan& p, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
@@ -936,17 +744,12 @@ void launch_pcr(L& launch, const Plan& p, const T* a, const T* b, const T* c, co
 }
 
 template <class T, class L>
-void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
-  const T* a = static_cast<const T*>(l.a);
-  const T* b = static_cast<const T*>(l.b);
-  const T* c = static_cast<const T*>(l.c);
-  const T* d = static_cast<const T*>(l.d);
-  T* x = static_cast<T*>(l.x);
+void enqueue(L& launch, const TridiagLaunch& l, const T* a, const T* b, const T* c, const T* d, T* x, const T* add,
+             const unsigned long long* guard) {
+  const Plan& p = l.plan;
   T* scr = static_cast<T*>(l.scratch);
-  const unsigned long long* guard = l.guard;
-  const T* add = static_cast<const T*>(l.add);
-  const bool inter = l.layout == TridiagLayout::Interleaved;
-  const std::size_t n = l.n, batch = l.batch;
+  const bool inter = l.shape.layout == TridiagLayout::Interleaved;
+  const std::size_t n = l.shape.n, batch = l.shape.batch;
   switch (p.kern) {
     case Kern::ThomasDirect:
       launch(thomas_direct_kernel<T>, dim3(static_cast<unsigned>(p.grid)), dim3(static_cast<unsigned>(p.threads)), 0, a,
@@ -992,7 +795,7 @@ void enqueue(L& launch, const TridiagLaunch& l, const Plan& p) {
     c = o + 2 * nb;
     d = o + 3 * nb;
   }
-  switch (l.algo) {
+  switch (l.shape.algo) {
     case TridiagAlgo::CR:
     case TridiagAlgo::CrPcr:
       if (p.staged) launch_cr<T, true>(launch, p, a, b, c, d, x, add, guard);
@@ -1077,64 +880,14 @@ __global__ void vendor_prep_kernel(const T* __restrict__ a, const T* __restrict_
   }
 }
 
-// make_plan's answer for a launch shape, worked out once per shape: a plan costs microseconds of
-// host work, and ADI solves the same two shapes thousands of times in tiny launches.
-template <class T>
-tri::Plan plan_of(const TridiagLaunch& l) {
-  using Key = std::tuple<int, int, std::size_t, std::size_t, std::size_t, int, int, int, int, int>;
-  static std::mutex mu;
-  static std::map<Key, tri::Plan> cache;
-  const Key key{static_cast<int>(l.algo), static_cast<int>(l.layout), l.n, l.batch, l.max_smem, l.sm_count,
-                l.tune.rows, l.tune.group, l.tune.split, l.tune.stop};
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = cache.find(key);
-  if (it == cache.end()) it = cache.emplace(key, tri::make_plan<T>(l)).first;
-  return it->second;
-}
-
 }  // namespace
 
 template <class T>
-std::size_t tridiag_scratch_bytes(const TridiagLaunch& l) {
-  return plan_of<T>(l).scratch * sizeof(T);
-}
-
-template <class T>
-std::string tridiag_describe(const TridiagLaunch& l) {
-  const tri::Plan p = plan_of<T>(l);
-  const char* k = p.kern == tri::Kern::ThomasDirect ? "thomas_direct"
-                  : p.kern == tri::Kern::ThomasTiled ? "thomas_tiled"
-                  : p.kern == tri::Kern::Cr ? (p.staged ? "cr_staged" : "cr_direct")
-                                            : "pcr";
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s M=%d P=%d G=%d K=%u stop=%d threads=%d grid=%zu smem=%zu scratch=%zu", k, p.M, p.P,
-                p.G, p.K, p.stop, p.threads, p.grid, p.smem, p.scratch * sizeof(T));
-  std::string out = buf;
-  for (int i = 0; i < p.npass; ++i) {
-    std::snprintf(buf, sizeof buf, " pass(s0=%d,k=%d,R=%d)", p.pass[i].s0, p.pass[i].k, p.pass[i].R);
-    out += buf;
-  }
-  return out;
-}
-
-template <class T>
-void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream) {
-  if (l.n == 0 || l.batch == 0) return;
-  StreamLauncher launch{stream, l.sm_count};
-  tri::enqueue<T>(launch, l, plan_of<T>(l));
-}
-
-// Auto (measured on an H100, docs/tridiag.md): CR+PCR (register-blocked CR, then CR across
-// threads down to 128 equations and PCR on those) is the fastest or within a few percent of it
-// for every shape measured, from 8 x 2^20 to 100001 x 41, contiguous or interleaved, except long
-// interleaved systems in large batches (n >= 4096, batch >= 6144). There Thomas, one thread per
-// system, wins: its sweep is bound by the latency of one row after another (about 0.27 us a row
-// once the batch fills the GPU, so its time hardly grows with the batch), while CR+PCR's time
-// grows with the data and its interleaved loads share sectors between blocks.
-TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch) {
-  (void)prec;
-  if (layout == TridiagLayout::Interleaved && n >= 4096 && batch >= 6144) return TridiagAlgo::Thomas;
-  return TridiagAlgo::CrPcr;
+void launch_tridiag(const T* a, const T* b, const T* c, const T* d, T* x, const T* add, const unsigned long long* guard,
+                    const TridiagLaunch& l, cudaStream_t stream) {
+  if (l.shape.n == 0 || l.shape.batch == 0) return;
+  StreamLauncher launch{stream, l.shape.sm_count};
+  tri::enqueue<T>(launch, l, a, b, c, d, x, add, guard);
 }
 
 template <class T>
@@ -1149,12 +902,10 @@ void launch_tridiag_vendor_prep(const T* a, const T* b, const T* c, const T* d, 
   else vendor_prep_kernel<T, false><<<grid, 256, 0, stream>>>(a, b, c, d, a0, b0, c0, x, n, batch);
 }
 
-template std::size_t tridiag_scratch_bytes<float>(const TridiagLaunch&);
-template std::size_t tridiag_scratch_bytes<double>(const TridiagLaunch&);
-template std::string tridiag_describe<float>(const TridiagLaunch&);
-template std::string tridiag_describe<double>(const TridiagLaunch&);
-template void launch_tridiag<float>(const TridiagLaunch&, cudaStream_t);
-template void launch_tridiag<double>(const TridiagLaunch&, cudaStream_t);
+template void launch_tridiag<float>(const float*, const float*, const float*, const float*, float*, const float*,
+                                    const unsigned long long*, const TridiagLaunch&, cudaStream_t);
+template void launch_tridiag<double>(const double*, const double*, const double*, const double*, double*, const double*,
+                                     const unsigned long long*, const TridiagLaunch&, cudaStream_t);
 template void launch_tridiag_vendor_prep<float>(const float*, const float*, const float*, const float*, float*, float*,
                                                 float*, float*, std::size_t, std::size_t, TridiagLayout, cudaStream_t);
 template void launch_tridiag_vendor_prep<double>(const double*, const double*, const double*, const double*, double*,

@@ -1,47 +1,29 @@
 #pragma once
-// Launch wrappers of the tridiag family (kernels_cu/tridiag.cu: its kernels, plan and launches;
-// twin kernels_cl/tridiag.cl).
+// Launch wrappers of the tridiag family (kernels_cu/tridiag.cu: its kernels and the launch of a
+// plan; the plan: core/kernels/tridiag_plan.hpp; twin kernels_cl/tridiag.cl).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <string>
 
 #include "core/kernels/tridiag.hpp"
+#include "core/kernels/tridiag_plan.hpp"
 
 namespace poreflow::cu {
 
-// Overrides of the plan's choices, for benchmarks; 0 (split: -1) leaves the choice to the plan.
-struct TridiagTuning {
-  int rows = 0;    // rows per thread: 4, 8 or 16 (pcr, pcr_thomas: 4 or 8)
-  int group = 0;   // systems per block
-  int split = -1;  // at least this many PCR levels in global memory before the on-chip solve
-  int stop = 0;    // cr_pcr: equations left when CR across threads hands over to PCR
-};
-
+// A planned solve: its shape (value_bytes = sizeof(T)), the plan made for it (tri::plan_of), and
+// the scratch the plan needs (plan.scratch values; nullptr when 0).
 struct TridiagLaunch {
-  TridiagAlgo algo = TridiagAlgo::CrPcr;  // a concrete algorithm, not Auto
-  TridiagLayout layout = TridiagLayout::Contiguous;
-  std::size_t n = 0, batch = 0;  // both > 0
-  const void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
-  void* x = nullptr;
-  void* scratch = nullptr;                    // tridiag_scratch_bytes() bytes (nullptr when 0)
-  const void* add = nullptr;                  // x = solution + add (nullptr: the solution alone)
-  const unsigned long long* guard = nullptr;  // a control block: every kernel returns once it says stop
-  std::size_t max_smem = 48 * 1024;           // the device's opt-in shared memory per block
-  int sm_count = 1;                           // the device's multiprocessors
-  TridiagTuning tune;
+  poreflow::tri::Shape shape;
+  poreflow::tri::Plan plan;
+  void* scratch = nullptr;
 };
 
-// Scratch the launch needs: c' of Thomas, or the arrays of the global PCR levels.
+// The solve of a, b, c, d into x (TridiagArgs::kernel_args) by the plan's kernels: x = the
+// solution + add (add null: the solution alone); with a guard (a control block, or null) every
+// kernel returns once it says stop.
 template <class T>
-std::size_t tridiag_scratch_bytes(const TridiagLaunch& l);
-// One line naming the kernels and their configuration, for benchmark logs.
-template <class T>
-std::string tridiag_describe(const TridiagLaunch& l);
-template <class T>
-void launch_tridiag(const TridiagLaunch& l, cudaStream_t stream);
-// The cuda backend's Auto rule (documented in tridiag.cu and docs/tridiag.md).
-TridiagAlgo tridiag_auto(Precision prec, TridiagLayout layout, std::size_t n, std::size_t batch);
+void launch_tridiag(const T* a, const T* b, const T* c, const T* d, T* x, const T* add, const unsigned long long* guard,
+                    const TridiagLaunch& l, cudaStream_t stream);
 
 // cuSPARSE solves in place and wants the ignored couplings zero: x = d, a0 = a with a[first] = 0,
 // c0 = c with c[last] = 0, and b0 = b unless b0 is null (gtsvInterleavedBatch takes its

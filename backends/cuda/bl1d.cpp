@@ -1,4 +1,5 @@
 // bl1d on the cuda backend (kernels_cu/bl1d.cu).
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/bl1d.hpp"
 #include "kernels_cu/bl1d.cuh"
@@ -11,45 +12,30 @@ class CudaBl1d final : public Bl1dImpl {
   explicit CudaBl1d(CudaContext& ctx) : ctx_(ctx) {}
 
   void face_mobility(const BLFaceMobilityArgs& a) override {
-    ctx_.activate();
-    with_type(a.prec, [&](auto t) {
-      using T = decltype(t);
-      cu::launch_bl_face_mobility<T>(dptr<T>(*a.s), dptr<T>(*a.mface), a.n, T(a.phys.k), T(a.phys.mu_w), T(a.phys.mu_o),
-                                     ctx_.stream());
-    });
-    PF_CHECK_LAUNCH("bl1d face_mobility");
+    launch(a.prec, "bl1d face_mobility", a.kernel_args(), [](auto t) { return &cu::launch_bl_face_mobility<decltype(t)>; });
   }
 
   void face_velocity(const BLFaceVelocityArgs& a) override {
-    ctx_.activate();
-    with_type(a.prec, [&](auto t) {
-      using T = decltype(t);
-      cu::launch_bl_face_velocity<T>(dptr<T>(*a.p), dptr<T>(*a.mface), dptr<T>(*a.u), a.n, T(a.inv_h), ctx_.stream());
-    });
-    PF_CHECK_LAUNCH("bl1d face_velocity");
+    launch(a.prec, "bl1d face_velocity", a.kernel_args(), [](auto t) { return &cu::launch_bl_face_velocity<decltype(t)>; });
   }
 
   void saturation(const BLSaturationArgs& a) override {
-    ctx_.activate();
-    with_type(a.prec, [&](auto t) {
-      using T = decltype(t);
-      cu::launch_bl_saturation<T>(dptr<T>(*a.s_old), dptr<T>(*a.u), dptr<T>(*a.s_new), a.n, T(a.c), T(a.s_inj),
-                                  T(a.phys.mu_w), T(a.phys.mu_o), ctx_.stream());
-    });
-    PF_CHECK_LAUNCH("bl1d saturation");
+    launch(a.prec, "bl1d saturation", a.kernel_args(), [](auto t) { return &cu::launch_bl_saturation<decltype(t)>; });
   }
 
   void pressure_system(const BLPressureSystemArgs& a) override {
-    ctx_.activate();
-    with_type(a.prec, [&](auto t) {
-      using T = decltype(t);
-      cu::launch_bl_pressure_system<T>(dptr<T>(a.mface), a.n, T(a.p_left), T(a.p_right), dptr<T>(*a.a), dptr<T>(*a.b),
-                                       dptr<T>(*a.c), dptr<T>(*a.d), ctx_.stream());
-    });
-    PF_CHECK_LAUNCH("bl1d pressure_system");
+    launch(a.prec, "bl1d pressure_system", a.kernel_args(), [](auto t) { return &cu::launch_bl_pressure_system<decltype(t)>; });
   }
 
  private:
+  // the launch wrapper wrapper_of(T{}) with the description desc, in precision prec
+  template <class D, class W>
+  void launch(Precision prec, const char* what, const D& desc, W wrapper_of) {
+    ctx_.activate();
+    with_type(prec, [&](auto t) { cu_launch<decltype(t)>(wrapper_of(t), desc, ctx_.stream()); });
+    PF_CHECK_LAUNCH(what);
+  }
+
   CudaContext& ctx_;
 };
 

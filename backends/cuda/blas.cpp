@@ -1,4 +1,5 @@
 // blas on the cuda backend (kernels_cu/blas.cu).
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/blas.hpp"
 #include "kernels_cu/blas.cuh"
@@ -11,11 +12,10 @@ class CudaBlas final : public BlasImpl {
   explicit CudaBlas(CudaContext& ctx) : ctx_(ctx) {}
   void axpy(const AxpyArgs& a) override {
     ctx_.activate();
-    const auto* guard = dptr<unsigned long long>(a.guard);
-    if (a.prec == Precision::Float)
-      cu::launch_axpy<float>(a.n, float(a.alpha), dptr<float>(*a.x), dptr<float>(*a.y), guard, ctx_.stream());
-    else
-      cu::launch_axpy<double>(a.n, a.alpha, dptr<double>(*a.x), dptr<double>(*a.y), guard, ctx_.stream());
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_axpy<T>, a.kernel_args(), ctx_.stream());
+    });
     PF_CHECK_LAUNCH("axpy");
   }
 

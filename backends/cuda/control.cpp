@@ -1,4 +1,5 @@
 // The control family on the cuda backend (kernels_cu/control.cu).
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/control.hpp"
 #include "kernels_cu/control.cuh"
@@ -11,13 +12,10 @@ class CudaControl final : public ControlImpl {
   explicit CudaControl(CudaContext& ctx) : ctx_(ctx) {}
   void decide(const ControlDecideArgs& a) override {
     ctx_.activate();
-    auto* w = dptr<unsigned long long>(a.ctrl);
-    const auto& r = a.rule;
-    if (a.prec == Precision::Float)
-      cu::launch_cv_decide<float>(w, a.it, a.slot, float(r.abs_tol), float(r.rel_tol), r.flags, r.cycle, r.max_iterations,
-                                  ctx_.stream());
-    else
-      cu::launch_cv_decide<double>(w, a.it, a.slot, r.abs_tol, r.rel_tol, r.flags, r.cycle, r.max_iterations, ctx_.stream());
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_cv_decide<T>, a.kernel_args(), ctx_.stream());
+    });
     PF_CHECK_LAUNCH("control decide");
   }
  private:

@@ -1,4 +1,5 @@
 // halo3d on the cuda backend (kernels_cu/halo3d.cu).
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/halo3d.hpp"
 #include "kernels_cu/halo3d.cuh"
@@ -11,12 +12,9 @@ class CudaHalo3D final : public Halo3DImpl {
   explicit CudaHalo3D(CudaContext& ctx) : ctx_(ctx) {}
   void fill_pass(const Halo3DFillArgs& a, int dir) override {
     ctx_.activate();
-    const HaloFace& lo = a.face[2 * dir];
-    const HaloFace& hi = a.face[2 * dir + 1];
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
-      cu::launch_halo_pass<T>(dptr<T>(*a.field), a.box.view(), dir, static_cast<int>(lo.mode), static_cast<int>(hi.mode),
-                              T(lo.value), T(hi.value), a.shape, ctx_.stream());
+      cu_launch<T>(&cu::launch_halo_pass<T>, a.pass_args(dir), a.shape, ctx_.stream());
     });
     PF_CHECK_LAUNCH("halo3d fill");
   }

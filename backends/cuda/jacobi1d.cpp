@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/jacobi1d.hpp"
 #include "core/base/converge.h"
@@ -36,13 +37,6 @@ class CudaJacobi1D final : public Jacobi1DImpl {
     l.grid = cu::jacobi_grid(l.variant, l.block, args.n, ctx_.sm_count());
     if (l.grid > static_cast<std::size_t>(std::numeric_limits<int>::max()))
       throw BackendError("jacobi1d: " + std::to_string(args.n) + " points need more blocks than a grid holds");
-    l.mface = dptr(*args.mface);
-    l.n = args.n;
-    l.p_left = args.p_left;
-    l.p_right = args.p_right;
-    l.threshold = args.threshold;
-    l.residual = args.metric == JacobiMetric::Residual;
-    l.ctrl = dptr<unsigned long long>(args.ctrl);
     // Fast always combines on the device (as on opencl)
     const bool host = args.reduce.combine == Combine::Host && l.variant != ReduceVariant::Fast;
     if (host) {
@@ -53,15 +47,13 @@ class CudaJacobi1D final : public Jacobi1DImpl {
     for (long it = first; it < first + count; ++it) {
       const FusedPlan plan = fused_plan(it, args.check_every);
       l.it = it;
-      l.p = dptr(*args.p[it % 2]);
-      l.q = dptr(*args.p[(it + 1) % 2]);
       l.decide_slot = plan.decide_slot;
       l.check = plan.check;
       l.check_slot = plan.check_slot;
       l.clear_slot = plan.clear_slot;
-      cu::launch_jacobi1d<T>(l, ctx_.stream());
+      cu_launch<T>(&cu::launch_jacobi1d<T>, args.kernel_args(static_cast<int>(it % 2)), l, ctx_.stream());
       PF_CHECK_LAUNCH("jacobi1d");
-      if (l.check && host && !host_check_round_trip<K>(l)) return;
+      if (l.check && host && !host_check_round_trip<K>(l, dptr<unsigned long long>(args.ctrl))) return;
     }
   }
 
@@ -69,11 +61,11 @@ class CudaJacobi1D final : public Jacobi1DImpl {
   // write the check's slot (and the next one, zeroed) back. Returns false once stopped: the
   // launch then wrote no partials, and the launches left would return at once anyway.
   template <class K>
-  bool host_check_round_trip(const cu::JacobiLaunch& l) {
+  bool host_check_round_trip(const cu::JacobiLaunch& l, unsigned long long* ctrl) {
     auto* h = static_cast<std::uint64_t*>(h_ctrl_.get());  // [0, 16): read back; [16, 19): upload
     const std::size_t bytes = l.grid * sizeof(K);
     cudaStream_t s = ctx_.stream();
-    PF_CHECK_CUDA(cudaMemcpyAsync(h, l.ctrl, PF_CV_WORDS * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
+    PF_CHECK_CUDA(cudaMemcpyAsync(h, ctrl, PF_CV_WORDS * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
     PF_CHECK_CUDA(cudaMemcpyAsync(h_partials_.get(), l.partials, bytes, cudaMemcpyDeviceToHost, s));
     ctx_.sync();
     if (h[PF_CV_STOP]) return false;
@@ -85,7 +77,7 @@ class CudaJacobi1D final : public Jacobi1DImpl {
     up[l.check_slot] = static_cast<std::uint64_t>(m);  // a float's bits in the low half
     up[l.clear_slot] = 0;
     // the staging words are rewritten only after the next round trip's wait, so this may be async
-    PF_CHECK_CUDA(cudaMemcpyAsync(l.ctrl + PF_CV_SLOT0, up, PF_CV_NSLOTS * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
+    PF_CHECK_CUDA(cudaMemcpyAsync(ctrl + PF_CV_SLOT0, up, PF_CV_NSLOTS * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
     return true;
   }
 

@@ -1,4 +1,5 @@
 // laplace3d on the cuda backend (kernels_cu/laplace3d.cu).
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/laplace3d.hpp"
 #include "kernels_cu/laplace3d.cuh"
@@ -13,8 +14,7 @@ class CudaLaplace3D final : public Laplace3DImpl {
     ctx_.activate();
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
-      cu::launch_lap7<T>(dptr<T>(*a.in), a.in_box.view(), dptr<T>(*a.out), a.out_box.view(), T(a.cx), T(a.cy), T(a.cz),
-                         a.shape, ctx_.stream());
+      cu_launch<T>(&cu::launch_lap7<T>, a.kernel_args(), a.shape, ctx_.stream());
     });
     PF_CHECK_LAUNCH("laplace3d apply");
   }

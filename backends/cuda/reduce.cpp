@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/reduce.hpp"
 #include "kernels_cu/order_key.hpp"
@@ -136,10 +137,7 @@ class CudaReduce final : public ReduceImpl {
     l.op = args.op;
     l.variant = args.cfg.variant;
     l.block = args.cfg.block;
-    l.a = dptr(*args.a);
-    l.b = args.op == ReduceOp::MaxAbsDiff ? dptr(*args.b) : nullptr;
-    l.n = args.n;
-    l.grid = cu::reduce_grid(l.variant, l.block, l.n, ctx_.sm_count());
+    l.grid = cu::reduce_grid(l.variant, l.block, args.n, ctx_.sm_count());
     if (l.grid > static_cast<std::size_t>(std::numeric_limits<int>::max()))
       throw BackendError("reduce: " + std::to_string(args.n) + " elements need more blocks than a grid holds");
     const bool fast = l.variant == ReduceVariant::Fast;
@@ -153,7 +151,7 @@ class CudaReduce final : public ReduceImpl {
       ctx_.ensure(h_partials_, bytes);
       l.host_combine = true;
       l.partials = partials_.get();
-      cu::launch_reduce<T>(l, s);
+      cu_launch<T>(&cu::launch_reduce<T>, args.kernel_args(), l, s);
       PF_CHECK_LAUNCH(kname);
       PF_CHECK_CUDA(cudaMemcpyAsync(h_partials_.get(), partials_.get(), bytes, cudaMemcpyDeviceToHost, s));
       pending_ = {PendingKind::Partials, args.op, args.prec, false, l.grid, 0.0};
@@ -168,21 +166,20 @@ class CudaReduce final : public ReduceImpl {
       // the atomic slot starts at the op's neutral value: 0 for sums and maxima, all ones for minima
       PF_CHECK_CUDA(cudaMemsetAsync(l.result, args.op == ReduceOp::Min ? 0xff : 0, sizeof(T), s));
     }
-    cu::launch_reduce<T>(l, s);
+    cu_launch<T>(&cu::launch_reduce<T>, args.kernel_args(), l, s);
     PF_CHECK_LAUNCH(kname);
     pending_ = {PendingKind::Result, args.op, args.prec, false, 0, 0.0};
   }
 
   template <class T>
   void vendor_t(const ReduceArgs& args) {
-    const T* a = dptr<T>(*args.a);
-    const T* b = args.op == ReduceOp::MaxAbsDiff ? dptr<T>(*args.b) : nullptr;
+    const auto [a, b, n] = device_args<T>(args.kernel_args());
     T* out = reinterpret_cast<T*>(fixed(kResultOffset));
     std::size_t bytes = 0;
-    PF_CHECK_CUDA(cu::cub_reduce<T>(args.op, a, b, args.n, out, nullptr, bytes, ctx_.stream()));
+    PF_CHECK_CUDA(cu::cub_reduce<T>(args.op, a, b, n, out, nullptr, bytes, ctx_.stream()));
     ctx_.ensure(cub_temp_, std::max<std::size_t>(bytes, 1));  // allocated once, grown when needed
     bytes = cub_temp_.bytes();
-    PF_CHECK_CUDA(cu::cub_reduce<T>(args.op, a, b, args.n, out, cub_temp_.get(), bytes, ctx_.stream()));
+    PF_CHECK_CUDA(cu::cub_reduce<T>(args.op, a, b, n, out, cub_temp_.get(), bytes, ctx_.stream()));
     PF_CHECK_LAUNCH("cub::DeviceReduce");
     pending_ = {PendingKind::Result, args.op, args.prec, true, 0, 0.0};
   }

@@ -1,6 +1,7 @@
 // sor3d on the cuda backend (kernels_cu/sor3d.cu): the two colour sweeps of each iteration back
 // to back on the stream, no host round trip inside a batch.
 #include "backends/cuda/cusparse.hpp"
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/base/error.hpp"
@@ -21,19 +22,11 @@ class CudaSor3D final : public Sor3DImpl {
     l.shape = a.shape;
     l.sm_count = ctx_.sm_count();
     l.smem_optin = ctx_.smem_optin();
-    l.coef = dptr(*a.coef);
-    l.p = dptr(*a.p);
-    l.box = a.box.view();
-    l.omega = a.omega;
-    l.threshold = a.threshold;
-    l.ctrl = dptr<unsigned long long>(a.ctrl);
-    if (a.scratch) l.scratch = dptr(*a.scratch);
     l.zline_lanes = a.zline_lanes;
-    l.extent = static_cast<long>(a.box.extent());
     if (a.design == SorDesign::Zline && first == 0) {
       with_type(a.prec, [&](auto t) {
         using T = decltype(t);
-        cu::launch_sor3d_factor<T>(dptr<T>(*a.coef), dptr<T>(*a.scratch), l.extent, l.box, ctx_.stream());
+        cu_launch<T>(&cu::launch_sor3d_factor<T>, a.factor_args(), ctx_.stream());
       });
       PF_CHECK_LAUNCH("sor3d zline factor");
     }
@@ -46,7 +39,10 @@ class CudaSor3D final : public Sor3DImpl {
       for (int c = 0; c < 2; ++c) {
         l.colour = c;
         l.decide_slot = c == 0 ? plan.decide_slot : -1;
-        with_type(a.prec, [&](auto t) { cu::launch_sor3d_sweep<decltype(t)>(l, ctx_.stream()); });
+        with_type(a.prec, [&](auto t) {
+          using T = decltype(t);
+          cu_launch<T>(&cu::launch_sor3d_sweep<T>, a.zline_args(), l, ctx_.stream());
+        });
         PF_CHECK_LAUNCH(c == 0 ? "sor3d red sweep" : "sor3d black sweep");
       }
     }

@@ -7,8 +7,10 @@
 #include <string>
 
 #include "backends/cuda/cusparse.hpp"
+#include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/tridiag.hpp"
+#include "core/kernels/tridiag_plan.hpp"
 #include "kernels_cu/tridiag.cuh"
 
 namespace poreflow::cuda_detail {
@@ -64,32 +66,27 @@ class CudaTridiag final : public TridiagImpl {
   void solve(const TridiagArgs& args) override {
     ctx_.activate();
     cu::TridiagLaunch l;
-    l.algo = args.algo;
-    l.layout = args.layout;
-    l.n = args.n;
-    l.batch = args.batch;
-    l.a = dptr(*args.a);
-    l.b = dptr(*args.b);
-    l.c = dptr(*args.c);
-    l.d = dptr(*args.d);
-    l.x = dptr(*args.x);
-    l.add = args.add ? dptr(*args.add) : nullptr;
-    l.guard = dptr<unsigned long long>(args.guard);
-    l.max_smem = ctx_.smem_optin();
-    l.sm_count = ctx_.sm_count();
+    l.shape.algo = args.algo;
+    l.shape.layout = args.layout;
+    l.shape.n = args.n;
+    l.shape.batch = args.batch;
+    l.shape.value_bytes = size_of(args.prec);
+    l.shape.max_smem = ctx_.smem_optin();
+    l.shape.sm_count = ctx_.sm_count();
+    l.plan = tri::plan_of(l.shape);
+    if (const std::size_t bytes = l.plan.scratch * l.shape.value_bytes; bytes > 0) {
+      ctx_.ensure(scratch_, bytes);
+      l.scratch = scratch_.get();
+    }
     with_type(args.prec, [&](auto t) {
       using T = decltype(t);
-      if (const std::size_t bytes = cu::tridiag_scratch_bytes<T>(l); bytes > 0) {
-        ctx_.ensure(scratch_, bytes);
-        l.scratch = scratch_.get();
-      }
-      cu::launch_tridiag<T>(l, ctx_.stream());
+      cu_launch<T>(&cu::launch_tridiag<T>, args.kernel_args(), l, ctx_.stream());
     });
     PF_CHECK_LAUNCH("tridiag solve");
   }
 
   TridiagAlgo resolve_auto(const TridiagArgs& args) const override {
-    return cu::tridiag_auto(args.prec, args.layout, args.n, args.batch);
+    return tri::auto_algo(args.layout, args.n, args.batch);
   }
 
   std::string vendor_name(TridiagLayout layout) const override {

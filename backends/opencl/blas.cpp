@@ -9,9 +9,9 @@ class ClBlas final : public BlasImpl {
  public:
   explicit ClBlas(ClContext& ctx) : ctx_(ctx) {}
   void axpy(const AxpyArgs& a) override {
-    Args k(ctx_, ctx_.kernel("blas", a.prec, ctx_.fast_block(), "axpy"), a.prec);
-    k.set(cl_ulong(a.n)).real(a.alpha).buf(a.x).buf(a.y).buf_or_null(a.guard);
-    ctx_.launch_points(k.kernel(), a.n);
+    ClKernel& k = ctx_.kernel("blas", a.prec, ctx_.fast_block(), "axpy");
+    ctx_.set_args(k, a.prec, a.kernel_args());
+    ctx_.launch_points(k, a.n);
   }
 
  private:

@@ -21,6 +21,4 @@ BoxLaunchCl box_launch_cells(const pf_box3& b, const BoxShape& s) {
   return l;
 }
 
-void set_box(cl::Kernel& k, cl_uint index, const pf_box3& b) { PF_CHECK_CL(k.setArg(index, sizeof(pf_box3), &b)); }
-
 }  // namespace poreflow::ocl

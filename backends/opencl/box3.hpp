@@ -21,7 +21,4 @@ BoxLaunchCl box_launch(long nx, long ny, long nz, const BoxShape& s);
 // PF_BOX_INDEX as box_narrow_index(b, s) says.
 BoxLaunchCl box_launch_cells(const pf_box3& b, const BoxShape& s);
 
-// a box view as a kernel argument (the struct of core/base/box3.h, by value)
-void set_box(cl::Kernel& k, cl_uint index, const pf_box3& b);
-
 }  // namespace poreflow::ocl

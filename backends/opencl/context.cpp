@@ -41,8 +41,8 @@ ClContext::ClContext(const cl::Platform& platform, const cl::Device& device) : d
   spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
 }
 
-cl::Kernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                              const std::string& defines, int instance) {
+ClKernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                            const std::string& defines, int instance) {
   if (static_cast<std::size_t>(block) > traits().max_group)
     throw ConfigError("block size " + std::to_string(block) + " is larger than the largest work-group of " + device_name_ +
                       " (" + std::to_string(traits().max_group) + ")");
@@ -68,16 +68,6 @@ void ClContext::launch_points(cl::Kernel& k, std::size_t n) {
   launch(k, (n + b - 1) / b * b, b);
 }
 
-void ClContext::set_real(cl::Kernel& k, cl_uint index, Precision prec, double v) {
-  if (prec == Precision::Float) set(k, index, cl_float(v));
-  else set(k, index, cl_double(v));
-}
-
-void ClContext::set_buffer_or_null(cl::Kernel& k, cl_uint index, const Buffer* b) {
-  if (b) set(k, index, mem(*b));
-  else PF_CHECK_CL(k.setArg(index, sizeof(cl_mem), nullptr));  // a null __global pointer in the kernel
-}
-
 void ClContext::require_int64_atomics(Precision p) const {
   if (p == Precision::Double && !traits().int64_atomics)
     throw BackendError("the OpenCL device " + device_name_ +
@@ -88,5 +78,18 @@ void ClContext::require_int64_atomics(Precision p) const {
 void ClContext::ensure(std::unique_ptr<ClBuffer>& b, std::size_t bytes) {
   if (!b || b->bytes() < bytes) b = std::make_unique<ClBuffer>(ctx_, std::max<std::size_t>(bytes, 1 << 16));
 }
+
+namespace set_args_detail {
+
+void Setter::missing() const {
+  throw BackendError("kernel " + k_.name() + ": argument " + std::to_string(next_) + " is a buffer the kernel needs, and none was given");
+}
+
+void count_mismatch(const ClKernel& k, cl_uint given) {
+  throw BackendError("kernel " + k.name() + " takes " + std::to_string(k.params()) + " arguments, " + std::to_string(given) +
+                     " were given (its description, kernel_args(), and its extras disagree with the kernel's parameters)");
+}
+
+}  // namespace set_args_detail
 
 }  // namespace poreflow::ocl

@@ -5,10 +5,13 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <type_traits>
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow::ocl {
 
@@ -41,8 +44,8 @@ class ClContext {
   void sync() { PF_CHECK_CL(queue_.finish()); }
 
   // A cached kernel of a family's program; the block must fit the device.
-  cl::Kernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                     const std::string& defines = "", int instance = 0);
+  ClKernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                   const std::string& defines = "", int instance = 0);
 
   // CL_KERNEL_WORK_GROUP_SIZE is no limit to check up front: NVIDIA's driver answers 256 for every
   // kernel and runs them with 1024. A group the kernel cannot run is reported when it is refused.
@@ -51,13 +54,21 @@ class ClContext {
   // one work-item per point; the global size is a multiple of the group (PoCL needs uniform groups)
   void launch_points(cl::Kernel& k, std::size_t n);
 
+  // Sets every argument of k in order: the parts, each a description (a kernel_args() tuple of
+  // core/kernels/kernel_args.hpp, whose Real values take precision prec) or a per-launch value (a
+  // cl type such as cl_long or cl_int4, a cl::Buffer, cl::Local(bytes)). Throws BackendError naming
+  // the kernel unless that is exactly the number of parameters it was built with
+  // (CL_KERNEL_NUM_ARGS): a description that disagrees with the kernel is an error, not a wrong
+  // answer. Returns the number of arguments the first part set: the index of the first extra,
+  // for launches that change extras in place (set) between launches.
+  template <class... Parts>
+  cl_uint set_args(ClKernel& k, Precision prec, const Parts&... parts);
+
+  // one argument, by index (an extra changed between launches)
   template <class T>
   void set(cl::Kernel& k, cl_uint index, const T& value) {
     PF_CHECK_CL(k.setArg(index, value));
   }
-  void set_real(cl::Kernel& k, cl_uint index, Precision prec, double v);
-  // a __global pointer argument the kernel may find null (an optional buffer)
-  void set_buffer_or_null(cl::Kernel& k, cl_uint index, const Buffer* b);
 
   // Double atomics need cl_khr_int64_*_atomics; BackendError naming the way out otherwise.
   void require_int64_atomics(Precision p) const;
@@ -81,31 +92,79 @@ class ClContext {
   std::size_t fast_groups_ = 1;
 };
 
-// Sets a kernel's arguments in order (kernels that take twenty-odd).
-class Args {
+namespace set_args_detail {
+
+// Sets described or extra values one after another, counting them.
+class Setter {
  public:
-  Args(ClContext& ctx, cl::Kernel& k, Precision prec) : ctx_(ctx), k_(k), prec_(prec) {}
-  template <class T>
-  Args& set(const T& v) {
-    ctx_.set(k_, next_++, v);
-    return *this;
+  Setter(ClKernel& k, Precision prec) : k_(k), prec_(prec) {}
+  cl_uint count() const { return next_; }
+
+  template <class X>
+  void put(const X& x) {
+    using namespace karg;
+    if constexpr (is_tuple<X>::value) {
+      std::apply([&](const auto&... y) { (put(y), ...); }, x);
+    } else if constexpr (std::is_same_v<X, Real>) {
+      if (prec_ == Precision::Float) raw(cl_float(x.v));
+      else raw(cl_double(x.v));
+    } else if constexpr (is_buffer<X>::value) {
+      if (x.b) raw(mem(*x.b));
+      else if constexpr (is_optional<X>::value) bytes(sizeof(cl_mem), nullptr);  // a null __global pointer
+      else missing();
+    } else if constexpr (is_out_at<X>::value) {
+      if (!x.b) missing();
+      raw(mem(*x.b));
+      raw(cl_long(x.at));
+    } else if constexpr (std::is_same_v<X, std::size_t>) {
+      raw(cl_ulong(x));
+    } else if constexpr (std::is_same_v<X, long>) {
+      raw(cl_long(x));
+    } else if constexpr (std::is_same_v<X, int>) {
+      raw(cl_int(x));
+    } else if constexpr (std::is_same_v<X, pf_box3>) {
+      bytes(sizeof(pf_box3), &x);
+    } else {
+      static_assert(!std::is_same_v<X, bool>, "a kernel takes no bool: pass the cl type of its parameter");
+      raw(x);  // an extra: a cl type, a cl::Buffer, cl::Local(bytes)
+    }
   }
-  Args& buf(const Buffer* b) { return set(mem(*b)); }
-  Args& buf_or_null(const Buffer* b) {
-    ctx_.set_buffer_or_null(k_, next_++, b);
-    return *this;
-  }
-  Args& real(double v) {
-    ctx_.set_real(k_, next_++, prec_, v);
-    return *this;
-  }
-  cl::Kernel& kernel() { return k_; }
 
  private:
-  ClContext& ctx_;
-  cl::Kernel& k_;
+  // Arguments past the kernel's parameters are counted, not set: the count check names them.
+  template <class V>
+  void raw(const V& v) {
+    if (next_ < k_.params()) PF_CHECK_CL(k_.setArg(next_, v));
+    ++next_;
+  }
+  void bytes(std::size_t size, const void* value) {
+    if (next_ < k_.params()) PF_CHECK_CL(k_.setArg(next_, size, value));
+    ++next_;
+  }
+  [[noreturn]] void missing() const;
+
+  ClKernel& k_;
   Precision prec_;
   cl_uint next_ = 0;
 };
+
+// BackendError: kernel `k` takes k.params() arguments, `given` were set
+[[noreturn]] void count_mismatch(const ClKernel& k, cl_uint given);
+
+}  // namespace set_args_detail
+
+template <class... Parts>
+cl_uint ClContext::set_args(ClKernel& k, Precision prec, const Parts&... parts) {
+  set_args_detail::Setter s(k, prec);
+  cl_uint first = 0;
+  bool first_done = false;
+  auto one = [&](const auto& part) {
+    s.put(part);
+    if (!first_done) first = s.count(), first_done = true;
+  };
+  (one(parts), ...);
+  if (s.count() != k.params()) set_args_detail::count_mismatch(k, s.count());
+  return first;
+}
 
 }  // namespace poreflow::ocl

@@ -10,11 +10,9 @@ class ClControl final : public ControlImpl {
   explicit ClControl(ClContext& ctx) : ctx_(ctx) {}
   void decide(const ControlDecideArgs& a) override {
     const int b = ctx_.fast_block();
-    Args k(ctx_, ctx_.kernel("control", a.prec, b, "cv_decide"), a.prec);
-    const auto& r = a.rule;
-    k.buf(a.ctrl).set(cl_long(a.it)).set(cl_int(a.slot)).real(r.abs_tol).real(r.rel_tol).set(cl_int(r.flags));
-    k.set(cl_long(r.cycle)).set(cl_long(r.max_iterations));
-    ctx_.launch(k.kernel(), b, b);
+    ClKernel& k = ctx_.kernel("control", a.prec, b, "cv_decide");
+    ctx_.set_args(k, a.prec, a.kernel_args());
+    ctx_.launch(k, b, b);
   }
  private:
   ClContext& ctx_;

@@ -23,26 +23,15 @@ class ClFluids3D final : public Fluids3DImpl {
     const long ni = a.i1 - a.i0 + 1, nj = a.j1 - a.j0 + 1, nk = a.k1 - a.k0 + 1;
     const BoxLaunchCl l = box_launch(ni, nj, nk, a.shape);
     // the build of the whole box's kernels (the same program)
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_source", box_launch_cells(a.box.view(), a.shape).defines);
-    ctx_.set(k, 0, mem(*a.x));
-    set_box(k, 1, a.box.view());
-    ctx_.set(k, 2, cl_int(a.b));
-    ctx_.set(k, 3, cl_long(a.i0));
-    ctx_.set(k, 4, cl_long(a.j0));
-    ctx_.set(k, 5, cl_long(a.k0));
-    ctx_.set(k, 6, cl_long(ni));
-    ctx_.set(k, 7, cl_long(nj));
-    ctx_.set(k, 8, cl_long(nk));
-    ctx_.set_real(k, 9, a.prec, a.value);
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_source", box_launch_cells(a.box.view(), a.shape).defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void boundary(const FluidsBoundaryArgs& a) override {
     const int threads = 256;
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_boundary");
-    ctx_.set(k, 0, mem(*a.x));
-    set_box(k, 1, a.box.view());
-    ctx_.set(k, 2, cl_int(a.b));
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_boundary");
+    ctx_.set_args(k, a.prec, a.kernel_args());
     const long n = phys::fl_boundary_cells(a.box.view());
     ctx_.launch(k, std::min<std::size_t>(blocks_of(n, threads), std::size_t(1) << 20) * threads, threads);
   }
@@ -50,19 +39,16 @@ class ClFluids3D final : public Fluids3DImpl {
   void pack(const FluidsPackArgs& a) override {
     const pf_box3 b = a.box.view();
     const BoxLaunchCl l = box_launch_cells(b, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_pack", l.defines);
-    Args(ctx_, k, a.prec).buf(a.x).buf(a.xp);
-    set_box(k, 2, b);
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_pack", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void unpack(const FluidsUnpackArgs& a) override {
     const pf_box3 b = a.box.view();
     const BoxLaunchCl l = box_launch_cells(b, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_unpack", l.defines);
-    Args(ctx_, k, a.prec).buf(a.xp).buf(a.x);
-    set_box(k, 2, b);
-    ctx_.set(k, 3, cl_int(a.b));
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_unpack", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
@@ -78,22 +64,15 @@ class ClFluids3D final : public Fluids3DImpl {
     const std::string defines = "#define PF_RB_BX " + std::to_string(s.bx) + "\n#define PF_RB_BY " + std::to_string(s.by) +
                                 "\n#define PF_RB_BZ " + std::to_string(bz) + "\n#define PF_RB_INDEX " +
                                 (narrow ? "int" : "long") + "\n#define PF_RB_FLAT " + (flat ? "1" : "0") + "\n";
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const std::size_t gx = flat ? blocks_of(phys::pf_rb_hx(b) * b.ny, threads) : blocks_of(phys::pf_rb_hx(b), s.bx);
     const std::size_t gy = flat ? 1 : std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
     if (march) kchunk = fluids3d_sweep_layers(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
     const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
-    ctx_.set(k, 0, mem(*a.x));
-    ctx_.set(k, 1, mem(*a.x0));
-    set_box(k, 2, b);
-    ctx_.set_real(k, 3, a.prec, a.a);
-    ctx_.set_real(k, 4, a.prec, 1.0 / a.c);
-    ctx_.set_real(k, 5, a.prec, a.tolerance);
-    ctx_.set(k, 6, cl_int(a.b));
-    ctx_.set(k, 8, cl_long(kchunk));
-    ctx_.set(k, 9, mem(*a.ctrl));
-    ctx_.set(k, 10, cl_long(static_cast<long>(a.ctrl_block) * PF_CV_WORDS));
+    // the description and the layers of a block, set once; a launch sets its colour, `it` and plan,
+    // which follow the layers
+    const cl_uint extras = ctx_.set_args(k, a.prec, a.sweep_args(), cl_long(kchunk), cl_int(0), cl_long(0), cl_int4{});
     const cl::NDRange global(gx * threads, gy, gz), local(threads, 1, 1);
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, 1);
@@ -103,9 +82,9 @@ class ClFluids3D final : public Fluids3DImpl {
         plan.s[1] = p.check_slot;
         plan.s[2] = p.clear_slot;
         plan.s[3] = 0;
-        ctx_.set(k, 7, cl_int(c));
-        ctx_.set(k, 11, cl_long(it));
-        ctx_.set(k, 12, plan);
+        ctx_.set(k, extras + 1, cl_int(c));
+        ctx_.set(k, extras + 2, cl_long(it));
+        ctx_.set(k, extras + 3, plan);
         ctx_.launch(k, global, local);
       }
     }
@@ -114,34 +93,24 @@ class ClFluids3D final : public Fluids3DImpl {
   void advect(const FluidsAdvectArgs& a) override {
     const pf_box3 b = a.box.view();
     const BoxLaunchCl l = box_launch_cells(b, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_advect", l.defines);
-    Args(ctx_, k, a.prec).buf(a.d).buf(a.d0).buf(a.u).buf(a.v).buf(a.w);
-    set_box(k, 5, b);
-    ctx_.set(k, 6, cl_int(a.b));
-    ctx_.set_real(k, 7, a.prec, a.dt * double(b.nx));
-    ctx_.set_real(k, 8, a.prec, a.dt * double(b.ny));
-    ctx_.set_real(k, 9, a.prec, a.dt * double(b.nz));
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_advect", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void divergence(const FluidsDivergenceArgs& a) override {
     const pf_box3 b = a.box.view();
     const BoxLaunchCl l = box_launch_cells(b, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_divergence", l.defines);
-    Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.div).buf(a.p ? a.p : a.div);
-    ctx_.set(k, 5, cl_int(a.p ? 1 : 0));
-    set_box(k, 6, b);
-    ctx_.set_real(k, 7, a.prec, a.h);
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_divergence", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void gradient(const FluidsGradientArgs& a) override {
     const pf_box3 b = a.box.view();
     const BoxLaunchCl l = box_launch_cells(b, a.shape);
-    cl::Kernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_gradient", l.defines);
-    Args(ctx_, k, a.prec).buf(a.u).buf(a.v).buf(a.w).buf(a.p);
-    set_box(k, 4, b);
-    ctx_.set_real(k, 5, a.prec, a.scale);
+    ClKernel& k = ctx_.kernel("fluids3d", a.prec, l.threads, "fl_gradient", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 

@@ -19,16 +19,8 @@ class ClHalo3D final : public Halo3DImpl {
     s.kind = BoxLaunch::Blocks3D;
     s.bz = 1;
     const BoxLaunchCl l = box_launch(nu, nv, 2 * b.halo, s);
-    cl::Kernel& k = ctx_.kernel("halo3d", a.prec, l.threads, "halo3d_pass", l.defines);
-    const HaloFace& lo = a.face[2 * dir];
-    const HaloFace& hi = a.face[2 * dir + 1];
-    ctx_.set(k, 0, mem(*a.field));
-    set_box(k, 1, b);
-    ctx_.set(k, 2, cl_int(dir));
-    ctx_.set(k, 3, cl_int(static_cast<int>(lo.mode)));
-    ctx_.set(k, 4, cl_int(static_cast<int>(hi.mode)));
-    ctx_.set_real(k, 5, a.prec, lo.value);
-    ctx_.set_real(k, 6, a.prec, hi.value);
+    ClKernel& k = ctx_.kernel("halo3d", a.prec, l.threads, "halo3d_pass", l.defines);
+    ctx_.set_args(k, a.prec, a.pass_args(dir));
     ctx_.launch(k, l.global, l.local);
   }
 

@@ -18,70 +18,37 @@ class ClImpes3D final : public Impes3DImpl {
 
   void props(const Impes3DPropsArgs& a) override {
     const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
-    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_props");
-    cl_uint n = set_grid(k, a.grid);
-    ctx_.set(k, n++, mem(*a.tables.prm));
-    ctx_.set(k, n++, mem(*a.p));
-    ctx_.set(k, n++, mem(*a.mw));
-    ctx_.set(k, n++, mem(*a.mo));
-    ctx_.set(k, n++, mem(*a.props));
+    ClKernel& k = kernel(a.prec, l, a.tables, "imp_props");
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void assemble(const Impes3DAssembleArgs& a) override {
     const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
-    cl::Kernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_assemble");
-    cl_uint n = set_grid(k, a.grid);
-    ctx_.set_real(k, n++, a.prec, a.dt);
-    ctx_.set(k, n++, mem(*a.p));
-    ctx_.set(k, n++, mem(*a.props));
-    ctx_.set(k, n++, mem(*a.coef));
+    ClKernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_assemble");
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void wells_prepare(const Impes3DWellArgs& a) override {
     const BoxLaunchCl l = well_launch(a);
-    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_wells_prepare");
-    cl_uint n = set_grid(k, a.grid);
-    ctx_.set(k, n++, mem(*a.tables.prm));
-    ctx_.set(k, n++, cl_long(a.wells));
-    ctx_.set(k, n++, mem(*a.wp));
-    ctx_.set(k, n++, mem(*a.cidx));
-    ctx_.set(k, n++, mem(*a.cwi));
-    ctx_.set(k, n++, mem(*a.cdepth));
-    ctx_.set(k, n++, mem(*a.comp));
-    ctx_.set(k, n++, mem(*a.props));
-    ctx_.set(k, n++, mem(*a.p));
-    ctx_.set_real(k, n++, a.prec, a.dt);
-    ctx_.set(k, n++, mem(*a.coef));
-    ctx_.set(k, n++, mem(*a.words));
+    ClKernel& k = kernel(a.prec, l, a.tables, "imp_wells_prepare");
+    ctx_.set_args(k, a.prec, a.prepare_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void wells_finish(const Impes3DWellArgs& a) override {
     const BoxLaunchCl l = well_launch(a);
-    cl::Kernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_wells_finish");
-    cl_uint n = 0;
-    ctx_.set(k, n++, cl_long(a.wells));
-    ctx_.set(k, n++, mem(*a.wp));
-    ctx_.set(k, n++, mem(*a.cidx));
-    ctx_.set(k, n++, mem(*a.comp));
-    ctx_.set(k, n++, mem(*a.p));
-    ctx_.set(k, n++, mem(*a.words));
+    ClKernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_wells_finish");
+    ctx_.set_args(k, a.prec, a.finish_args());
     ctx_.launch(k, l.global, l.local);
   }
 
   void update(const Impes3DUpdateArgs& a) override {
     ctx_.require_int64_atomics(a.prec);
     const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);
-    cl::Kernel& k = kernel(a.prec, l, a.tables, "imp_update");
-    cl_uint n = set_grid(k, a.grid);
-    ctx_.set(k, n++, mem(*a.tables.prm));
-    ctx_.set_real(k, n++, a.prec, a.dt);
-    for (const Buffer* b : {a.p_old, a.p_new, a.props, a.mw_in, a.mo_in, a.ccell, a.comp, static_cast<const Buffer*>(a.mw_out),
-                            static_cast<const Buffer*>(a.mo_out), static_cast<const Buffer*>(a.sw),
-                            static_cast<const Buffer*>(a.words)})
-      ctx_.set(k, n++, mem(*b));
+    ClKernel& k = kernel(a.prec, l, a.tables, "imp_update");
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 
@@ -109,21 +76,10 @@ class ClImpes3D final : public Impes3DImpl {
     return fits;
   }
 
-  cl::Kernel& kernel(Precision prec, const BoxLaunchCl& l, const Impes3DTables& t, const char* name) {
+  ClKernel& kernel(Precision prec, const BoxLaunchCl& l, const Impes3DTables& t, const char* name) {
     std::string defines = l.defines;
     defines += use_constant(t, prec) ? "#define PF_TABLE_SPACE __constant\n" : "#define PF_TABLE_SPACE __global\n";
     return ctx_.kernel("impes3d", prec, l.threads, name, defines);
-  }
-
-  cl_uint set_grid(cl::Kernel& k, const Impes3DGrid& g) {
-    set_box(k, 0, g.box.view());
-    ctx_.set(k, 1, cl_long(g.box.extent()));
-    ctx_.set(k, 2, mem(*g.tx));
-    ctx_.set(k, 3, mem(*g.ty));
-    ctx_.set(k, 4, mem(*g.tz));
-    ctx_.set(k, 5, mem(*g.depth));
-    ctx_.set(k, 6, mem(*g.pv0));
-    return 7;
   }
 
   ClContext& ctx_;

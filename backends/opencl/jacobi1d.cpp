@@ -25,14 +25,18 @@ class ClJacobi1D final : public Jacobi1DImpl {
     // [check][parity]: a check launch reduces the metric, a step only updates
     const std::string check_name = "jacobi_check_" + std::string(to_string(a.reduce.variant));
     const std::string step_name = fast ? "jacobi_step_fast" : "jacobi_step";
-    cl::Kernel* ks[2][2] = {{&kernel(a, block, step_name, 0), &kernel(a, block, step_name, 1)},
-                            {&kernel(a, block, check_name, 0), &kernel(a, block, check_name, 1)}};
+    ClKernel* ks[2][2] = {{&kernel(a, block, step_name, 0), &kernel(a, block, step_name, 1)},
+                          {&kernel(a, block, check_name, 0), &kernel(a, block, check_name, 1)}};
     // paper variants: one interior point per work-item; Fast: tiles of 4 points per work-item
     const std::size_t groups = fast ? std::min(ctx_.fast_groups(), ceil_div(a.n, std::size_t(block) * 4))
                                     : ceil_div(a.n - 2, block);
     if (host) ctx_.ensure(partials_, groups * 8);
+    // what stays the same over the batch, set once: the description and the partials; a launch
+    // sets only its extras `it` and `plan`, which follow
+    cl_uint extras = 0;
     for (int parity = 0; parity < 2; ++parity)
-      for (int chk = 0; chk < 2; ++chk) set_args(*ks[chk][parity], a, parity);
+      for (int chk = 0; chk < 2; ++chk)
+        extras = ctx_.set_args(*ks[chk][parity], a.prec, a.kernel_args(parity), partials_->mem, cl_long(0), cl_int4{});
 
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, a.check_every);
@@ -41,32 +45,17 @@ class ClJacobi1D final : public Jacobi1DImpl {
       plan.s[1] = p.check ? p.check_slot : -1;
       plan.s[2] = p.check ? p.clear_slot : -1;
       plan.s[3] = host;
-      cl::Kernel& kern = *ks[p.check][it % 2];
-      ctx_.set(kern, 10, cl_long(it));
-      ctx_.set(kern, 11, plan);
+      ClKernel& kern = *ks[p.check][it % 2];
+      ctx_.set(kern, extras + 1, cl_long(it));
+      ctx_.set(kern, extras + 2, plan);
       ctx_.launch(kern, groups * block, block);
       if (host && p.check && !combine_on_host(a, groups, p)) return;
     }
   }
 
  private:
-  cl::Kernel& kernel(const Jacobi1DArgs& a, int block, const std::string& name, int instance) {
+  ClKernel& kernel(const Jacobi1DArgs& a, int block, const std::string& name, int instance) {
     return ctx_.kernel("jacobi1d", a.prec, block, name, "", instance);
-  }
-
-  // The arguments that stay the same over a batch, set once per iterate call; a launch sets only
-  // `it` and `plan`.
-  void set_args(cl::Kernel& k, const Jacobi1DArgs& a, int parity) {
-    ctx_.set(k, 0, mem(*a.p[parity]));
-    ctx_.set(k, 1, mem(*a.p[1 - parity]));
-    ctx_.set(k, 2, mem(*a.mface));
-    ctx_.set(k, 3, cl_ulong(a.n));
-    ctx_.set_real(k, 4, a.prec, a.p_left);
-    ctx_.set_real(k, 5, a.prec, a.p_right);
-    ctx_.set_real(k, 6, a.prec, a.threshold);
-    ctx_.set(k, 7, cl_int(a.metric == JacobiMetric::Residual));
-    ctx_.set(k, 8, mem(*a.ctrl));
-    ctx_.set(k, 9, partials_->mem);
   }
 
   // Combine::Host after a check launch: the group maxima come back, their max goes into the slot.

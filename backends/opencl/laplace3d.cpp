@@ -11,14 +11,8 @@ class ClLaplace3D final : public Laplace3DImpl {
   explicit ClLaplace3D(ClContext& ctx) : ctx_(ctx) {}
   void apply(const Laplace3DApplyArgs& a) override {
     const BoxLaunchCl l = box_launch(a.in_box.nx, a.in_box.ny, a.in_box.nz, a.shape);
-    cl::Kernel& k = ctx_.kernel("laplace3d", a.prec, l.threads, "lap7", l.defines);
-    ctx_.set(k, 0, mem(*a.in));
-    set_box(k, 1, a.in_box.view());
-    ctx_.set(k, 2, mem(*a.out));
-    set_box(k, 3, a.out_box.view());
-    ctx_.set_real(k, 4, a.prec, a.cx);
-    ctx_.set_real(k, 5, a.prec, a.cy);
-    ctx_.set_real(k, 6, a.prec, a.cz);
+    ClKernel& k = ctx_.kernel("laplace3d", a.prec, l.threads, "lap7", l.defines);
+    ctx_.set_args(k, a.prec, a.kernel_args());
     ctx_.launch(k, l.global, l.local);
   }
 

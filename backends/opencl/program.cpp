@@ -187,8 +187,8 @@ const cl::Program& Programs::program(const std::string& family, Precision prec, 
   return programs_.emplace(key, build(prec, source(family, prec, block, defines), what)).first->second;
 }
 
-cl::Kernel& Programs::kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                             const std::string& defines, int instance) {
+ClKernel& Programs::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                           const std::string& defines, int instance) {
   const Key pkey{family, prec, block, defines};
   auto key = std::make_tuple(pkey, name, instance);
   auto it = kernels_.find(key);
@@ -196,7 +196,9 @@ cl::Kernel& Programs::kernel(const std::string& family, Precision prec, int bloc
   cl_int err = CL_SUCCESS;
   cl::Kernel k(program(family, prec, block, defines), name.c_str(), &err);
   PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
-  return kernels_.emplace(key, std::move(k)).first->second;
+  cl_uint params = 0;
+  PF_CHECK_CL(k.getInfo(CL_KERNEL_NUM_ARGS, &params));
+  return kernels_.emplace(key, ClKernel(std::move(k), name, params)).first->second;
 }
 
 std::size_t Programs::max_group(const cl::Kernel& k) const {

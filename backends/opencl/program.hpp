@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "backends/opencl/cl_check.hpp"
 #include "core/base/types.hpp"
@@ -29,6 +30,20 @@ struct DeviceTraits {
 };
 DeviceTraits device_traits(const cl::Device& dev);
 
+// A kernel of a built program, with what the argument check needs: its name and the number of
+// parameters the compiler reports (CL_KERNEL_NUM_ARGS, read once when the kernel is created).
+// ClContext::set_args compares what it sets with that count.
+class ClKernel : public cl::Kernel {
+ public:
+  ClKernel(cl::Kernel k, std::string name, cl_uint params) : cl::Kernel(std::move(k)), name_(std::move(name)), params_(params) {}
+  const std::string& name() const { return name_; }
+  cl_uint params() const { return params_; }
+
+ private:
+  std::string name_;
+  cl_uint params_ = 0;
+};
+
 class Programs {
  public:
   Programs(cl::Context ctx, cl::Device dev);
@@ -40,8 +55,8 @@ class Programs {
   const cl::Program& program(const std::string& family, Precision prec, int block, const std::string& defines = "");
   // A kernel of that program. Kernels keep their arguments, so callers that alternate argument
   // sets (jacobi's two parities) ask for separate instances.
-  cl::Kernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                     const std::string& defines = "", int instance = 0);
+  ClKernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                   const std::string& defines = "", int instance = 0);
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with.
   std::size_t max_group(const cl::Kernel& k) const;
 
@@ -51,7 +66,7 @@ class Programs {
   cl::Device dev_;
   DeviceTraits traits_;
   std::map<Key, cl::Program> programs_;
-  std::map<std::tuple<Key, std::string, int>, cl::Kernel> kernels_;
+  std::map<std::tuple<Key, std::string, int>, ClKernel> kernels_;
 
   std::string prelude(Precision prec, int block) const;
   cl::Program build(Precision prec, const std::string& src, const std::string& what);

@@ -88,20 +88,13 @@ class ClReduce final : public ReduceImpl {
       pending_.value = identity_of(a.op);
       return;
     }
-    const cl::Buffer& A = mem(*a.a);
-    const cl::Buffer& B = a.b ? mem(*a.b) : A;
     const std::string op = to_string(a.op);
     if (a.cfg.variant == ReduceVariant::Fast) {
       // at least 16 elements per work-item before the grid grows
       const std::size_t groups = std::min(ctx_.fast_groups(), ceil_div(a.n, std::size_t(ctx_.fast_block()) * 16));
-      cl::Kernel& k = ctx_.kernel("reduce", a.prec, ctx_.fast_block(), "reduce_fast_" + op);
+      ClKernel& k = ctx_.kernel("reduce", a.prec, ctx_.fast_block(), "reduce_fast_" + op);
       ctx_.ensure(partials_, groups * 8);
-      ctx_.set(k, 0, A);
-      ctx_.set(k, 1, B);
-      ctx_.set(k, 2, cl_ulong(a.n));
-      ctx_.set(k, 3, partials_->mem);
-      ctx_.set(k, 4, counter_->mem);
-      ctx_.set(k, 5, result_->mem);
+      ctx_.set_args(k, a.prec, a.kernel_args(), partials_->mem, counter_->mem, result_->mem);
       ctx_.launch(k, groups * ctx_.fast_block(), ctx_.fast_block());
       pending_.kind = Pending::Result;
       return;
@@ -110,19 +103,14 @@ class ClReduce final : public ReduceImpl {
     const bool host = a.cfg.combine == Combine::Host;
     if (!host) ctx_.require_int64_atomics(a.prec);
     const std::size_t groups = ceil_div(a.n, block);
-    cl::Kernel& k = ctx_.kernel("reduce", a.prec, block, "reduce_" + std::string(to_string(a.cfg.variant)) + "_" + op);
+    ClKernel& k = ctx_.kernel("reduce", a.prec, block, "reduce_" + std::string(to_string(a.cfg.variant)) + "_" + op);
     if (host) {
       ctx_.ensure(partials_, groups * 8);
     } else {  // the slot starts at the identity: 0 for a sum, the order key of +-inf or 0 otherwise
       const std::uint64_t init = a.op == ReduceOp::Sum ? 0 : order_key(a.prec, identity_of(a.op));
       ctx_.fill_bytes(slot_->mem, init, 8);
     }
-    ctx_.set(k, 0, A);
-    ctx_.set(k, 1, B);
-    ctx_.set(k, 2, cl_ulong(a.n));
-    ctx_.set(k, 3, partials_->mem);
-    ctx_.set(k, 4, slot_->mem);
-    ctx_.set(k, 5, cl_int(host));
+    ctx_.set_args(k, a.prec, a.kernel_args(), partials_->mem, slot_->mem, cl_int(host));
     ctx_.launch(k, groups * block, block);
     pending_.kind = host ? Pending::Partials : Pending::Slot;
     pending_.groups = groups;

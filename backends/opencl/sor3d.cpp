@@ -38,8 +38,8 @@ class ClSor3D final : public Sor3DImpl {
     const long columns = phys::pf_rb_hx(a.box.view()) * a.box.ny;
     const bool wide = zline && sor3d_zline_wide(a.zline_lanes, columns, static_cast<long>(ctx_.compute_units()), ctx_.gpu());
     const std::string base = tiled ? "sor_tiled_" : wide ? "sor_zline_wide_" : zline ? "sor_zline_" : "sor_simple_";
-    cl::Kernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
-                         &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};
+    ClKernel* ks[2] = {&ctx_.kernel("sor3d", a.prec, threads, base + "step", defines),
+                       &ctx_.kernel("sor3d", a.prec, threads, base + "check", defines)};
     const pf_box3 b = a.box.view();
     const std::size_t gx = blocks_of(phys::pf_rb_hx(b), s.bx), gy = std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
     long kchunk = bz;
@@ -50,40 +50,32 @@ class ClSor3D final : public Sor3DImpl {
       kchunk = sor3d_kchunk(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
       gz = blocks_of(b.nz, static_cast<int>(kchunk));
     }
-    for (cl::Kernel* k : ks) {
-      Args(ctx_, *k, a.prec).buf(a.coef).buf(a.p);
-      set_box(*k, 2, b);
-      ctx_.set_real(*k, 3, a.prec, a.omega);
-      ctx_.set_real(*k, 4, a.prec, a.threshold);
-      ctx_.set(*k, 6, cl_long(kchunk));
-      ctx_.set(*k, 7, mem(*a.ctrl));
-      if (zline) {
-        ctx_.set(*k, 10, mem(*a.scratch));
-        ctx_.set(*k, 11, cl_long(a.box.extent()));
-      }
-    }
+    // the description and the layers of a block, set once; a launch sets its colour, `it` and plan,
+    // which follow the layers
+    cl_uint extras = 0;
+    for (ClKernel* k : ks)
+      extras = zline ? ctx_.set_args(*k, a.prec, a.zline_args(), cl_long(kchunk), cl_int(0), cl_long(0), cl_int4{})
+                     : ctx_.set_args(*k, a.prec, a.sweep_args(), cl_long(kchunk), cl_int(0), cl_long(0), cl_int4{});
     const std::size_t zblocks = std::min<std::size_t>(blocks_of(columns, wide ? threads / 32 : threads), std::size_t(1) << 30);
     const cl::NDRange global = zline ? cl::NDRange(zblocks * threads, 1, 1) : cl::NDRange(gx * threads, gy, gz),
                       local(threads, 1, 1);
     if (zline && first == 0) {
-      cl::Kernel& f = ctx_.kernel("sor3d", a.prec, threads, "sor_zline_factor_all", defines);
-      Args(ctx_, f, a.prec).buf(a.coef).buf(a.scratch);
-      ctx_.set(f, 2, cl_long(a.box.extent()));
-      set_box(f, 3, b);
+      ClKernel& f = ctx_.kernel("sor3d", a.prec, threads, "sor_zline_factor_all", defines);
+      ctx_.set_args(f, a.prec, a.factor_args());
       ctx_.launch(f, cl::NDRange(blocks_of(b.nx * b.ny, threads) * threads), local);
     }
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, a.check_every);
-      cl::Kernel& k = *ks[p.check];
+      ClKernel& k = *ks[p.check];
       for (int c = 0; c < 2; ++c) {
         cl_int4 plan;
         plan.s[0] = c == 0 ? p.decide_slot : -1;
         plan.s[1] = p.check ? p.check_slot : -1;
         plan.s[2] = p.check ? p.clear_slot : -1;
         plan.s[3] = 0;
-        ctx_.set(k, 5, cl_int(c));
-        ctx_.set(k, 8, cl_long(it));
-        ctx_.set(k, 9, plan);
+        ctx_.set(k, extras + 1, cl_int(c));
+        ctx_.set(k, extras + 2, cl_long(it));
+        ctx_.set(k, extras + 3, plan);
         ctx_.launch(k, global, local);
       }
     }

@@ -1,18 +1,20 @@
 // The tridiag family on the opencl backend: the plan and launches are a line-by-line port of
-// make_plan/enqueue in kernels_cu/tridiag.cu, with T's size as a value and the device's
-// local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per thread,
-// staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape with its
-// exact work-group size (the family's program per #defines, program.hpp).
+// make_plan (core/kernels/tridiag_plan.cpp) and enqueue (kernels_cu/tridiag.cu), with the
+// device's local memory in place of the CUDA opt-in shared memory. The CUDA templates (rows per
+// thread, staged, hybrid, ...) become #defines of kernels_cl/tridiag.cl, built per launch shape
+// with its exact work-group size (the family's program per #defines, program.hpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <tuple>
 
 #include "backends/opencl/families.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "core/base/error.hpp"
+#include "core/kernels/tridiag_plan.hpp"
 #include "core/kernels/tridiag_view.hpp"
 
 namespace poreflow::ocl {
@@ -73,16 +75,14 @@ int log2i(int m) {
   return l;
 }
 
-// tridiag.cuh's max_threads<T, M> (measured with ptxas on an H100; used on every device, so that
-// every device runs the same plan), capped by the device's largest group
-// and cr_max_threads<T, M, STAGED>
+// the CUDA kernels' register-limited block sizes (tri::cr_max_threads, measured with ptxas on an
+// H100; used on every device, so that every device runs the same plan), capped by the device's
+// largest group
 int max_threads(std::size_t es, int M, bool staged, std::size_t max_group) {
-  int t = es == 4 ? (M <= 4 ? 1024 : M == 8 ? 640 : 512) : (M <= 4 ? 640 : M == 8 ? 512 : 384);
-  if (staged && ((es == 8 && M == 8) || (es == 4 && M == 16))) t = 384;
-  return static_cast<int>(std::min<std::size_t>(t, max_group));
+  return static_cast<int>(std::min<std::size_t>(tri::cr_max_threads(es, M, staged), max_group));
 }
-int pad(std::size_t es, int f) { return f + (f >> (es == 4 ? 5 : 4)); }
-int default_rows(std::size_t m, bool inter) { return m <= 256 ? 4 : inter || m > 2048 ? 16 : 8; }
+using tri::default_rows;
+using tri::pad;
 
 // The work-group size of G * P work-items: CUDA launches exactly that; here it is rounded up to
 // whole warps on a GPU (free: the hardware rounds up too) and to a power of two elsewhere, so
@@ -214,18 +214,6 @@ const char* kernel_name(Kern k) {
   }
 }
 
-template <class T>
-void set(cl::Kernel& k, cl_uint i, const T& v) {
-  PF_CHECK_CL(k.setArg(i, v));
-}
-
-// Auto (the CUDA rule, measured on an H100; docs/tridiag.md): CR+PCR, except for long interleaved
-// systems in large batches, where Thomas (one work-item per system, latency-bound) wins.
-TridiagAlgo tridiag_auto(TridiagLayout layout, std::size_t n, std::size_t batch) {
-  if (layout == TridiagLayout::Interleaved && n >= 4096 && batch >= 6144) return TridiagAlgo::Thomas;
-  return TridiagAlgo::CrPcr;
-}
-
 class ClTridiag final : public TridiagImpl {
  public:
   explicit ClTridiag(ClContext& ctx)
@@ -237,7 +225,8 @@ class ClTridiag final : public TridiagImpl {
         units_(std::max<std::size_t>(ctx.compute_units(), 1)),
         gpu_(ctx.gpu()) {}
 
-  TridiagAlgo resolve_auto(const TridiagArgs& a) const override { return tridiag_auto(a.layout, a.n, a.batch); }
+  // Auto: the CUDA rule (tri::auto_algo, measured on an H100; docs/tridiag.md)
+  TridiagAlgo resolve_auto(const TridiagArgs& a) const override { return tri::auto_algo(a.layout, a.n, a.batch); }
 
   // NVIDIA's OpenCL refuses (CL_OUT_OF_RESOURCES) a group size its register use cannot hold, and a
   // group that asks for all of CL_DEVICE_LOCAL_MEM_SIZE; it reports no reliable per-kernel limit
@@ -276,72 +265,54 @@ class ClTridiag final : public TridiagImpl {
     std::size_t group, local;
   };
 
-  cl::Buffer& scratch(int i, std::size_t bytes) {
-    if (scratch_bytes_[i] < bytes) {  // an enqueued command keeps the old buffer alive until it is done
-      cl_int err = CL_SUCCESS;
-      scratch_[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
-      PF_CHECK_CL_AS(err, "clCreateBuffer");
-      scratch_bytes_[i] = bytes;
-    }
-    return scratch_[i];
+  ClBuffer& scratch(int i, std::size_t bytes) {
+    // an enqueued command keeps the old buffer alive until it is done
+    if (!scratch_[i] || scratch_[i]->bytes() < bytes) scratch_[i] = std::make_unique<ClBuffer>(ctx_.context(), bytes);
+    return *scratch_[i];
   }
 
-  void enqueue(cl::Kernel& k, cl::NDRange global, cl::NDRange local) {
+  void enqueue(ClKernel& k, cl::NDRange global, cl::NDRange local) {
     cl_int err = ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local);
     if (err == CL_OUT_OF_RESOURCES) throw OutOfResources{};
     PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
   }
 
-  cl::Kernel& kernel(Precision prec, std::size_t block, const std::string& defines, const char* name) {
+  ClKernel& kernel(Precision prec, std::size_t block, const std::string& defines, const char* name) {
     return ctx_.programs().kernel("tridiag", prec, static_cast<int>(block), name, defines);
   }
 
   void solve_with(const TridiagArgs& l, const Limits& lim) {
-    const cl::Buffer &a0 = mem(*l.a), &b0 = mem(*l.b), &c0 = mem(*l.c), &d0 = mem(*l.d), &x = mem(*l.x);
+    using namespace karg;
     const Plan p = make_plan(l, lim.local, lim.group, gpu_, units_);
     const std::size_t es = size_of(l.prec), nb = l.n * l.batch;
     const bool inter = l.layout == TridiagLayout::Interleaved;
-    cl::Kernel& k = kernel(l.prec, p.threads, defines_of(p), kernel_name(p.kern));
+    ClKernel& k = kernel(l.prec, p.threads, defines_of(p), kernel_name(p.kern));
     if (p.kern == Kern::ThomasDirect || p.kern == Kern::ThomasTiled) {
-      const cl::Buffer* in[5] = {&a0, &b0, &c0, &d0, &x};
-      for (cl_uint i = 0; i < 5; ++i) set(k, i, *in[i]);
-      set(k, 5, scratch(0, nb * es));  // c'
-      if (p.kern == Kern::ThomasDirect) {
-        set(k, 6, pack(p.view));
-        ctx_.set_buffer_or_null(k, 7, l.add);
-        ctx_.set_buffer_or_null(k, 8, l.guard);
-      } else {
-        set(k, 6, cl_ulong(l.n));
-        set(k, 7, cl_ulong(l.batch));
-        ctx_.set_buffer_or_null(k, 8, l.add);
-        ctx_.set_buffer_or_null(k, 9, l.guard);
-      }
+      Buffer& cp = scratch(0, nb * es);  // c'
+      if (p.kern == Kern::ThomasDirect) ctx_.set_args(k, l.prec, l.kernel_args(), Out<Real>{&cp}, pack(p.view));
+      else ctx_.set_args(k, l.prec, l.kernel_args(), Out<Real>{&cp}, cl_ulong(l.n), cl_ulong(l.batch));
       enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
       return;
     }
-    // the split: passes of PCR levels in global memory, ping-ponging between two sets of four arrays
-    const cl::Buffer* cur[4] = {&a0, &b0, &c0, &d0};
+    // the split: passes of PCR levels in global memory, ping-ponging between two sets of four
+    // arrays; the solve then reads the last pass's (its description with those inputs)
+    TridiagArgs solve = l;
     const std::string inter_def = std::string("#define TRI_INTER ") + (inter ? "1" : "0") + "\n";
     for (int i = 0; i < p.npass; ++i) {
       const SplitPass& sp = p.pass[i];
       const bool tiled = sp.R > 0;
-      cl::Kernel& g = kernel(l.prec, tiled ? kSplitThreads : kGlobalBlock,
-                             (tiled ? "#define TRI_PCR_SPLIT 1\n" : "#define TRI_PCR_GLOBAL 1\n") + inter_def,
-                             tiled ? "tridiag_pcr_split" : "tridiag_pcr_global");
-      for (cl_uint j = 0; j < 4; ++j) set(g, j, *cur[j]);
-      for (int j = 0; j < 4; ++j) {
-        cl::Buffer& o = scratch(1 + 4 * (i % 2) + j, nb * es);
-        set(g, cl_uint(4 + j), o);
-        cur[j] = &o;
-      }
-      set(g, 8, cl_ulong(l.n));
-      set(g, 9, cl_ulong(l.batch));
+      ClKernel& g = kernel(l.prec, tiled ? kSplitThreads : kGlobalBlock,
+                           (tiled ? "#define TRI_PCR_SPLIT 1\n" : "#define TRI_PCR_GLOBAL 1\n") + inter_def,
+                           tiled ? "tridiag_pcr_split" : "tridiag_pcr_global");
+      Buffer* o[4];
+      for (int j = 0; j < 4; ++j) o[j] = &scratch(1 + 4 * (i % 2) + j, nb * es);
+      const auto io = std::tuple(In<Real>{solve.a}, In<Real>{solve.b}, In<Real>{solve.c}, In<Real>{solve.d}, Out<Real>{o[0]},
+                                 Out<Real>{o[1]}, Out<Real>{o[2]}, Out<Real>{o[3]}, l.n, l.batch);
       if (!tiled) {
         const std::size_t nu = inter ? l.batch : l.n, nv = inter ? l.n : l.batch;
         const std::size_t gx = std::min<std::size_t>(ceil_div(nu, kGlobalBlock), 1u << 20);
         const std::size_t gy = std::min<std::size_t>(nv, 65535);
-        set(g, 10, cl_ulong(sp.s0));
-        ctx_.set_buffer_or_null(g, 11, l.guard);
+        ctx_.set_args(g, l.prec, io, cl_ulong(sp.s0), Opt<pf_u64>{l.guard});
         enqueue(g, cl::NDRange(gx * kGlobalBlock, gy), cl::NDRange(kGlobalBlock, 1));
       } else {
         const std::size_t tiles = ceil_div(l.n, static_cast<std::size_t>(sp.R));
@@ -349,39 +320,28 @@ class ClTridiag final : public TridiagImpl {
         const int len = sp.R + 2 * sp.s0 * ((1 << sp.k) - 1);
         const std::size_t gx = inter ? ceil_div(l.batch, G) : tiles;
         const std::size_t gy = std::min<std::size_t>(inter ? tiles : l.batch, 65535);
-        set(g, 10, cl_int(sp.s0));
-        set(g, 11, cl_int(sp.k));
-        set(g, 12, cl_int(sp.R));
-        set(g, 13, cl::Local(8 * static_cast<std::size_t>(len) * G * es));
-        ctx_.set_buffer_or_null(g, 14, l.guard);
+        ctx_.set_args(g, l.prec, io, cl_int(sp.s0), cl_int(sp.k), cl_int(sp.R),
+                      cl::Local(8 * static_cast<std::size_t>(len) * G * es), Opt<pf_u64>{l.guard});
         enqueue(g, cl::NDRange(gx * kSplitThreads, gy), cl::NDRange(kSplitThreads, 1));
       }
+      solve.a = o[0];
+      solve.b = o[1];
+      solve.c = o[2];
+      solve.d = o[3];
     }
-    for (cl_uint i = 0; i < 4; ++i) set(k, i, *cur[i]);
-    set(k, 4, x);
-    set(k, 5, pack(p.view));
-    set(k, 6, cl_int(p.P));
-    set(k, 7, cl_int(p.G));
-    if (p.kern == Kern::Cr) {
-      set(k, 8, cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1));
-      set(k, 9, cl::Local(p.smem));
-      ctx_.set_buffer_or_null(k, 10, l.add);
-      ctx_.set_buffer_or_null(k, 11, l.guard);
-    } else {
-      set(k, 8, cl_int(p.mcap));
-      set(k, 9, cl_int(l.algo == TridiagAlgo::PcrThomas));
-      set(k, 10, cl::Local(p.smem));
-      ctx_.set_buffer_or_null(k, 11, l.add);
-      ctx_.set_buffer_or_null(k, 12, l.guard);
-    }
+    if (p.kern == Kern::Cr)
+      ctx_.set_args(k, l.prec, solve.kernel_args(), pack(p.view), cl_int(p.P), cl_int(p.G),
+                    cl_int(l.algo == TridiagAlgo::CrPcr ? kCrPcrStop : 1), cl::Local(p.smem));
+    else
+      ctx_.set_args(k, l.prec, solve.kernel_args(), pack(p.view), cl_int(p.P), cl_int(p.G), cl_int(p.mcap),
+                    cl_int(l.algo == TridiagAlgo::PcrThomas), cl::Local(p.smem));
     enqueue(k, cl::NDRange(p.grid * p.threads), cl::NDRange(p.threads));
   }
 
   ClContext& ctx_;
   std::size_t smem_cap_, max_group_, units_;
   bool gpu_;
-  cl::Buffer scratch_[9];  // c' of Thomas; two sets of four arrays for the global PCR levels
-  std::size_t scratch_bytes_[9] = {};
+  std::unique_ptr<ClBuffer> scratch_[9];  // c' of Thomas; two sets of four arrays for the global PCR levels
   // the limits a shape (precision, algorithm, layout, n, batch) launched with after a refusal:
   // the real ones may be below the device's reported maxima
   std::map<std::tuple<int, int, int, std::size_t, std::size_t>, Limits> limits_;

@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -18,6 +19,12 @@ struct BLFaceMobilityArgs {
   const Buffer* s = nullptr;  // n saturations
   Buffer* mface = nullptr;    // n - 1 faces
   BLParams phys;
+
+  // bl1d_face_mobility(s, mface, faces, k, mu_w, mu_o), n >= 2 (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{s}, Out<Real>{mface}, n - 1, Real{phys.k}, Real{phys.mu_w}, Real{phys.mu_o});
+  }
 };
 
 // u[i] = -M_{i+1/2} (p[i + 1] - p[i]) inv_h, i < n - 1.
@@ -28,6 +35,12 @@ struct BLFaceVelocityArgs {
   const Buffer* mface = nullptr;  // n - 1
   Buffer* u = nullptr;            // n - 1 face velocities
   double inv_h = 1;
+
+  // bl1d_face_velocity(p, mface, u, faces, inv_h), n >= 2
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{p}, In<Real>{mface}, Out<Real>{u}, n - 1, Real{inv_h});
+  }
 };
 
 // The 1D pressure equation as one tridiagonal system (bl1d's `tridiag` pressure solver): rows 0
@@ -38,6 +51,13 @@ struct BLPressureSystemArgs {
   const Buffer* mface = nullptr;  // n - 1
   double p_left = 0, p_right = 0;
   Buffer *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;  // n each
+
+  // bl1d_pressure_system(mface, n, p_left, p_right, a, b, c, d); mface is null for n = 1
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Opt<Real>{mface}, n, Real{p_left}, Real{p_right}, Out<Real>{a}, Out<Real>{b}, Out<Real>{c},
+                      Out<Real>{d});
+  }
 };
 
 // s_new[0] = s_inj; interior points by the upwind update; s_new[n-1] = s_new[n-2] (dS/dx = 0).
@@ -51,6 +71,13 @@ struct BLSaturationArgs {
   double c = 0;  // dt / (porosity h)
   double s_inj = 1;
   BLParams phys;
+
+  // bl1d_saturation(s_old, u, s_new, n, c, s_inj, mu_w, mu_o)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{s_old}, In<Real>{u}, Out<Real>{s_new}, n, Real{c}, Real{s_inj}, Real{phys.mu_w},
+                      Real{phys.mu_o});
+  }
 };
 
 class Bl1dImpl {

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -17,6 +18,12 @@ struct AxpyArgs {
   const Buffer* x = nullptr;
   Buffer* y = nullptr;
   const Buffer* guard = nullptr;
+
+  // axpy(n, alpha, x, y, guard) (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(n, Real{alpha}, In<Real>{x}, Out<Real>{y}, Opt<pf_u64>{guard});
+  }
 };
 
 class BlasImpl {

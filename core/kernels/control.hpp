@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 #include "core/base/converge.h"
 
 namespace poreflow {
@@ -55,6 +56,13 @@ struct ControlDecideArgs {
   long it = 0;
   int slot = 0;
   ConvergeRule rule;
+
+  // cv_decide(ctrl, it, slot, abs_tol, rel_tol, flags, cycle, max_it) (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<pf_u64>{ctrl}, it, slot, Real{rule.abs_tol}, Real{rule.rel_tol}, rule.flags, rule.cycle,
+                      rule.max_iterations);
+  }
 };
 
 class ControlImpl {

@@ -7,6 +7,7 @@
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -20,6 +21,13 @@ struct FluidsSourceArgs {
   double value = 0;
   int b = 0;
   BoxShape shape;
+
+  // fl_source(x, box, b, i0, j0, k0, ni, nj, nk, value), over the ni x nj x nk cells from (i0, j0, k0)
+  // (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{x}, box.view(), b, i0, j0, k0, i1 - i0 + 1, j1 - j0 + 1, k1 - k0 + 1, Real{value});
+  }
 };
 
 // Every ghost cell of x from its nearest interior cell (quantity b): the classic set_bnd, for
@@ -29,6 +37,12 @@ struct FluidsBoundaryArgs {
   Box3 box;
   Buffer* x = nullptr;
   int b = 0;
+
+  // fl_boundary(x, box, b)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{x}, box.view(), b);
+  }
 };
 
 // pack: xp = the interior of x in the colour-packed layout of core/base/rb3.h
@@ -39,6 +53,12 @@ struct FluidsPackArgs {
   const Buffer* x = nullptr;
   Buffer* xp = nullptr;
   BoxShape shape;
+
+  // fl_pack(x, xp, box)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{x}, Out<Real>{xp}, box.view());
+  }
 };
 
 // unpack: x's interior = xp, then x's ghosts (quantity b).
@@ -49,6 +69,12 @@ struct FluidsUnpackArgs {
   Buffer* x = nullptr;
   int b = 0;
   BoxShape shape;
+
+  // fl_unpack(xp, x, box, b)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{xp}, Out<Real>{x}, box.view(), b);
+  }
 };
 
 // lin_solve: red-black Gauss-Seidel on (c x - a (sum of the 6 neighbours)) = x0 over the box's
@@ -83,6 +109,14 @@ struct FluidsSolveArgs {
   int ctrl_block = 0;
   bool wide_index = false;  // GPU sweeps: 64-bit indices even where 32 bits fit (tests of the wide path)
   int prefetch = -1;  // CUDA march sweeps: ask L2 for the next layer (1) or not (0); -1: fluids3d_sweep_prefetch
+
+  // a colour sweep's leading parameters: x, x0, box, a, 1 / c, tolerance, b, and the solve's
+  // control block (OutAt: on OpenCL the ctrl buffer and the block's offset)
+  auto sweep_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{x}, In<Real>{x0}, box.view(), Real{a}, Real{1.0 / c}, Real{tolerance}, b,
+                      OutAt<pf_u64>{ctrl, static_cast<long>(ctrl_block) * PF_CV_WORDS});
+  }
 };
 
 // Layers ahead a CUDA march sweep of box b asks L2 for (prefetch.global.L2 of the cell's own
@@ -115,6 +149,13 @@ struct FluidsAdvectArgs {
   double dt = 0;  // the time step; each axis traces dt times its cell count
   int b = 0;
   BoxShape shape;
+
+  // fl_advect(d, d0, u, v, w, box, b, dtx, dty, dtz), dtx = dt nx and so on
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{d}, In<Real>{d0}, In<Real>{u}, In<Real>{v}, In<Real>{w}, box.view(), b,
+                      Real{dt * double(box.nx)}, Real{dt * double(box.ny)}, Real{dt * double(box.nz)});
+  }
 };
 
 // div = fl_div_point(u, v, w) over the interior; with p: p = 0 over the interior and its ghosts
@@ -127,6 +168,12 @@ struct FluidsDivergenceArgs {
   Buffer* p = nullptr;  // optional
   double h = 1;         // the cell size
   BoxShape shape;
+
+  // fl_divergence(u, v, w, div, p, box, h)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{u}, In<Real>{v}, In<Real>{w}, Out<Real>{div}, OptOut<Real>{p}, box.view(), Real{h});
+  }
 };
 
 // (u, v, w) -= scale * the central differences of p (p's ghosts read), then the ghosts of u, v, w
@@ -138,6 +185,12 @@ struct FluidsGradientArgs {
   const Buffer* p = nullptr;
   double scale = 0.5;
   BoxShape shape;
+
+  // fl_gradient(u, v, w, p, box, scale)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{u}, Out<Real>{v}, Out<Real>{w}, In<Real>{p}, box.view(), Real{scale});
+  }
 };
 
 // bytes of the control buffer with `blocks` blocks

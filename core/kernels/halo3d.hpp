@@ -6,6 +6,7 @@
 
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
+#include "core/kernels/kernel_args.hpp"
 #include "core/physics/halo3d.h"
 
 namespace poreflow {
@@ -28,6 +29,15 @@ struct Halo3DFillArgs {
   Buffer* field = nullptr;
   std::array<HaloFace, 6> face{};
   BoxShape shape;  // GPU launch shape of the passes (the face index spaces)
+
+  // halo3d_pass(field, box, dir, mode_lo, mode_hi, value_lo, value_hi): the pass of direction dir
+  // (core/kernels/kernel_args.hpp)
+  auto pass_args(int dir) const {
+    using namespace karg;
+    const HaloFace &lo = face[2 * dir], &hi = face[2 * dir + 1];
+    return std::tuple(Out<Real>{field}, box.view(), dir, static_cast<int>(lo.mode), static_cast<int>(hi.mode), Real{lo.value},
+                      Real{hi.value});
+  }
 };
 
 class Halo3DImpl {

@@ -14,6 +14,7 @@
 
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
+#include "core/kernels/kernel_args.hpp"
 #include "core/physics/impes3d.h"
 
 namespace poreflow {
@@ -34,6 +35,14 @@ constexpr std::size_t kImpesConstantValues = 4096;
 struct Impes3DGrid {
   Box3 box;
   const Buffer *tx = nullptr, *ty = nullptr, *tz = nullptr, *depth = nullptr, *pv0 = nullptr;
+
+  // the grid's leading parameters of the cell kernels: b, E (the box's extent), tx, ty, tz,
+  // depth, pv0 (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(box.view(), static_cast<long>(box.extent()), In<Real>{tx}, In<Real>{ty}, In<Real>{tz}, In<Real>{depth},
+                      In<Real>{pv0});
+  }
 };
 
 struct Impes3DTables {
@@ -51,6 +60,13 @@ struct Impes3DPropsArgs {
   const Buffer *p = nullptr, *mw = nullptr, *mo = nullptr;
   Buffer* props = nullptr;
   BoxShape shape;
+
+  // imp_props(grid..., prm, p, mw, mo, props)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple_cat(grid.kernel_args(),
+                          std::tuple(In<Real>{tables.prm}, In<Real>{p}, In<Real>{mw}, In<Real>{mo}, Out<Real>{props}));
+  }
 };
 
 // assemble: every cell's row of the pressure equation into the colour-packed SOR coefficients
@@ -62,6 +78,12 @@ struct Impes3DAssembleArgs {
   const Buffer *p = nullptr, *props = nullptr;
   Buffer* coef = nullptr;
   BoxShape shape;
+
+  // imp_assemble(grid..., dt, p, props, coef)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple_cat(grid.kernel_args(), std::tuple(Real{dt}, In<Real>{p}, In<Real>{props}, Out<Real>{coef}));
+  }
 };
 
 // The wells: `wells` wells of IMP_NWP parameters each (wp), `completions` completions (cidx: two
@@ -79,6 +101,20 @@ struct Impes3DWellArgs {
   double dt = 0;
   Buffer* coef = nullptr;  // prepare: the rows the wells' terms are added to
   Buffer* words = nullptr;
+
+  // imp_wells_prepare(grid..., prm, wells, wp, cidx, cwi, cdepth, comp, props, p, dt, coef, words)
+  auto prepare_args() const {
+    using namespace karg;
+    return std::tuple_cat(grid.kernel_args(),
+                          std::tuple(In<Real>{tables.prm}, wells, In<Real>{wp}, In<long>{cidx}, In<Real>{cwi}, In<Real>{cdepth},
+                                     Out<Real>{comp}, In<Real>{props}, In<Real>{p}, Real{dt}, Out<Real>{coef},
+                                     Out<pf_u64>{words}));
+  }
+  // imp_wells_finish(wells, wp, cidx, comp, p, words)
+  auto finish_args() const {
+    using namespace karg;
+    return std::tuple(wells, In<Real>{wp}, In<long>{cidx}, Out<Real>{comp}, In<Real>{p}, Out<pf_u64>{words});
+  }
 };
 
 // update: the new masses and S_w of every cell (mw_out, mo_out, sw) from the fluxes at p_new and
@@ -96,6 +132,15 @@ struct Impes3DUpdateArgs {
   Buffer *mw_out = nullptr, *mo_out = nullptr, *sw = nullptr;
   Buffer* words = nullptr;
   BoxShape shape;
+
+  // imp_update(grid..., prm, dt, p_old, p_new, props, mw_in, mo_in, ccell, comp, mw_out, mo_out, sw, words)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple_cat(grid.kernel_args(),
+                          std::tuple(In<Real>{tables.prm}, Real{dt}, In<Real>{p_old}, In<Real>{p_new}, In<Real>{props},
+                                     In<Real>{mw_in}, In<Real>{mo_in}, In<int>{ccell}, In<Real>{comp}, Out<Real>{mw_out},
+                                     Out<Real>{mo_out}, Out<Real>{sw}, Out<pf_u64>{words}));
+  }
 };
 
 // values of the words buffer for `wells` wells

@@ -7,6 +7,7 @@
 
 #include "core/kernels/backend.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/kernel_args.hpp"
 #include "core/kernels/reduce.hpp"
 
 namespace poreflow {
@@ -34,6 +35,14 @@ struct Jacobi1DArgs {
   int check_every = 1;
   ReduceConfig reduce;
   Buffer* ctrl = nullptr;  // a control block (kControlBytes)
+
+  // an iteration of parity `parity` (reading p[parity], writing the other): the kernels' leading
+  // parameters p, q, mface, n, p_left, p_right, threshold, residual, ctrl (core/kernels/kernel_args.hpp)
+  auto kernel_args(int parity) const {
+    using namespace karg;
+    return std::tuple(In<Real>{p[parity]}, Out<Real>{p[1 - parity]}, In<Real>{mface}, n, Real{p_left}, Real{p_right},
+                      Real{threshold}, metric == JacobiMetric::Residual ? 1 : 0, Out<pf_u64>{ctrl});
+  }
 };
 
 // State of a Jacobi run read back from the control block.

@@ -4,6 +4,7 @@
 // model for the stencil families of impes3d and fluids3d.
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -19,6 +20,12 @@ struct Laplace3DApplyArgs {
   Buffer* out = nullptr;
   double cx = 1, cy = 1, cz = 1;
   BoxShape shape;
+
+  // lap7(in, in_box, out, out_box, cx, cy, cz) (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{in}, in_box.view(), Out<Real>{out}, out_box.view(), Real{cx}, Real{cy}, Real{cz});
+  }
 };
 
 class Laplace3DImpl {

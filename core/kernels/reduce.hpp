@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -56,6 +57,13 @@ struct ReduceArgs {
   const Buffer* a = nullptr;
   const Buffer* b = nullptr;  // second input of MaxAbsDiff
   std::size_t n = 0;
+
+  // the reduction kernels' leading parameters: a, b (null unless MaxAbsDiff), n
+  // (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{a}, Opt<Real>{op == ReduceOp::MaxAbsDiff ? b : nullptr}, n);
+  }
 };
 
 class ReduceImpl {

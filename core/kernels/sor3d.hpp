@@ -9,6 +9,7 @@
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -51,6 +52,24 @@ struct Sor3DArgs {
   // automatic (sor3d_zline_wide). The same arithmetic either way. Host backends: a thread.
   int zline_lanes = 0;
   Buffer* scratch = nullptr;  // zline: 3 x p's extent values (the columns' factors, filled by iteration 0)
+
+  // a colour sweep's leading parameters: coef, p, b, omega, threshold, ctrl
+  // (core/kernels/kernel_args.hpp)
+  auto sweep_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{coef}, Out<Real>{p}, box.view(), Real{omega}, Real{threshold}, Out<pf_u64>{ctrl});
+  }
+  // a zline sweep's: those, then scratch (null for the other designs, whose sweeps CUDA launches
+  // through the same wrapper) and its values per array, E = p's extent
+  auto zline_args() const {
+    using namespace karg;
+    return std::tuple_cat(sweep_args(), std::tuple(OptOut<Real>{scratch}, static_cast<long>(box.extent())));
+  }
+  // the zline factors of every column: coef, scratch, E, b
+  auto factor_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{coef}, Out<Real>{scratch}, static_cast<long>(box.extent()), box.view());
+  }
 };
 
 // Whether a zline launch runs a warp per column. Automatic on a GPU: a warp when a warp per column

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
 
 namespace poreflow {
 
@@ -39,6 +40,14 @@ struct TridiagArgs {
   Buffer* x = nullptr;
   const Buffer* guard = nullptr;
   const Buffer* add = nullptr;
+
+  // a solve's leading parameters: a, b, c, d, x, add, guard (both may be null); what a backend's
+  // plan adds follows them (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{this->a}, In<Real>{this->b}, In<Real>{this->c}, In<Real>{this->d}, Out<Real>{x}, Opt<Real>{add},
+                      Opt<pf_u64>{guard});
+  }
 };
 
 class TridiagImpl {
