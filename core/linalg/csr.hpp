@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/kernels/field.hpp"
+#include "core/linalg/linear_operator.hpp"
 
 namespace poreflow::linalg {
 
@@ -36,6 +37,23 @@ struct CsrMatrix {
   std::unique_ptr<Buffer> ptr, col;  // int32
   Field<T> val;                      // nnz x block^2
   Backend& backend() const { return val.backend(); }
+};
+
+// The operator of a square CsrMatrix; apply and residual run the csr family.
+template <class T>
+class CsrOperator final : public LinearOperator<T> {
+ public:
+  explicit CsrOperator(CsrMatrix<T>& m) : m_(m) {}
+  CsrMatrix<T>& matrix() const { return m_; }
+  Backend& backend() const override { return m_.backend(); }
+  std::size_t size() const override { return m_.rows * static_cast<std::size_t>(m_.block); }
+  int block() const override { return m_.block; }
+  void apply(const Field<T>& x, Field<T>& y, Guard g) const override;
+  void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const override;
+  std::string describe() const override;
+
+ private:
+  CsrMatrix<T>& m_;
 };
 
 }  // namespace poreflow::linalg

@@ -17,6 +17,7 @@
 
 #include "core/kernels/box3.hpp"
 #include "core/kernels/field.hpp"
+#include "core/linalg/linear_operator.hpp"
 
 namespace poreflow::linalg {
 
@@ -31,6 +32,24 @@ struct Stencil7Matrix {
   std::unique_ptr<Buffer> active;   // int32 per cell of the extent: 1 an unknown, 0 not (halo, inactive)
   std::size_t extent() const { return box.extent(); }
   std::size_t vector_size() const { return static_cast<std::size_t>(block) * box.extent(); }
+};
+
+// The operator of a Stencil7Matrix (its values may change between solves; the pattern may not).
+// apply and residual run the stencil7 family.
+template <class T>
+class Stencil7Operator final : public LinearOperator<T> {
+ public:
+  explicit Stencil7Operator(Stencil7Matrix<T>& m) : m_(m) {}
+  Stencil7Matrix<T>& matrix() const { return m_; }
+  Backend& backend() const override { return m_.coef.backend(); }
+  std::size_t size() const override { return m_.vector_size(); }
+  int block() const override { return m_.block; }
+  void apply(const Field<T>& x, Field<T>& y, Guard g) const override;
+  void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const override;
+  std::string describe() const override;
+
+ private:
+  Stencil7Matrix<T>& m_;
 };
 
 }  // namespace poreflow::linalg
