@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [cmd:'shell command']
+#                       [build-old] [bench-compare] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -184,6 +184,31 @@ for s in "${stages[@]}"; do
       for b in cuda opencl; do
         run run_adi2d_$b "$PF" run cases/adi2d.toml --set grid.points=1025 --backend $b --cl-platform NVIDIA --no-output -q
       done
+      ;;
+    build-old)  # the base commit of a comparison, unpacked into .gpu-old/ (carried; tools/device/README.md)
+      [ -d .gpu-old ] || { echo "no .gpu-old/ tree"; status=1; break; }
+      run configure_old cmake -S .gpu-old -B "$BUILD-old" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
+        -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_WITH_CUDA=ON -DPOREFLOW_WITH_OPENCL=ON \
+        -DPOREFLOW_BUILD_TESTS=OFF
+      run build_old cmake --build "$BUILD-old" --parallel --target poreflow || break
+      ;;
+    bench-compare)  # the benches of the old build (build-old) and this one, alternately, on cuda and NVIDIA's OpenCL
+      for k in ${COMPARE_KINDS:-reduce tridiag sor3d impes3d fluids3d}; do
+        extra=()
+        [ $k = impes3d ] && extra=(--cases case2 --cpu-budget 1)
+        [ $k = fluids3d ] && extra=(--sizes 168 --cpu-budget 1 --gpu-budget 30)
+        [ $k = sor3d ] && extra=(--precision float)
+        [ $k = tridiag ] && extra=(--shapes ${COMPARE_TRIDIAG:-1025x1025,4097x4097,33x2^19})
+        for pass in 1 2; do
+          for which in old new; do
+            bin=$PF
+            [ $which = old ] && bin=$BUILD-old/apps/poreflow
+            run cmp_${k}_${which}_$pass "$bin" bench $k --backends cuda,opencl --cl-platform NVIDIA \
+              --json "$OUT/cmp_${k}_${which}_$pass.json" "${extra[@]}"
+          done
+        done
+      done
+      run compare_benches python3 tools/device/compare_benches.py "$OUT"
       ;;
     bench)
       for k in reduce bl1d tridiag adi2d; do bench_kind $k; done
