@@ -18,4 +18,5 @@
   X(Impes3D, impes3d)     /* black-oil IMPES cells and wells */                                  \
   X(Sor3D, sor3d)         /* red-black SOR with its residual */                                  \
   X(Fluids3D, fluids3d)   /* paper 001's stable-fluids kernels */                                \
-  X(Ilu, ilu)             /* ILU(0) and DILU in a multicolour order */
+  X(Ilu, ilu)             /* ILU(0) and DILU in a multicolour order */                            \
+  X(Amg, amg)             /* aggregation AMG: refresh of the hierarchy's values, the smoother */

@@ -1,0 +1,89 @@
+#pragma once
+// The amg family: the kernels that refresh an aggregation-AMG hierarchy's values on the device
+// when only the values change (core/linalg/amg_setup.hpp sets up the patterns and plans on the
+// host once), and the smoother's update. The arithmetic is core/physics/amg.h.
+#include <cstddef>
+
+#include "core/kernels/backend.hpp"
+#include "core/kernels/kernel_args.hpp"
+
+namespace poreflow {
+
+// p_values: the rows [0, rows) of the smoothed prolongator's values p from the level's matrix
+// values a (AmgLevelPlan: p_ptr rows + 1 entries; diag_pos rows; weak_ptr rows + 1, weak; src_ptr
+// P's entries + 1, src; own P's entries; all int32). Rows without entries are left alone.
+struct AmgPValuesArgs {
+  Precision prec = Precision::Double;
+  std::size_t rows = 0;
+  const Buffer *p_ptr = nullptr, *diag_pos = nullptr, *weak_ptr = nullptr, *weak = nullptr, *src_ptr = nullptr,
+               *src = nullptr, *own = nullptr;
+  double omega = 0;
+  const Buffer* a = nullptr;
+  Buffer* p = nullptr;
+  std::size_t a_values = 0, p_values = 0;  // for the checks
+
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(static_cast<long>(rows), In<int>{p_ptr}, In<int>{diag_pos}, In<int>{weak_ptr}, In<int>{weak},
+                      In<int>{src_ptr}, In<int>{src}, In<int>{own}, Real{omega}, In<Real>{a}, Out<Real>{p});
+  }
+};
+
+// galerkin: the values of A_c = R A P, coarse row by row ([0, rows)), in A_c's pattern (every
+// product's column present in its row: the pattern came from the same triple loop).
+struct AmgGalerkinArgs {
+  Precision prec = Precision::Double;
+  std::size_t rows = 0;
+  const Buffer *r_ptr = nullptr, *r_col = nullptr, *r_val = nullptr;
+  const Buffer *a_ptr = nullptr, *a_col = nullptr, *a_val = nullptr;
+  const Buffer *p_ptr = nullptr, *p_col = nullptr, *p_val = nullptr;
+  const Buffer *c_ptr = nullptr, *c_col = nullptr;
+  Buffer* c_val = nullptr;
+  std::size_t c_values = 0;  // for the checks
+
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(static_cast<long>(rows), In<int>{r_ptr}, In<int>{r_col}, In<Real>{r_val}, In<int>{a_ptr},
+                      In<int>{a_col}, In<Real>{a_val}, In<int>{p_ptr}, In<int>{p_col}, In<Real>{p_val}, In<int>{c_ptr},
+                      In<int>{c_col}, Out<Real>{c_val});
+  }
+};
+
+// smooth: for i < n, d = alpha d + beta dinv r, x += d (a step of Chebyshev's recurrence; alpha = 0
+// starts it, or is a damped Jacobi step). Nothing once the guard says stop.
+struct AmgSmoothArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  double alpha = 0, beta = 1;
+  const Buffer *r = nullptr, *dinv = nullptr;
+  Buffer *d = nullptr, *x = nullptr;
+  const Buffer* guard = nullptr;
+
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(static_cast<long>(n), Real{alpha}, Real{beta}, In<Real>{r}, In<Real>{dinv}, Out<Real>{d}, Out<Real>{x},
+                      Opt<pf_u64>{guard});
+  }
+};
+
+class AmgImpl {
+ public:
+  virtual ~AmgImpl() = default;
+  virtual void p_values(const AmgPValuesArgs& a) = 0;
+  virtual void galerkin(const AmgGalerkinArgs& a) = 0;
+  virtual void smooth(const AmgSmoothArgs& a) = 0;
+};
+
+class AmgKernels {
+ public:
+  AmgKernels(Backend& be, AmgImpl& impl) : be_(be), impl_(impl) {}
+  void p_values(const AmgPValuesArgs& a);
+  void galerkin(const AmgGalerkinArgs& a);
+  void smooth(const AmgSmoothArgs& a);
+
+ private:
+  Backend& be_;
+  AmgImpl& impl_;
+};
+
+}  // namespace poreflow

@@ -1,0 +1,281 @@
+#include "core/linalg/amg_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/base/error.hpp"
+
+namespace poreflow::linalg {
+
+namespace {
+
+constexpr int kFree = -2;  // a row not yet in an aggregate (-1: in none, for good)
+
+// The strong off-diagonal entries of each row (by position in A).
+std::vector<char> strong_entries(const CsrPattern& A, const std::vector<double>& a, const std::vector<int>& diag_pos,
+                                 double eps) {
+  std::vector<char> strong(A.nnz(), 0);
+  const double e2 = eps * eps;
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    if (diag_pos[i] < 0) continue;
+    const double aii = std::fabs(a[static_cast<std::size_t>(diag_pos[i])]);
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+      const int j = A.col[k];
+      if (static_cast<std::size_t>(j) == i || diag_pos[j] < 0) continue;
+      const double ajj = std::fabs(a[static_cast<std::size_t>(diag_pos[j])]);
+      strong[k] = a[k] * a[k] >= e2 * aii * ajj && a[k] != 0;
+    }
+  }
+  return strong;
+}
+
+// Aggregates (Vanek, Mandel, Brezina): returns their number; agg[i] is each row's, -1 none.
+std::size_t aggregate(const CsrPattern& A, const std::vector<double>& a, const std::vector<char>& strong, std::vector<int>& agg) {
+  const std::size_t n = A.rows;
+  agg.assign(n, kFree);
+  auto has_strong = [&](std::size_t i) {
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+      if (strong[k]) return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < n; ++i)
+    if (!has_strong(i)) agg[i] = -1;
+  int count = 0;
+  // 1: a node whose strong neighbours are all free seeds an aggregate with them
+  for (std::size_t i = 0; i < n; ++i) {
+    if (agg[i] != kFree) continue;
+    bool all_free = true;
+    for (int k = A.ptr[i]; k < A.ptr[i + 1] && all_free; ++k)
+      if (strong[k] && agg[A.col[k]] != kFree) all_free = false;
+    if (!all_free) continue;
+    agg[i] = count;
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+      if (strong[k]) agg[A.col[k]] = count;
+    ++count;
+  }
+  // 2: the rest join the aggregate (of pass 1) of their strongest neighbour in one, the first
+  // in column order among equals: the same aggregates on every machine
+  std::vector<int> pass1(agg);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (agg[i] != kFree) continue;
+    double best = -1;
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+      const int j = A.col[k];
+      if (strong[k] && pass1[j] >= 0 && std::fabs(a[k]) > best) {
+        best = std::fabs(a[k]);
+        agg[i] = pass1[j];
+      }
+    }
+  }
+  // 3: what is left seeds aggregates with its free strong neighbours
+  for (std::size_t i = 0; i < n; ++i) {
+    if (agg[i] != kFree) continue;
+    agg[i] = count;
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+      if (strong[k] && agg[A.col[k]] == kFree) agg[A.col[k]] = count;
+    ++count;
+  }
+  return static_cast<std::size_t>(count);
+}
+
+}  // namespace
+
+void amg_p_values(const AmgLevelPlan& L, const std::vector<double>& a, std::vector<double>& p) {
+  p.assign(L.P.nnz(), 0.0);
+  for (std::size_t i = 0; i < L.P.rows; ++i) {
+    if (L.P.ptr[i] == L.P.ptr[i + 1]) continue;
+    double dF = L.diag_pos[i] >= 0 ? a[static_cast<std::size_t>(L.diag_pos[i])] : 0.0;
+    for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) dF += a[static_cast<std::size_t>(L.weak[w])];
+    const double f = dF != 0 ? L.omega / dF : 0.0;
+    for (int k = L.P.ptr[i]; k < L.P.ptr[i + 1]; ++k) {
+      double s = 0;
+      for (int q = L.src_ptr[k]; q < L.src_ptr[k + 1]; ++q) s += a[static_cast<std::size_t>(L.src[q])];
+      p[k] = (L.own[k] ? 1.0 - L.omega : 0.0) - f * s;
+    }
+  }
+}
+
+void amg_galerkin(const AmgLevelPlan& L, const std::vector<double>& a, const std::vector<double>& p,
+                  const std::vector<double>& r, std::vector<double>& ac) {
+  ac.assign(L.Ac.nnz(), 0.0);
+  for (std::size_t I = 0; I < L.Ac.rows; ++I) {
+    const int b = L.Ac.ptr[I], e = L.Ac.ptr[I + 1];
+    for (int k = L.R.ptr[I]; k < L.R.ptr[I + 1]; ++k) {
+      const int i = L.R.col[k];
+      const double ri = r[k];
+      for (int q = L.A.ptr[i]; q < L.A.ptr[i + 1]; ++q) {
+        const int j = L.A.col[q];
+        const double raij = ri * a[q];
+        for (int m = L.P.ptr[j]; m < L.P.ptr[j + 1]; ++m) {
+          const int J = L.P.col[m];
+          const int at = static_cast<int>(std::lower_bound(L.Ac.col.begin() + b, L.Ac.col.begin() + e, J) - L.Ac.col.begin());
+          ac[at] += raij * p[m];
+        }
+      }
+    }
+  }
+}
+
+double gershgorin_dinv_a(const CsrPattern& A, const std::vector<double>& a) {
+  double rho = 0;
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    double d = 0, s = 0;
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+      s += std::fabs(a[k]);
+      if (static_cast<std::size_t>(A.col[k]) == i) d = std::fabs(a[k]);
+    }
+    if (d > 0) rho = std::max(rho, s / d);
+  }
+  return rho;
+}
+
+std::vector<double> dense_inverse(const CsrPattern& A, const std::vector<double>& a) {
+  const std::size_t n = A.rows;
+  std::vector<double> m(n * n, 0.0), inv(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) m[i * n + static_cast<std::size_t>(A.col[k])] = a[k];
+    inv[i * n + i] = 1;
+  }
+  // an empty row (no unknown there) is the identity: its value stays 0 in every vector
+  for (std::size_t i = 0; i < n; ++i)
+    if (A.ptr[i] == A.ptr[i + 1]) m[i * n + i] = 1;
+  double scale = 0;
+  for (double v : m) scale = std::max(scale, std::fabs(v));
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::fabs(m[r * n + c]) > std::fabs(m[piv * n + c])) piv = r;
+    if (!(std::fabs(m[piv * n + c]) > 1e-14 * scale))
+      throw NumericalError("AMG: the coarsest level's matrix (" + std::to_string(n) + " rows) is singular at row " +
+                           std::to_string(c));
+    if (piv != c)
+      for (std::size_t k = 0; k < n; ++k) {
+        std::swap(m[piv * n + k], m[c * n + k]);
+        std::swap(inv[piv * n + k], inv[c * n + k]);
+      }
+    const double d = 1.0 / m[c * n + c];
+    for (std::size_t k = 0; k < n; ++k) {
+      m[c * n + k] *= d;
+      inv[c * n + k] *= d;
+    }
+    for (std::size_t r = 0; r < n; ++r) {
+      if (r == c) continue;
+      const double f = m[r * n + c];
+      if (f == 0) continue;
+      for (std::size_t k = 0; k < n; ++k) {
+        m[r * n + k] -= f * m[c * n + k];
+        inv[r * n + k] -= f * inv[c * n + k];
+      }
+    }
+  }
+  return inv;
+}
+
+AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, const AmgOptions& o) {
+  if (values.size() != A0.nnz())
+    throw ConfigError("AMG: " + std::to_string(values.size()) + " values for " + std::to_string(A0.nnz()) + " entries");
+  AmgHierarchy h;
+  CsrPattern A = A0;
+  std::vector<double> a = values;
+  double eps = o.strength;
+  for (int level = 0;; ++level) {
+    if (A.rows <= o.coarse_size || level + 1 >= o.max_levels) break;
+    AmgLevelPlan L;
+    L.A = A;
+    L.diag_pos.assign(A.rows, -1);
+    for (std::size_t i = 0; i < A.rows; ++i) L.diag_pos[i] = static_cast<int>(A.find(i, i));
+    const auto strong = strong_entries(A, a, L.diag_pos, eps);
+    const std::size_t nc = aggregate(A, a, strong, L.agg);
+    if (nc == 0 || nc >= A.rows || (level > 0 && double(nc) > 0.9 * double(A.rows))) {
+      if (level == 0 && !o.fallback) {
+        std::ostringstream m;
+        m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
+          << (nc == 0 ? "no row has a strong neighbour" : "its aggregates are as many as its rows") << " at strength threshold "
+          << eps << " (pressure.amg_strength; set pressure.amg_fallback = true to precondition by the smoother alone)";
+        throw ConfigError(m.str());
+      }
+      break;
+    }
+    // the weak entries of each row and the filtered rows' Gershgorin bound
+    L.weak_ptr.assign(A.rows + 1, 0);
+    double rho = 0;
+    for (std::size_t i = 0; i < A.rows; ++i) {
+      double dF = L.diag_pos[i] >= 0 ? a[static_cast<std::size_t>(L.diag_pos[i])] : 0.0, off = 0;
+      for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) {
+        if (k == L.diag_pos[i]) continue;
+        if (strong[k]) off += std::fabs(a[k]);
+        else {
+          L.weak.push_back(k);
+          dF += a[k];
+        }
+      }
+      L.weak_ptr[i + 1] = static_cast<int>(L.weak.size());
+      if (dF != 0 && L.agg[i] >= 0) rho = std::max(rho, (std::fabs(dF) + off) / std::fabs(dF));
+    }
+    L.omega = rho > 0 ? o.omega_scale / rho : 0.0;
+    // P's pattern: each row's own aggregate and those of its strong neighbours
+    L.P.rows = A.rows;
+    L.P.cols = nc;
+    L.P.ptr.assign(1, 0);
+    L.src_ptr.assign(1, 0);
+    std::vector<int> cols;
+    for (std::size_t i = 0; i < A.rows; ++i) {
+      cols.clear();
+      if (L.agg[i] >= 0) cols.push_back(L.agg[i]);
+      for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+        if (strong[k] && L.agg[A.col[k]] >= 0) cols.push_back(L.agg[A.col[k]]);
+      std::sort(cols.begin(), cols.end());
+      cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+      for (int I : cols) {
+        L.P.col.push_back(I);
+        L.own.push_back(L.agg[i] == I);
+        for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+          if (strong[k] && L.agg[A.col[k]] == I) L.src.push_back(k);
+        L.src_ptr.push_back(static_cast<int>(L.src.size()));
+      }
+      L.P.ptr.push_back(static_cast<int>(L.P.col.size()));
+    }
+    L.R = transpose(L.P, &L.r_from_p);
+    // A_c's pattern: the columns J reached from coarse row I through R, A and P
+    L.Ac.rows = L.Ac.cols = nc;
+    L.Ac.ptr.assign(1, 0);
+    std::vector<int> mark(nc, -1);
+    for (std::size_t I = 0; I < nc; ++I) {
+      cols.clear();
+      for (int k = L.R.ptr[I]; k < L.R.ptr[I + 1]; ++k)
+        for (int q = A.ptr[L.R.col[k]]; q < A.ptr[L.R.col[k] + 1]; ++q)
+          for (int m = L.P.ptr[A.col[q]]; m < L.P.ptr[A.col[q] + 1]; ++m)
+            if (mark[L.P.col[m]] != static_cast<int>(I)) {
+              mark[L.P.col[m]] = static_cast<int>(I);
+              cols.push_back(L.P.col[m]);
+            }
+      std::sort(cols.begin(), cols.end());
+      L.Ac.col.insert(L.Ac.col.end(), cols.begin(), cols.end());
+      L.Ac.ptr.push_back(static_cast<int>(L.Ac.col.size()));
+    }
+    // the next level's values
+    std::vector<double> p, r, ac;
+    amg_p_values(L, a, p);
+    r.resize(L.R.nnz());
+    for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[static_cast<std::size_t>(L.r_from_p[k])];
+    amg_galerkin(L, a, p, r, ac);
+    A = L.Ac;
+    a = std::move(ac);
+    h.eps.push_back(eps);
+    h.levels.push_back(std::move(L));
+    eps *= 0.5;  // coarse operators couple more neighbours, each more weakly
+  }
+  h.coarsest = A;
+  return h;
+}
+
+std::string AmgHierarchy::describe() const {
+  std::ostringstream o;
+  o << levels.size() + 1 << " levels: ";
+  for (const auto& L : levels) o << L.A.rows << " -> ";
+  o << coarsest.rows << " rows";
+  return o.str();
+}
+
+}  // namespace poreflow::linalg

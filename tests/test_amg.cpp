@@ -1,0 +1,266 @@
+// The amg family against the host plan's double arithmetic (core/linalg/amg_setup.cpp), and the
+// setup itself: aggregates, the prolongator's constant preservation, the Galerkin product.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/kernels/amg.hpp"
+#include "core/kernels/control.hpp"
+#include "core/linalg/amg_setup.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::linalg;
+using namespace poreflow::test;
+
+namespace {
+
+// A 7-point operator on an nx x ny x nz grid with random positive transmissibilities (a
+// heterogeneous diffusion), a few cells without any entry (inactive: empty rows) and a small
+// accumulation term: SPD, irregular enough that every aggregation pass has work.
+struct Problem {
+  CsrPattern A;
+  std::vector<double> a;
+};
+
+Problem diffusion(int nx, int ny, int nz, std::uint64_t seed) {
+  Problem p;
+  const std::size_t n = std::size_t(nx) * ny * nz;
+  p.A.rows = p.A.cols = n;
+  auto k = random_vector<double>(n, 0.0, 1.0);
+  for (auto& v : k) v = std::exp(6 * v - 3);  // three decades each way
+  auto inactive = [&](std::size_t c) { return (c * 2654435761u + seed) % 97 == 0; };
+  auto id = [&](int i, int j, int l) { return std::size_t(i) + std::size_t(nx) * (std::size_t(j) + std::size_t(ny) * l); };
+  for (int l = 0; l < nz; ++l)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const std::size_t c = id(i, j, l);
+        if (!inactive(c)) {
+          std::vector<std::pair<int, double>> row;
+          double d = 1e-3;
+          const int nb[6][3] = {{i - 1, j, l}, {i + 1, j, l}, {i, j - 1, l}, {i, j + 1, l}, {i, j, l - 1}, {i, j, l + 1}};
+          for (const auto& q : nb) {
+            if (q[0] < 0 || q[1] < 0 || q[2] < 0 || q[0] >= nx || q[1] >= ny || q[2] >= nz) continue;
+            const std::size_t o = id(q[0], q[1], q[2]);
+            if (inactive(o)) continue;
+            const double t = 2 / (1 / k[c] + 1 / k[o]) * (q[2] != l ? 0.1 : 1.0);
+            row.push_back({int(o), -t});
+            d += t;
+          }
+          row.push_back({int(c), d});
+          std::sort(row.begin(), row.end());
+          for (const auto& e : row) {
+            p.A.col.push_back(e.first);
+            p.a.push_back(e.second);
+          }
+        }
+        p.A.ptr.push_back(int(p.A.col.size()));
+      }
+  return p;
+}
+
+template <class T>
+std::unique_ptr<Buffer> ints(Backend& be, const std::vector<int>& v) {
+  auto b = be.alloc(std::max<std::size_t>(v.size(), 1) * sizeof(int));
+  if (!v.empty()) be.upload(*b, v.data(), v.size() * sizeof(int));
+  return b;
+}
+
+std::vector<int> as_ints(const std::vector<char>& v) { return std::vector<int>(v.begin(), v.end()); }
+
+}  // namespace
+
+TEST_SUITE("unit") {
+TEST_CASE("amg setup: aggregates cover the connected rows, P keeps constants where A does, A_c = R A P") {
+  const auto pr = diffusion(19, 13, 11, 7);
+  AmgOptions o;
+  o.coarse_size = 50;
+  const auto h = amg_setup(pr.A, pr.a, o);
+  INFO(h.describe());
+  REQUIRE(h.levels.size() >= 2);
+  const AmgLevelPlan& L = h.levels[0];
+  std::size_t empty = 0, alone = 0;
+  for (std::size_t i = 0; i < pr.A.rows; ++i) {
+    if (pr.A.ptr[i] == pr.A.ptr[i + 1]) {
+      CHECK(L.agg[i] == -1);  // no unknown, no aggregate
+      ++empty;
+    } else if (L.agg[i] < 0) {
+      CHECK(L.P.ptr[i] == L.P.ptr[i + 1]);  // in no aggregate: no strong neighbour, so no P entry either
+      ++alone;
+    }
+  }
+  CHECK(empty > 0);
+  CHECK(alone < pr.A.rows / 100);  // but nearly every row is in one
+  // each row of P_tent sums to 1 and the smoothing preserves what A maps to 0: on a row whose
+  // entries sum to its accumulation term only (interior, all strong), sum_I P(i, I) = 1 - omega dF_acc / dF
+  std::vector<double> p, r, ac;
+  amg_p_values(L, pr.a, p);
+  double worst = 0;
+  for (std::size_t i = 0; i < L.P.rows; ++i) {
+    if (L.P.ptr[i] == L.P.ptr[i + 1] || L.weak_ptr[i] != L.weak_ptr[i + 1]) continue;
+    double s = 0, rowsum = 0, d = pr.a[std::size_t(L.diag_pos[i])];
+    for (int k = L.P.ptr[i]; k < L.P.ptr[i + 1]; ++k) s += p[k];
+    for (int k = pr.A.ptr[i]; k < pr.A.ptr[i + 1]; ++k) rowsum += pr.a[k];
+    worst = std::max(worst, std::fabs(s - (1 - L.omega * rowsum / d)));
+  }
+  CHECK(worst < 1e-12);
+  // A_c against a dense R A P
+  r.resize(L.R.nnz());
+  for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[std::size_t(L.r_from_p[k])];
+  amg_galerkin(L, pr.a, p, r, ac);
+  const std::size_t nc = L.P.cols;
+  std::vector<double> ap(pr.A.rows * nc, 0.0);  // A P, dense
+  for (std::size_t i = 0; i < pr.A.rows; ++i)
+    for (int q = pr.A.ptr[i]; q < pr.A.ptr[i + 1]; ++q)
+      for (int m = L.P.ptr[pr.A.col[q]]; m < L.P.ptr[pr.A.col[q] + 1]; ++m) ap[i * nc + std::size_t(L.P.col[m])] += pr.a[q] * p[m];
+  double err = 0, scale = 0;
+  for (std::size_t I = 0; I < nc; ++I)
+    for (std::size_t J = 0; J < nc; ++J) {
+      double want = 0;
+      for (int k = L.R.ptr[I]; k < L.R.ptr[I + 1]; ++k) want += r[k] * ap[std::size_t(L.R.col[k]) * nc + J];
+      const long at = L.Ac.find(I, J);
+      const double got = at >= 0 ? ac[std::size_t(at)] : 0.0;
+      err = std::max(err, std::fabs(got - want));
+      scale = std::max(scale, std::fabs(want));
+    }
+  CHECK(err <= 1e-12 * scale);
+}
+
+TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked") {
+  CsrPattern d;
+  d.rows = d.cols = 3000;
+  for (std::size_t i = 0; i < d.rows; ++i) {
+    d.col.push_back(int(i));
+    d.ptr.push_back(int(d.col.size()));
+  }
+  std::vector<double> v(d.rows, 2.0);
+  AmgOptions o;
+  CHECK_THROWS_WITH_AS(amg_setup(d, v, o), doctest::Contains("AMG cannot coarsen the 3000-row matrix: no row has a strong neighbour"),
+                       ConfigError);
+  o.fallback = true;
+  const auto h = amg_setup(d, v, o);
+  CHECK(h.levels.empty());
+  CHECK(h.coarsest.rows == 3000);
+}
+
+TEST_CASE("amg setup: the coarsest level's inverse, and a singular one named") {
+  const auto pr = diffusion(7, 5, 3, 3);
+  const auto inv = dense_inverse(pr.A, pr.a);
+  const std::size_t n = pr.A.rows;
+  double err = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int k = pr.A.ptr[i]; k < pr.A.ptr[i + 1]; ++k) s += pr.a[k] * inv[std::size_t(pr.A.col[k]) * n + j];
+      if (pr.A.ptr[i] == pr.A.ptr[i + 1]) s = inv[i * n + j];  // an empty row is the identity
+      err = std::max(err, std::fabs(s - (i == j ? 1.0 : 0.0)));
+    }
+  CHECK(err < 1e-10);
+  CsrPattern s;
+  s.rows = s.cols = 2;
+  s.ptr = {0, 2, 4};
+  s.col = {0, 1, 0, 1};
+  CHECK_THROWS_WITH_AS(dense_inverse(s, {1, 2, 2, 4}), doctest::Contains("singular at row 1"), NumericalError);
+}
+}
+
+TEST_SUITE("backend") {
+TEST_CASE_TEMPLATE("amg: p_values and galerkin on the device against the plan's double arithmetic", T, float, double) {
+  const auto pr = diffusion(29, 23, 17, 11);  // 11 339 rows: past the omp threshold
+  AmgOptions o;
+  o.coarse_size = 100;
+  const auto h = amg_setup(pr.A, pr.a, o);
+  REQUIRE(!h.levels.empty());
+  const AmgLevelPlan& L = h.levels[0];
+  std::vector<double> p, r, ac;
+  amg_p_values(L, pr.a, p);
+  r.resize(L.R.nnz());
+  for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[std::size_t(L.r_from_p[k])];
+  amg_galerkin(L, pr.a, p, r, ac);
+  for_each_backend([&](Backend& be) {
+    if (!be.supports(precision_of<T>())) return;
+    const Precision prec = precision_of<T>();
+    auto a_val = make_field(be, convert<T>(pr.a));
+    auto p_val = make_field(be, std::vector<T>(L.P.nnz(), T(NAN)));
+    auto pp = ints<T>(be, L.P.ptr), dp = ints<T>(be, L.diag_pos), wp = ints<T>(be, L.weak_ptr), w = ints<T>(be, L.weak),
+         sp = ints<T>(be, L.src_ptr), s = ints<T>(be, L.src), own = ints<T>(be, as_ints(L.own));
+    AmgPValuesArgs pa;
+    pa.prec = prec;
+    pa.rows = L.P.rows;
+    pa.p_ptr = pp.get();
+    pa.diag_pos = dp.get();
+    pa.weak_ptr = wp.get();
+    pa.weak = w.get();
+    pa.src_ptr = sp.get();
+    pa.src = s.get();
+    pa.own = own.get();
+    pa.omega = L.omega;
+    pa.a = &a_val.buffer();
+    pa.p = &p_val.buffer();
+    pa.a_values = pr.a.size();
+    pa.p_values = L.P.nnz();
+    be.amg().p_values(pa);
+    const auto got_p = convert<double>(p_val.download());
+    CHECK(max_rel_diff(got_p, p, 1.0) <= tol<T>());
+    // the Galerkin product from the device's P (R gathered from it on the host here)
+    std::vector<T> rv(L.R.nnz());
+    for (std::size_t k = 0; k < rv.size(); ++k) rv[k] = T(got_p[std::size_t(L.r_from_p[k])]);
+    auto r_val = make_field(be, rv);
+    auto c_val = make_field(be, std::vector<T>(L.Ac.nnz(), T(NAN)));
+    auto rp = ints<T>(be, L.R.ptr), rc = ints<T>(be, L.R.col), ap = ints<T>(be, L.A.ptr), acl = ints<T>(be, L.A.col),
+         pc = ints<T>(be, L.P.col), cp = ints<T>(be, L.Ac.ptr), cc = ints<T>(be, L.Ac.col);
+    AmgGalerkinArgs ga;
+    ga.prec = prec;
+    ga.rows = L.Ac.rows;
+    ga.r_ptr = rp.get();
+    ga.r_col = rc.get();
+    ga.r_val = &r_val.buffer();
+    ga.a_ptr = ap.get();
+    ga.a_col = acl.get();
+    ga.a_val = &a_val.buffer();
+    ga.p_ptr = pp.get();
+    ga.p_col = pc.get();
+    ga.p_val = &p_val.buffer();
+    ga.c_ptr = cp.get();
+    ga.c_col = cc.get();
+    ga.c_val = &c_val.buffer();
+    ga.c_values = L.Ac.nnz();
+    be.amg().galerkin(ga);
+    double scale = 0;
+    for (double v : ac) scale = std::max(scale, std::fabs(v));
+    CHECK(max_rel_diff(convert<double>(c_val.download()), ac, scale) <= 20 * tol<T>());
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: smooth against the double reference, and its guard", T, float, double) {
+  for_each_backend([](Backend& be) {
+    if (!be.supports(precision_of<T>())) return;
+    for (std::size_t n : {std::size_t(33), std::size_t(4097), std::size_t(65553)}) {
+      CAPTURE(n);
+      auto r = random_vector<T>(n, -1, 1), dinv = random_vector<T>(n, 0.1, 2), d = random_vector<T>(n, -1, 1),
+           x = random_vector<T>(n, -1, 1);
+      auto fr = make_field(be, r), fdi = make_field(be, dinv), fd = make_field(be, d), fx = make_field(be, x);
+      const double alpha = 0.37, beta = 1.9;
+      AmgSmoothArgs a{precision_of<T>(), n, alpha, beta, &fr.buffer(), &fdi.buffer(), &fd.buffer(), &fx.buffer()};
+      be.amg().smooth(a);
+      std::vector<double> wd(n), wx(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        wd[i] = alpha * double(d[i]) + beta * double(dinv[i]) * double(r[i]);
+        wx[i] = double(x[i]) + wd[i];
+      }
+      CHECK(max_rel_diff(convert<double>(fd.download()), wd, 1.0) <= tol<T>());
+      CHECK(max_rel_diff(convert<double>(fx.download()), wx, 1.0) <= tol<T>());
+      auto ctrl = be.alloc(kControlBytes);
+      be.control().reset(*ctrl);
+      const std::vector<unsigned long long> stop = {PF_CV_CONVERGED};
+      be.upload(*ctrl, stop.data(), 8);
+      a.guard = ctrl.get();
+      const auto before = fx.download();
+      be.amg().smooth(a);
+      CHECK(fx.download() == before);
+    }
+  });
+}
+}
