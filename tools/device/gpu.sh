@@ -209,7 +209,7 @@ for s in "${stages[@]}"; do
           done
         done
       done
-      run compare_benches python3 tools/device/compare_benches.py "$LOGS"
+      run compare_benches env -u PYTHONHOME python3 tools/device/compare_benches.py "$LOGS"  # the machine's Python, not the kit's
       cp "$LOGS/compare.json" "$OUT/compare.json" 2>/dev/null
       ;;
     bench)
