@@ -46,10 +46,10 @@ def main():
             o, n = statistics.median(times["old"][key]), statistics.median(times["new"][key])
             if o <= 0:
                 continue
-            ratios.append((n / o, key, o, n))
+            ratios.append((n / o, tuple(str(x) for x in key), o, n))
             print("  %-60s old %.6g  new %.6g  new/old %.3f" % (" ".join(str(x) for x in key), o, n, n / o))
         if ratios:
-            worst = max(ratios)
+            worst = max(ratios, key=lambda r: r[0])
             med = statistics.median(r[0] for r in ratios)
             print("  %s: %d rows, median new/old %.3f, worst %.3f (%s)" % (k, len(ratios), med, worst[0], " ".join(str(x) for x in worst[1])))
             summary[k] = {"rows": len(ratios), "median_ratio": med, "worst_ratio": worst[0], "worst_row": [str(x) for x in worst[1]],

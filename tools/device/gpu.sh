@@ -197,18 +197,20 @@ for s in "${stages[@]}"; do
         extra=()
         [ $k = impes3d ] && extra=(--cases case2 --cpu-budget 1)
         [ $k = fluids3d ] && extra=(--sizes 168 --cpu-budget 1 --gpu-budget 30)
-        [ $k = sor3d ] && extra=(--precision float)
+        [ $k = sor3d ] && extra=(--precision float ${COMPARE_SOR3D_GRIDS:+--grids $COMPARE_SOR3D_GRIDS})
+        [ $k = reduce ] && extra=(--sizes ${COMPARE_REDUCE_SIZES:-2^20,2^24,2^26})
         [ $k = tridiag ] && extra=(--shapes ${COMPARE_TRIDIAG:-1025x1025,4097x4097,33x2^19})
         for pass in 1 2; do
           for which in old new; do
             bin=$PF
             [ $which = old ] && bin=$BUILD-old/apps/poreflow
             run cmp_${k}_${which}_$pass "$bin" bench $k --backends cuda,opencl --cl-platform NVIDIA \
-              --json "$OUT/cmp_${k}_${which}_$pass.json" "${extra[@]}"
+              --json "$LOGS/cmp_${k}_${which}_$pass.json" "${extra[@]}"
           done
         done
       done
-      run compare_benches python3 tools/device/compare_benches.py "$OUT"
+      run compare_benches env -u PYTHONHOME python3 tools/device/compare_benches.py "$LOGS"  # the machine's Python, not the kit's
+      cp "$LOGS/compare.json" "$OUT/compare.json" 2>/dev/null
       ;;
     bench)
       for k in reduce bl1d tridiag adi2d; do bench_kind $k; done
