@@ -33,7 +33,7 @@ struct IterationControl {
 IterationControl check_slots(Buffer& ctrl, long c);
 
 enum class StopReason { Running = PF_CV_RUNNING, Converged = PF_CV_CONVERGED, Stagnated = PF_CV_STAGNATED,
-                        Limit = PF_CV_LIMIT, NonFinite = PF_CV_NONFINITE };
+                        Limit = PF_CV_LIMIT, NonFinite = PF_CV_NONFINITE, Breakdown = PF_CV_BREAKDOWN };
 const char* to_string(StopReason r);
 
 // A control block read back by the host.
