@@ -18,4 +18,5 @@
   X(Impes3D, impes3d)     /* black-oil IMPES cells and wells */                                  \
   X(Sor3D, sor3d)         /* red-black SOR with its residual */                                  \
   X(Fluids3D, fluids3d)   /* paper 001's stable-fluids kernels */                                \
-  X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */
+  X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */     \
+  X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */
