@@ -119,8 +119,9 @@ template <class T, int BLK>
 void apply_block(const T* coef, const int* active, const T* x, const T* b, T* y, long extent, long sy, long sz,
                  const u64* guard, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>((extent + B - 1) / B);
-  // 32-bit indices while every one formed (a plane's entry, a neighbour) stays below 2^31
-  const bool narrow = 7 * extent + sz + 1 < static_cast<long>(INT_MAX);
+  // 32-bit indices while every one formed (a plane's entry in vector units, at most 2 vectors a
+  // block; a neighbour) stays below 2^31
+  const bool narrow = 7 * (BLK == 1 ? 1 : 2) * extent + sz + 1 < static_cast<long>(INT_MAX);
   if (narrow)
     s7_apply_kernel<T, BLK, int><<<grid, B, 0, stream>>>(coef, active, x, b, y, extent, sy, sz, guard);
   else
