@@ -2,7 +2,7 @@
 // The control family: the device-side convergence control of core/base/converge.h, shared by
 // every iterative solver. A control block is a Buffer of PF_CV_WORDS 64-bit words; the solver's
 // kernels check into its slots and stop when it says so (guards), and the host reads it once per
-// batch of iterations (core/solvers/convergence.hpp runs the batches).
+// batch of iterations (core/kernels/batches.hpp runs the batches).
 #include <cstddef>
 
 #include "core/kernels/backend.hpp"
