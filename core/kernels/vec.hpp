@@ -286,8 +286,8 @@ struct VecGmresSolveArgs {
   }
 };
 
-// word = the first i < n whose x[i] is NaN or infinite, PF_S7_NONE-like all ones when there is none
-// (the row a solve names for a NaN in its right-hand side).
+// word = the first i < n whose x[i] is NaN or infinite, all ones when there is none (the row a solve
+// names for a NaN in its right-hand side).
 struct VecFirstNonfiniteArgs {
   Precision prec = Precision::Double;
   std::size_t n = 0;
