@@ -47,6 +47,7 @@
 #define PF_CV_STAGNATED 2  /* a whole cycle gained nothing (rounding noise above the target) */
 #define PF_CV_LIMIT 3      /* the iteration limit */
 #define PF_CV_NONFINITE 4  /* the metric is NaN or infinite */
+#define PF_CV_BREAKDOWN 5  /* a Krylov recurrence divided by zero (core/physics/vec.h) */
 
 /* rule flags */
 #define PF_CV_TEST 1       /* test the metric against the target (off: run to the limit) */

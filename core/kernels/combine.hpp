@@ -8,6 +8,8 @@
 // exactly those of a batch without the hook.
 #include <cstddef>
 
+#include "core/base/types.hpp"
+
 namespace poreflow {
 
 class Buffer;
@@ -18,6 +20,9 @@ class DeviceCombine {
   // words[offset, offset + count) (64-bit) hold this process's maxima as the bits of non-negative
   // numbers (which order like the numbers, NaN above all); afterwards the maxima over every process
   virtual void max_words(Buffer& words, std::size_t offset, std::size_t count) const = 0;
+  // values[offset, offset + count) (of precision prec) hold this process's sums (a Krylov solve's
+  // dot products, core/linalg); afterwards the sums over every process, the same on each
+  virtual void sum_values(Buffer& values, Precision prec, std::size_t offset, std::size_t count) const = 0;
 };
 
 }  // namespace poreflow

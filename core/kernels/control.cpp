@@ -25,6 +25,7 @@ const char* to_string(StopReason r) {
     case StopReason::Stagnated: return "stagnated";
     case StopReason::Limit: return "iteration limit";
     case StopReason::NonFinite: return "non-finite metric";
+    case StopReason::Breakdown: return "breakdown";
   }
   return "?";
 }

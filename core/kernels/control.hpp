@@ -2,7 +2,7 @@
 // The control family: the device-side convergence control of core/base/converge.h, shared by
 // every iterative solver. A control block is a Buffer of PF_CV_WORDS 64-bit words; the solver's
 // kernels check into its slots and stop when it says so (guards), and the host reads it once per
-// batch of iterations (core/solvers/convergence.hpp runs the batches).
+// batch of iterations (core/kernels/batches.hpp runs the batches).
 #include <cstddef>
 
 #include "core/kernels/backend.hpp"
@@ -33,7 +33,7 @@ struct IterationControl {
 IterationControl check_slots(Buffer& ctrl, long c);
 
 enum class StopReason { Running = PF_CV_RUNNING, Converged = PF_CV_CONVERGED, Stagnated = PF_CV_STAGNATED,
-                        Limit = PF_CV_LIMIT, NonFinite = PF_CV_NONFINITE };
+                        Limit = PF_CV_LIMIT, NonFinite = PF_CV_NONFINITE, Breakdown = PF_CV_BREAKDOWN };
 const char* to_string(StopReason r);
 
 // A control block read back by the host.

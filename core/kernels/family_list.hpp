@@ -19,4 +19,6 @@
   X(Sor3D, sor3d)         /* red-black SOR with its residual */                                  \
   X(Fluids3D, fluids3d)   /* paper 001's stable-fluids kernels */                                \
   X(Ilu, ilu)             /* ILU(0) and DILU in a multicolour order */                            \
-  X(Amg, amg)             /* aggregation AMG: refresh of the hierarchy's values, the smoother */
+  X(Amg, amg)             /* aggregation AMG: refresh of the hierarchy's values, the smoother */  \
+  X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */      \
+  X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */

@@ -48,6 +48,8 @@ class LinearOperator {
   virtual void apply(const Field<T>& x, Field<T>& y, Guard g) const = 0;                       // y = A x
   virtual void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const = 0;  // r = b - A x
   virtual std::string describe() const = 0;
+  // a vector entry in the operator's own terms, for messages ("row 17"; a grid names its cell)
+  virtual std::string describe_row(std::size_t row) const { return "row " + std::to_string(row); }
 };
 
 template <class T>

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/kernels/stencil7.hpp"
 
 namespace poreflow::linalg {
 
@@ -24,5 +25,59 @@ Stencil7Matrix<T>::Stencil7Matrix(Backend& be, const Box3& b, int blk)
 
 template struct Stencil7Matrix<float>;
 template struct Stencil7Matrix<double>;
+
+namespace {
+
+template <class T>
+void check_vector(const Stencil7Operator<T>& op, const Field<T>& v, const char* what, const char* name) {
+  if (v.size() != op.size())
+    throw ConfigError(std::string(what) + ": " + name + " has " + std::to_string(v.size()) + " values, the operator " +
+                      std::to_string(op.size()) + " (" + op.describe() + ")");
+  if (&v.backend() != &op.backend()) throw ConfigError(std::string(what) + ": " + name + " is on another backend");
+}
+
+}  // namespace
+
+template <class T>
+void Stencil7Operator<T>::apply(const Field<T>& x, Field<T>& y, Guard g) const {
+  check_vector(*this, x, "7-point apply", "x");
+  check_vector(*this, y, "7-point apply", "y");
+  backend().stencil7().apply({precision_of<T>(), m_.box, m_.block, &m_.coef.buffer(), m_.active.get(), &x.buffer(), nullptr,
+                              &y.buffer(), g.ctrl});
+}
+
+template <class T>
+void Stencil7Operator<T>::residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const {
+  check_vector(*this, b, "7-point residual", "b");
+  check_vector(*this, x, "7-point residual", "x");
+  check_vector(*this, r, "7-point residual", "r");
+  backend().stencil7().apply({precision_of<T>(), m_.box, m_.block, &m_.coef.buffer(), m_.active.get(), &x.buffer(),
+                              &b.buffer(), &r.buffer(), g.ctrl});
+}
+
+template <class T>
+std::string Stencil7Operator<T>::describe() const {
+  return "7-point operator on " + m_.box.describe() + (m_.block == 2 ? ", 2 x 2 blocks" : "");
+}
+
+template <class T>
+std::string Stencil7Operator<T>::describe_row(std::size_t row) const {
+  const Box3& b = m_.box;
+  const long L = static_cast<long>(row / static_cast<std::size_t>(m_.block));
+  const int u = static_cast<int>(row % static_cast<std::size_t>(m_.block));
+  std::string s = "row " + std::to_string(row) + ": ";
+  const long rel = L - b.off;
+  // the pitches keep a cell's i + j sy below sz (check_box), so the division recovers (i, j, k)
+  if (rel >= 0) {
+    const long k = rel / b.sz, j = (rel % b.sz) / b.sy, i = rel % b.sy;
+    if (i < b.nx && j < b.ny && k < b.nz)
+      return s + "cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + "), unknown " +
+             std::to_string(u);
+  }
+  return s + "entry " + std::to_string(L) + " of the box's arrays (no cell of the box), unknown " + std::to_string(u);
+}
+
+template class Stencil7Operator<float>;
+template class Stencil7Operator<double>;
 
 }  // namespace poreflow::linalg

@@ -14,6 +14,7 @@
 // cell to an inactive one is 0. A halo of at least 1 keeps every neighbour read inside the array.
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include "core/kernels/box3.hpp"
 #include "core/kernels/field.hpp"
@@ -47,6 +48,8 @@ class Stencil7Operator final : public LinearOperator<T> {
   void apply(const Field<T>& x, Field<T>& y, Guard g) const override;
   void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const override;
   std::string describe() const override;
+  // "row 17: cell (i, j, k), unknown u"
+  std::string describe_row(std::size_t row) const override;
 
  private:
   Stencil7Matrix<T>& m_;

@@ -1,0 +1,59 @@
+#include "core/kernels/stencil7.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "core/base/error.hpp"
+#include "core/kernels/control.hpp"
+
+namespace poreflow {
+
+namespace {
+
+// the box, its halo, the block and the coefficient planes and mask of an operator
+void check_operator(const Box3& box, int block, const Buffer* coef, const Buffer* active, Precision prec,
+                    const char* what) {
+  if (block != 1 && block != 2) throw BackendError(std::string(what) + ": blocks of " + std::to_string(block) + " (1 or 2)");
+  check_box(box, coef, prec, what);
+  if (box.halo < 1) throw BackendError(std::string(what) + ": the box needs a halo of at least 1 (" + box.describe() + ")");
+  const std::size_t e = box.extent(), b2 = static_cast<std::size_t>(block * block);
+  check_values(coef, 7 * b2 * e, prec, what, "coefficients");
+  if (!active) throw BackendError(std::string(what) + ": missing mask");
+  check_range(*active, e * sizeof(int), 0, what);
+}
+
+}  // namespace
+
+Stencil7Kernels Backend::stencil7() { return Stencil7Kernels(*this, stencil7_impl()); }
+
+void Stencil7Kernels::apply(const Stencil7ApplyArgs& a) {
+  const char* w = a.b ? "stencil7 residual" : "stencil7 apply";
+  check_precision(be_, a.prec, w);
+  check_operator(a.box, a.block, a.coef, a.active, a.prec, w);
+  const std::size_t n = static_cast<std::size_t>(a.block) * a.box.extent();
+  check_values(a.x, n, a.prec, w, "x");
+  check_values(a.y, n, a.prec, w, "y");
+  if (a.b) check_values(a.b, n, a.prec, w, "b");
+  for (const Buffer* in : {a.x, a.b, a.coef, a.active})
+    if (in == a.y) throw BackendError(std::string(w) + ": y must not be one of the inputs");
+  if (a.guard) check_control_block(a.guard, w);
+  impl_.apply(a);
+}
+
+long Stencil7Kernels::invert(const Stencil7InvertArgs& a) {
+  const char* w = "stencil7 invert";
+  check_precision(be_, a.prec, w);
+  check_operator(a.box, a.block, a.coef, a.active, a.prec, w);
+  check_values(a.dinv, static_cast<std::size_t>(a.block * a.block) * a.box.extent(), a.prec, w, "inverse");
+  if (!a.status) throw BackendError(std::string(w) + ": missing status word");
+  check_range(*a.status, sizeof(std::uint64_t), 0, w);
+  for (const Buffer* in : std::initializer_list<const Buffer*>{a.coef, a.active, a.status})
+    if (in == a.dinv) throw BackendError(std::string(w) + ": the inverse must not be one of the inputs");
+  impl_.invert(a);
+  std::uint64_t v = 0;
+  be_.download(*a.status, &v, sizeof v);  // waits: once per setup
+  return v == PF_S7_NONE ? -1 : static_cast<long>(v);
+}
+
+}  // namespace poreflow

@@ -1,0 +1,79 @@
+#pragma once
+// The stencil7 family: the kernels of a 7-point operator on a box (core/linalg/stencil7.hpp's
+// layout: 7 planes of block^2 x extent coefficients, scalar or 2 x 2 blocks, an int32 `active` mask
+// per entry of the box's arrays). The kernels run over every entry of the arrays (extent of them),
+// not only the box's cells: entries that are no unknown (the halo, inactive cells, anything of a
+// larger array outside the box) get 0 in every output, so the vectors of a solve hold 0 there
+// without a pass of their own.
+#include <cstddef>
+
+#include "core/kernels/backend.hpp"
+#include "core/kernels/box3.hpp"
+#include "core/kernels/kernel_args.hpp"
+#include "core/physics/stencil7.h"
+
+namespace poreflow {
+
+// y = A x, or y = b - A x when b is given (the residual). For an active entry L:
+//   (A x)_L = sum_q C_qL x_(L + offset_q)   (q = 0 the diagonal; a block times a cell's 2 values)
+// A neighbour is read whatever its mask (its coefficient is 0 when it is no unknown), so the box's
+// halo must be at least 1. y may not be x or b.
+struct Stencil7ApplyArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  int block = 1;
+  const Buffer* coef = nullptr;
+  const Buffer* active = nullptr;
+  const Buffer* x = nullptr;
+  const Buffer* b = nullptr;  // optional: the residual
+  Buffer* y = nullptr;
+  const Buffer* guard = nullptr;
+
+  // s7_apply(coef, active, x, b, y, extent, sy, sz, guard) (core/kernels/kernel_args.hpp)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{x}, Opt<Real>{b}, Out<Real>{y}, long(box.extent()), box.sy,
+                      box.sz, Opt<pf_u64>{guard});
+  }
+};
+
+// dinv = the inverse of each active entry's diagonal (block 1: 1 / C_0L) or diagonal block (block
+// 2: the 2 x 2 inverse, row-major at 4 L), 0 elsewhere; status (one 64-bit word) = the code of the
+// first active entry (lowest L) whose diagonal has no inverse, PF_S7_NONE when there is none
+// (core/physics/stencil7.h: (L * 2 + unknown) * 2 + kind).
+struct Stencil7InvertArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  int block = 1;
+  const Buffer* coef = nullptr;
+  const Buffer* active = nullptr;
+  Buffer* dinv = nullptr;
+  Buffer* status = nullptr;
+
+  // s7_invert(coef, active, dinv, extent, status)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{coef}, In<int>{active}, Out<Real>{dinv}, long(box.extent()), Out<pf_u64>{status});
+  }
+};
+
+class Stencil7Impl {
+ public:
+  virtual ~Stencil7Impl() = default;
+  virtual void apply(const Stencil7ApplyArgs& a) = 0;    // arguments checked
+  virtual void invert(const Stencil7InvertArgs& a) = 0;  // arguments checked; status may start anywhere
+};
+
+class Stencil7Kernels {
+ public:
+  Stencil7Kernels(Backend& be, Stencil7Impl& impl) : be_(be), impl_(impl) {}
+  void apply(const Stencil7ApplyArgs& a);
+  // enqueues the inversion and waits for the status word: -1, or its code (PF_S7_*)
+  long invert(const Stencil7InvertArgs& a);
+
+ private:
+  Backend& be_;
+  Stencil7Impl& impl_;
+};
+
+}  // namespace poreflow
