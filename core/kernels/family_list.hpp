@@ -17,4 +17,5 @@
   X(Laplace3D, laplace3d) /* the 7-point Laplacian on a box */                                   \
   X(Impes3D, impes3d)     /* black-oil IMPES cells and wells */                                  \
   X(Sor3D, sor3d)         /* red-black SOR with its residual */                                  \
-  X(Fluids3D, fluids3d)   /* paper 001's stable-fluids kernels */
+  X(Fluids3D, fluids3d)   /* paper 001's stable-fluids kernels */                                \
+  X(Csr, csr)             /* block-CSR products and diagonals */
