@@ -587,6 +587,9 @@ TEST_CASE("csr_lanes: a row per thread for short rows, a warp for a dense coarse
   CHECK(csr_lanes(ref(500, 250000, 1), 0, false) == 1);
   CHECK(csr_lanes(ref(500, 250000, 1), 0, true) == 32);
   CHECK(csr_lanes(ref(500, 250000, 2), 0, true) == 32);
+  CHECK(csr_lanes(ref(1000, 7000, 1), 0, true) == 1);   // a 7-point row: a thread
+  CHECK(csr_lanes(ref(1000, 7000, 2), 0, true) == 4);   // 7 blocks of 2 x 2: 4 lanes
+  CHECK(csr_lanes(ref(1000, 27000, 1), 0, true) == 4);  // 27-point: 4 lanes
   CHECK(csr_lanes(ref(1000, 7000, 1), 8, true) == 8);
   for (std::size_t mean = 1; mean < 100; ++mean) {  // the rule never shrinks as rows grow
     const int a = csr_lanes(ref(1000, 1000 * mean, 1), 0, true), b = csr_lanes(ref(1000, 1000 * (mean + 1), 1), 0, true);
