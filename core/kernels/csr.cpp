@@ -17,7 +17,8 @@ int csr_lanes(const CsrRef& a, int requested, bool gpu) {
   // row each. A 7-point scalar row (7 values) is fastest on one thread: the 32 rows of a warp read
   // 32 neighbouring stretches of val and col that the L1 keeps until each row is done (0.84 x copy
   // at 256^3 in double; 2 lanes 0.70, 8 lanes 0.47). A 2 x 2 row of 7 blocks (28 values) on 4
-  // lanes (0.98 x copy; 1 lane 0.51), a dense row of 500 on a whole warp.
+  // lanes (0.98 x copy; 1 lane 0.51), a dense row of 500 on a whole warp. Checked on an H100 in
+  // float and double: within 3 % of the fastest strategy on every matrix of bench linalg.
   const double values = double(a.nnz) / double(a.rows) * a.block * a.block;  // per row
   int lanes = 1;
   while (lanes < kCsrMaxLanes && values > 8.0 * lanes) lanes *= 2;
