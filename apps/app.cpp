@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   add_run(app, c);
   add_compare(app, c);
   add_bench(app, c);
+  add_generate(app, c);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

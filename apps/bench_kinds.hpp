@@ -27,6 +27,8 @@ void bench_sor3d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
 template <class T>
 void bench_fluids3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 template <class T>
+void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+template <class T>
 void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 
 // every reduction configuration of a backend (each variant; both combines for the paper

@@ -86,6 +86,13 @@ void fluids3d_options(CLI::App& sub, BenchOptions& o) {
   cpu_gpu_budgets(sub, o, "seconds of steps a serial or omp run may take before it is scaled", "the same for cuda and opencl");
 }
 
+void linalg_options(CLI::App& sub, BenchOptions& o) {
+  sizes_options(sub, o, "grids N^3 (or N) of the 7-point operator, 27-point grids 27ptN and dense coarse levels "
+                        "denseN (default 64^3,128^3,256^3,27pt96,dense500)");
+  sub.add_option("--variants", o.variants, "only these: auto (the lanes rule), 1, 2, 4, 8, 16, 32 (lanes forced on the "
+                                           "GPU backends), vendor (comma-separated)");
+}
+
 void print_us(const std::vector<BenchRow>& rows) { print_rows(rows, "us"); }
 void print_us_per_iteration(const std::vector<BenchRow>& rows) { print_rows(rows, "us/it"); }
 
@@ -100,6 +107,9 @@ const BenchKind kKinds[] = {
      bench_adi2d<double>, "float", adi2d_options, "thomas", print_adi2d_tables},
     {"sor3d", "one red-black SOR iteration with its residual per design and shape, cuSPARSE on cuda", bench_sor3d<float>,
      bench_sor3d<double>, "float", sor3d_options, "simple", print_us_per_iteration},
+    {"linalg", "sparse products y = A x: block CSR of 7- and 27-point grids (scalar, 2x2) and a dense coarse level, "
+               "every lanes strategy on the GPU, cuSPARSE on cuda",
+     bench_linalg<float>, bench_linalg<double>, "double", linalg_options, nullptr, print_us},
     {"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2", bench_impes3d<float>,
      bench_impes3d<double>, "double", impes3d_options, nullptr, print_impes3d_table},
     {"fluids3d", "paper 001's table: 100 steps per grid and backend, the lin_solve sweep's GB/s", bench_fluids3d<float>,

@@ -45,5 +45,6 @@ void add_info(CLI::App& app, Common& c);
 void add_run(CLI::App& app, Common& c);
 void add_compare(CLI::App& app, Common& c);
 void add_bench(CLI::App& app, Common& c);
+void add_generate(CLI::App& app, Common& c);
 
 }  // namespace poreflow::app

@@ -21,4 +21,5 @@
   X(Ilu, ilu)             /* ILU(0) and DILU in a multicolour order */                            \
   X(Amg, amg)             /* aggregation AMG: refresh of the hierarchy's values, the smoother */  \
   X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */      \
-  X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */
+  X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */           \
+  X(Csr, csr)             /* block-CSR products and diagonals */

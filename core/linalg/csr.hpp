@@ -11,6 +11,8 @@
 #include <memory>
 #include <vector>
 
+#include "core/kernels/box3.hpp"
+#include "core/kernels/csr.hpp"
 #include "core/kernels/field.hpp"
 #include "core/linalg/linear_operator.hpp"
 
@@ -29,6 +31,21 @@ struct CsrPattern {
 // the transpose's pattern; perm[k]: the entry of this pattern that the transpose's entry k is
 CsrPattern transpose(const CsrPattern& p, std::vector<int>* perm = nullptr);
 
+// The pattern of a 7-point stencil (core/linalg/stencil7.hpp) in the stencil's vector layout:
+// rows = cols = box.extent(), row L the cell at box index L. A cell inside the box whose active[L]
+// is nonzero has its diagonal and every neighbour inside the box that is active too, in increasing
+// column order (-z, -y, -x, the cell, +x, +y, +z); every other row (halo, inactive, the array's
+// padding) is empty, so a vector of the stencil is a vector of this matrix. active: extent values
+// (Stencil7Matrix::active's contents). ConfigError when the box is not well formed or active is
+// not of the extent, or when the entries pass 2^31 (32-bit indices).
+CsrPattern csr_pattern_of_stencil7(const Box3& box, const std::vector<int>& active);
+
+// For each entry k of csr_pattern_of_stencil7(box, active): the block of the stencil's coefficient
+// array that holds it, q * extent + L for the entry of plane q (kStencil*) in row L. The csr
+// family's gather copies the values through it (CsrGatherArgs, src_blocks = 7 * extent), on the
+// device, whenever the stencil's values change.
+std::vector<long> stencil7_to_csr_map(const Box3& box, const std::vector<int>& active);
+
 template <class T>
 struct CsrMatrix {
   CsrMatrix(Backend& be, const CsrPattern& p, int block);
@@ -37,13 +54,16 @@ struct CsrMatrix {
   std::unique_ptr<Buffer> ptr, col;  // int32
   Field<T> val;                      // nnz x block^2
   Backend& backend() const { return val.backend(); }
+  // the matrix as the csr family takes it
+  CsrRef ref() const { return CsrRef{rows, cols, nnz, block, ptr.get(), col.get(), &val.buffer()}; }
 };
 
-// The operator of a square CsrMatrix; apply and residual run the csr family.
+// The operator of a square CsrMatrix; apply and residual run the csr family, its lanes rule
+// included (csr_lanes).
 template <class T>
 class CsrOperator final : public LinearOperator<T> {
  public:
-  explicit CsrOperator(CsrMatrix<T>& m) : m_(m) {}
+  explicit CsrOperator(CsrMatrix<T>& m);  // ConfigError unless square
   CsrMatrix<T>& matrix() const { return m_; }
   Backend& backend() const override { return m_.backend(); }
   std::size_t size() const override { return m_.rows * static_cast<std::size_t>(m_.block); }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# poreflow generate spe10 writes the four INCLUDE files of a small field, the same twice, and
+# refuses a bad grid; poreflow bench linalg runs and verifies a small case.
+# usage: generate.sh POREFLOW_BINARY SOURCE_DIR
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+source "$(dirname "$0")/lib/expect_fail.sh"
+
+for d in a b; do
+  if ! "$bin" generate spe10 --out "$tmp/$d" --grid 12x17x9 --seed 5 -q > "$tmp/$d.log" 2>&1; then
+    echo "FAIL: generate spe10 into $tmp/$d"; cat "$tmp/$d.log"; failures=$((failures + 1))
+  fi
+done
+for f in PERMX.INC PERMY.INC PERMZ.INC PORO.INC; do
+  if ! cmp -s "$tmp/a/$f" "$tmp/b/$f"; then echo "FAIL: $f differs between two runs"; failures=$((failures + 1)); fi
+done
+# 12 x 17 x 9 = 1836 values: 306 lines of six between the keyword and the slash
+n=$(grep -v -- '^--' "$tmp/a/PORO.INC" | sed -n '2,$p' | grep -v '^/$' | wc -w)
+[ "$n" -eq 1836 ] || { echo "FAIL: PORO.INC holds $n values, not 1836"; failures=$((failures + 1)); }
+grep -q "fingerprint" "$tmp/a.log" || { echo "FAIL: no fingerprint printed"; failures=$((failures + 1)); }
+
+expect_fail "--grid: '12x17' is not NXxNYxNZ" generate spe10 --out "$tmp/c" --grid 12x17
+expect_fail "every side must be in \[1, 4096\]" generate spe10 --out "$tmp/c" --grid 0x17x9
+expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN or denseN" bench linalg --backends serial --sizes huge
+expect_fail "--variants: 'x' is not auto, vendor or a lanes count" bench linalg --backends serial --sizes 8 --variants x
+
+if ! "$bin" bench linalg --backends serial,omp --sizes 9,27pt5,dense7 --sample-seconds 0.001 -q > "$tmp/bench.log" 2>&1; then
+  echo "FAIL: bench linalg on a small case"; cat "$tmp/bench.log"; failures=$((failures + 1))
+fi
+
+[ $failures -eq 0 ] || { echo "$failures generate case(s) failed"; exit 1; }
+echo "generate spe10 and bench linalg: ok"
