@@ -1,0 +1,364 @@
+#include "core/linalg/amg.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/base/error.hpp"
+#include "core/comm/global_reduce.hpp"
+#include "core/kernels/amg.hpp"
+#include "core/kernels/csr.hpp"
+
+namespace poreflow::linalg {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <class X>
+std::unique_ptr<Buffer> upload_array(Backend& be, const std::vector<X>& v) {
+  auto b = be.alloc(std::max<std::size_t>(v.size(), 1) * sizeof(X));
+  if (!v.empty()) be.upload(*b, v.data(), v.size() * sizeof(X));
+  return b;
+}
+
+template <class X>
+std::vector<X> download_array(Backend& be, const Buffer& b, std::size_t n) {
+  std::vector<X> v(n);
+  if (n) be.download(b, v.data(), n * sizeof(X));
+  return v;
+}
+
+}  // namespace
+
+// A level of the hierarchy on the device: its matrix (level 0: the operator, with its values as
+// CSR in a0_), the plan that refreshes the next level's values, and the vectors of a cycle.
+template <class T>
+struct Amg<T>::Level {
+  const LinearOperator<T>* op = nullptr;  // apply and residual of this level
+  CsrMatrix<T>* A = nullptr;              // its values as CSR (the refresh's input)
+  std::unique_ptr<CsrMatrix<T>> own;      // levels >= 1: the matrix itself
+  std::unique_ptr<CsrOperator<T>> csr_op;
+  std::unique_ptr<CsrMatrix<T>> P, R;
+  std::unique_ptr<Buffer> diag_pos, weak_ptr, weak, src_ptr, src, own_flag, r_from_p;
+  double omega = 0;
+  Field<T> dinv, bound;
+  mutable Field<T> b, x, r, d;  // a cycle's right-hand side (levels >= 1), iterate, residual, direction
+  double lo = 0, hi = 0;        // the smoothed interval of D^-1 A
+};
+
+template <class T>
+Amg<T>::Amg(AmgConfig c, const Communicator& comm) : c_(c), comm_(comm) {
+  if (c_.degree < 1) throw ConfigError("AMG: the smoother's degree must be at least 1, not " + std::to_string(c_.degree));
+  if (!(c_.lower > 0 && c_.lower < 1)) throw ConfigError("AMG: the smoother's lower end must be in (0, 1)");
+}
+
+template <class T>
+Amg<T>::~Amg() = default;
+
+template <class T>
+void Amg<T>::update(const LinearOperator<T>& A) {
+  if (A.block() != 1)
+    throw ConfigError("AMG preconditions scalar operators (one unknown per cell); " + A.describe() +
+                      " has blocks of " + std::to_string(A.block()) + " (CPR takes its pressure block)");
+  if (&A != op_ || lv_.empty()) setup(A);
+  refresh();
+}
+
+template <class T>
+void Amg<T>::setup(const LinearOperator<T>& A) {
+  const auto t0 = Clock::now();
+  Backend& be = A.backend();
+  be_ = &be;
+  op_ = &A;
+  lv_.clear();
+  a0_.reset();
+  a0_map_.reset();
+  // the finest level as CSR on the host, once: its pattern and values
+  CsrPattern p0;
+  std::vector<double> v0;
+  if (const auto* s = dynamic_cast<const Stencil7Operator<T>*>(&A)) {
+    const Stencil7Matrix<T>& m = s->matrix();
+    const auto active = download_array<int>(be, *m.active, m.extent());
+    p0 = csr_pattern_of_stencil7(m.box, active);
+    const auto map = stencil7_to_csr_map(m.box, active);
+    const auto coef = m.coef.download();
+    v0.resize(map.size());
+    for (std::size_t k = 0; k < map.size(); ++k) v0[k] = double(coef[static_cast<std::size_t>(map[k])]);
+    a0_ = std::make_unique<CsrMatrix<T>>(be, p0, 1);
+    a0_map_ = upload_array(be, map);
+  } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
+    const CsrMatrix<T>& m = c->matrix();
+    p0.rows = m.rows;
+    p0.cols = m.cols;
+    p0.ptr = download_array<int>(be, *m.ptr, m.rows + 1);
+    p0.col = download_array<int>(be, *m.col, m.nnz);
+    const auto vals = m.val.download();
+    v0.assign(vals.begin(), vals.end());
+  } else {
+    throw ConfigError("AMG preconditions a 7-point stencil or a CSR operator, not " + A.describe());
+  }
+  h_ = amg_setup(p0, v0, c_.setup);
+  // the levels on the device
+  for (std::size_t l = 0; l <= h_.levels.size(); ++l) {
+    auto L = std::make_unique<Level>();
+    const CsrPattern& pat = l < h_.levels.size() ? h_.levels[l].A : h_.coarsest;
+    if (l == 0) {
+      L->op = &A;
+      L->A = a0_ ? a0_.get() : &dynamic_cast<const CsrOperator<T>&>(A).matrix();
+    } else {
+      L->own = std::make_unique<CsrMatrix<T>>(be, pat, 1);
+      L->A = L->own.get();
+      L->csr_op = std::make_unique<CsrOperator<T>>(*L->own);
+      L->op = L->csr_op.get();
+    }
+    const std::size_t n = l == 0 ? A.size() : pat.rows;
+    L->x = Field<T>(be, n);
+    L->r = Field<T>(be, n);
+    L->d = Field<T>(be, n);
+    if (l > 0) L->b = Field<T>(be, n);
+    L->dinv = Field<T>(be, pat.rows);
+    L->bound = Field<T>(be, pat.rows);
+    for (Field<T>* f : {&L->x, &L->r, &L->d, &L->dinv, &L->bound}) f->fill(T(0));
+    if (l < h_.levels.size()) {
+      const AmgLevelPlan& P = h_.levels[l];
+      L->P = std::make_unique<CsrMatrix<T>>(be, P.P, 1);
+      L->R = std::make_unique<CsrMatrix<T>>(be, P.R, 1);
+      L->diag_pos = upload_array(be, P.diag_pos);
+      L->weak_ptr = upload_array(be, P.weak_ptr);
+      L->weak = upload_array(be, P.weak);
+      L->src_ptr = upload_array(be, P.src_ptr);
+      L->src = upload_array(be, P.src);
+      L->own_flag = upload_array(be, std::vector<int>(P.own.begin(), P.own.end()));
+      L->r_from_p = upload_array(be, std::vector<long>(P.r_from_p.begin(), P.r_from_p.end()));
+      L->omega = P.omega;
+    }
+    lv_.push_back(std::move(L));
+  }
+  // the coarsest level's inverse: a dense matrix the csr family multiplies by
+  const std::size_t nc = h_.coarsest.rows;
+  CsrPattern dense;
+  dense.rows = dense.cols = nc;
+  dense.ptr.resize(nc + 1);
+  dense.col.resize(nc * nc);
+  for (std::size_t i = 0; i <= nc; ++i) dense.ptr[i] = static_cast<int>(i * nc);
+  for (std::size_t k = 0; k < nc * nc; ++k) dense.col[k] = static_cast<int>(k % nc);
+  cinv_ = std::make_unique<CsrMatrix<T>>(be, dense, 1);
+  bad_ = be.alloc(sizeof(int));
+  bounds_.assign(lv_.size(), 0.0);
+  setup_seconds_ = since(t0);
+  spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
+}
+
+// The values of every level from the operator's, on the device.
+template <class T>
+void Amg<T>::refresh() {
+  const auto t0 = Clock::now();
+  Backend& be = *be_;
+  const Precision prec = precision_of<T>();
+  auto csr = be.csr();
+  if (a0_) {  // a stencil: its coefficients into the finest level's CSR
+    const auto& m = dynamic_cast<const Stencil7Operator<T>&>(*op_).matrix();
+    CsrGatherArgs g;
+    g.prec = prec;
+    g.nnz = a0_->nnz;
+    g.block = 1;
+    g.map = a0_map_.get();
+    g.src = &m.coef.buffer();
+    g.src_blocks = m.coef.size();
+    g.val = &a0_->val.buffer();
+    csr.gather(g);
+  }
+  for (std::size_t l = 0; l < lv_.size(); ++l) {
+    Level& L = *lv_[l];
+    // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
+    CsrDiagInvArgs di;
+    di.prec = prec;
+    di.a = L.A->ref();
+    di.dinv = &L.dinv.buffer();
+    di.bad = bad_.get();
+    csr.diag_inv(di);
+    csr.check_diagonal(*bad_, l == 0 ? "AMG's finest level" : "an AMG coarse level");
+    CsrDinvBoundArgs db;
+    db.prec = prec;
+    db.a = L.A->ref();
+    db.dinv = &L.dinv.buffer();
+    db.out = &L.bound.buffer();
+    csr.dinv_bound(db);
+    ReduceArgs ra;
+    ra.prec = prec;
+    ra.op = ReduceOp::Max;
+    ra.cfg = {be.reduce().default_variant()};
+    ra.a = &L.bound.buffer();
+    ra.n = L.bound.size();
+    bounds_[l] = global_reduce(be, comm_, ra);
+    if (!std::isfinite(bounds_[l]))
+      throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
+    L.hi = c_.upper * bounds_[l];
+    L.lo = c_.lower * L.hi;
+    if (l + 1 == lv_.size()) break;
+    // the prolongator, the restriction, the next level
+    const AmgLevelPlan& P = h_.levels[l];
+    AmgPValuesArgs pv;
+    pv.prec = prec;
+    pv.rows = P.P.rows;
+    pv.p_ptr = L.P->ptr.get();
+    pv.diag_pos = L.diag_pos.get();
+    pv.weak_ptr = L.weak_ptr.get();
+    pv.weak = L.weak.get();
+    pv.src_ptr = L.src_ptr.get();
+    pv.src = L.src.get();
+    pv.own = L.own_flag.get();
+    pv.omega = L.omega;
+    pv.a = &L.A->val.buffer();
+    pv.p = &L.P->val.buffer();
+    pv.a_values = L.A->nnz;
+    pv.p_values = L.P->nnz;
+    be.amg().p_values(pv);
+    CsrGatherArgs g;
+    g.prec = prec;
+    g.nnz = L.R->nnz;
+    g.block = 1;
+    g.map = L.r_from_p.get();
+    g.src = &L.P->val.buffer();
+    g.src_blocks = L.P->nnz;
+    g.val = &L.R->val.buffer();
+    csr.gather(g);
+    Level& N = *lv_[l + 1];
+    AmgGalerkinArgs ga;
+    ga.prec = prec;
+    ga.rows = N.A->rows;
+    ga.r_ptr = L.R->ptr.get();
+    ga.r_col = L.R->col.get();
+    ga.r_val = &L.R->val.buffer();
+    ga.a_ptr = L.A->ptr.get();
+    ga.a_col = L.A->col.get();
+    ga.a_val = &L.A->val.buffer();
+    ga.p_ptr = L.P->ptr.get();
+    ga.p_col = L.P->col.get();
+    ga.p_val = &L.P->val.buffer();
+    ga.c_ptr = N.A->ptr.get();
+    ga.c_col = N.A->col.get();
+    ga.c_val = &N.A->val.buffer();
+    ga.c_values = N.A->nnz;
+    be.amg().galerkin(ga);
+  }
+  // the coarsest level: its values to the host, inverted there, the inverse back
+  const Level& C = *lv_.back();
+  const auto cv = C.A->val.download();
+  const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
+  cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+  ++refreshes_;
+  refresh_seconds_ = since(t0);
+}
+
+template <class T>
+void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const {
+  lv_[l]->op->residual(b, x, r, g);
+}
+
+// Chebyshev's recurrence on D^-1 A over [lo, hi] (Saad, Iterative Methods, alg. 12.1), `degree`
+// steps; from_zero: x is taken as 0 (the first residual is b itself: one product saved).
+template <class T>
+void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
+  const Level& L = *lv_[l];
+  const double theta = 0.5 * (L.hi + L.lo), delta = 0.5 * (L.hi - L.lo), sigma = theta / delta;
+  double rho = 1 / sigma;
+  AmgSmoothArgs s;
+  s.prec = precision_of<T>();
+  s.n = x.size();
+  s.dinv = &L.dinv.buffer();
+  s.d = &L.d.buffer();
+  s.x = &x.buffer();
+  s.guard = g.ctrl;
+  for (int k = 0; k < c_.degree; ++k) {
+    const Field<T>* r = &b;
+    if (k > 0 || !from_zero) {
+      residual(l, b, x, L.r, g);
+      r = &L.r;
+    }
+    s.r = &r->buffer();
+    if (k == 0) {
+      s.alpha = 0;
+      s.beta = 1 / theta;
+    } else {
+      const double next = 1 / (2 * sigma - rho);
+      s.alpha = next * rho;
+      s.beta = 2 * next / delta;
+      rho = next;
+    }
+    be_->amg().smooth(s);
+  }
+}
+
+template <class T>
+void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const {
+  Backend& be = *be_;
+  const Precision prec = precision_of<T>();
+  auto csr = be.csr();
+  if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b
+    CsrSpmvArgs s;
+    s.prec = prec;
+    s.a = cinv_->ref();
+    s.x = &b.buffer();
+    s.y = &x.buffer();
+    s.guard = g.ctrl;
+    csr.spmv(s);
+    return;
+  }
+  const Level& L = *lv_[l];
+  Level& N = *lv_[l + 1];
+  x.fill(T(0));
+  smooth(l, b, x, true, g);
+  for (int pass = 0; pass < (c_.w_cycle && l > 0 ? 2 : 1); ++pass) {
+    residual(l, b, x, L.r, g);
+    CsrSpmvArgs rs;  // b_(l+1) = R r
+    rs.prec = prec;
+    rs.a = L.R->ref();
+    rs.x = &L.r.buffer();
+    rs.y = &N.b.buffer();
+    rs.guard = g.ctrl;
+    csr.spmv(rs);
+    cycle(l + 1, N.b, N.x, g);
+    CsrSpmvArgs ps;  // x += P x_(l+1)
+    ps.prec = prec;
+    ps.a = L.P->ref();
+    ps.x = &N.x.buffer();
+    ps.y = &x.buffer();
+    ps.beta = 1;
+    ps.guard = g.ctrl;
+    csr.spmv(ps);
+  }
+  smooth(l, b, x, false, g);
+}
+
+template <class T>
+void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
+  if (lv_.empty()) throw Error("AMG: apply before update");
+  if (r.size() != op_->size() || z.size() != op_->size())
+    throw ConfigError("AMG: vectors of " + std::to_string(r.size()) + " and " + std::to_string(z.size()) +
+                      " values for an operator of " + std::to_string(op_->size()));
+  if (lv_.size() == 1) {  // one level (the fallback): the smoother alone, from 0
+    z.fill(T(0));
+    smooth(0, r, z, true, g);
+    return;
+  }
+  cycle(0, r, z, g);
+}
+
+template <class T>
+std::string Amg<T>::describe() const {
+  std::ostringstream o;
+  o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree << ")";
+  if (!lv_.empty()) o << ": " << h_.describe();
+  return o.str();
+}
+
+template class Amg<float>;
+template class Amg<double>;
+
+}  // namespace poreflow::linalg

@@ -1,0 +1,78 @@
+#pragma once
+// Aggregation AMG as a preconditioner (docs/linalg.md): smoothed aggregation set up on the host
+// (core/linalg/amg_setup.hpp), applied as a V-cycle (or a W-cycle below the finest level) of
+// Chebyshev smoothing, residual, restriction, the next level and prolongation, the coarsest level
+// solved by its dense inverse. Every step runs on the device through the kernel families (amg,
+// csr, stencil7, fill); the scalars of the smoother are host constants of the level, set when the
+// values are refreshed.
+//
+// The first update() with an operator (a scalar Stencil7Operator or CsrOperator) sets the
+// hierarchy up: its values are read once to the host, the aggregates, prolongators and the coarse
+// levels' patterns are built there and uploaded. A later update() with the same operator (its
+// values changed, its pattern not) refreshes every level's values on the device: the finest
+// level's values gathered from the operator, each prolongator's from its level (amg p_values),
+// the restriction's from the prolongator (gather), the next level by the Galerkin product, the
+// inverse diagonals and the smoothers' bounds (one read per level), the coarsest inverse (the
+// coarsest level's values read, inverted on the host, written back).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/comm/communicator.hpp"
+#include "core/linalg/amg_setup.hpp"
+#include "core/linalg/csr.hpp"
+#include "core/linalg/linear_operator.hpp"
+#include "core/linalg/stencil7.hpp"
+
+namespace poreflow::linalg {
+
+struct AmgConfig {
+  AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
+  int degree = 3;              // Chebyshev steps before and after the coarse correction
+  double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
+  double upper = 1.1;          // hi = upper x the level's Gershgorin bound of D^-1 A
+  bool w_cycle = false;        // two coarse corrections on every level below the finest
+};
+
+template <class T>
+class Amg final : public Preconditioner<T> {
+ public:
+  explicit Amg(AmgConfig c = {}, const Communicator& comm = self_communicator());
+  ~Amg() override;
+
+  void update(const LinearOperator<T>& A) override;
+  void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
+  std::string describe() const override;
+
+  const AmgHierarchy& hierarchy() const { return h_; }
+  std::size_t levels() const { return h_.levels.size() + 1; }
+  double setup_seconds() const { return setup_seconds_; }      // the host setup of the last new pattern
+  double refresh_seconds() const { return refresh_seconds_; }  // the last refresh on the device, waited for
+  long refreshes() const { return refreshes_; }
+  // the Gershgorin bound of D^-1 A on each level (the smoothers' interval)
+  const std::vector<double>& bounds() const { return bounds_; }
+
+ private:
+  struct Level;
+  void setup(const LinearOperator<T>& A);
+  void refresh();
+  void cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const;
+  void smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const;
+  void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
+
+  AmgConfig c_;
+  const Communicator& comm_;
+  const LinearOperator<T>* op_ = nullptr;  // the operator set up for
+  Backend* be_ = nullptr;
+  AmgHierarchy h_;
+  std::vector<std::unique_ptr<Level>> lv_;  // h_.levels.size() + 1: the last is the coarsest
+  std::unique_ptr<CsrMatrix<T>> a0_;        // the finest level's values as CSR (a stencil operator's, gathered)
+  std::unique_ptr<Buffer> a0_map_;          // stencil: each CSR entry's coefficient (int64)
+  std::unique_ptr<CsrMatrix<T>> cinv_;      // the coarsest level's dense inverse
+  std::unique_ptr<Buffer> bad_;             // diag_inv's singular-row word
+  std::vector<double> bounds_;
+  double setup_seconds_ = 0, refresh_seconds_ = 0;
+  long refreshes_ = 0;
+};
+
+}  // namespace poreflow::linalg

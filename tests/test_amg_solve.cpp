@@ -1,0 +1,230 @@
+// AMG as a preconditioner on every backend: alone it converges on Poisson at a rate that does not
+// grow with the grid; with CG it solves heterogeneous diffusion in few iterations; a refresh with
+// new values of the same pattern keeps the hierarchy; the stencil and the CSR form of one matrix
+// are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked.
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/kernels/blas.hpp"
+#include "core/linalg/amg.hpp"
+#include "core/linalg/krylov.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::linalg;
+using namespace poreflow::test;
+
+namespace {
+
+// A finite-volume diffusion on an n x n x n box with Dirichlet 0 outside: face transmissibilities
+// k-harmonic (log-normal k of `decades` decades; 0: Poisson), anisotropy kv/kh, an accumulation
+// term `acc` on the diagonal.
+struct Diffusion {
+  Box3 box;
+  std::vector<double> coef;
+  std::vector<int> active;
+};
+
+Diffusion diffusion(long nx, long ny, long nz, double decades, double kvkh = 1, double acc = 0, unsigned seed = 1) {
+  Diffusion d;
+  d.box = Box3::standalone(nx, ny, nz, 1);
+  const Box3& b = d.box;
+  const std::size_t e = b.extent();
+  d.coef.assign(7 * e, 0.0);
+  d.active.assign(e, 0);
+  std::vector<double> k(e, 1.0);
+  std::mt19937 g(seed);
+  std::normal_distribution<double> nd(0, decades / 4.0);
+  for (long z = 0; z < nz; ++z)
+    for (long y = 0; y < ny; ++y)
+      for (long x = 0; x < nx; ++x) {
+        d.active[b.at(x, y, z)] = 1;
+        if (decades > 0) k[b.at(x, y, z)] = std::pow(10.0, nd(g));
+      }
+  const long off[7] = {0, -1, 1, -b.sy, b.sy, -b.sz, b.sz};
+  for (long z = 0; z < nz; ++z)
+    for (long y = 0; y < ny; ++y)
+      for (long x = 0; x < nx; ++x) {
+        const long L = b.at(x, y, z);
+        double diag = acc;
+        for (int q = 1; q < 7; ++q) {
+          const long N = L + off[q];
+          const double w = q >= 5 ? kvkh : 1.0;
+          const double t = d.active[N] ? w * 2 / (1 / k[L] + 1 / k[N]) : w * 2 * k[L];  // Dirichlet outside
+          diag += t;
+          if (d.active[N]) d.coef[q * e + L] = -t;
+        }
+        d.coef[L] = diag;
+      }
+  return d;
+}
+
+template <class T>
+struct OnDevice {
+  OnDevice(Backend& be, const Diffusion& d) : m(be, d.box, 1), op(m) {
+    m.coef.upload(convert<T>(d.coef));
+    be.upload(*m.active, d.active.data(), d.active.size() * sizeof(int));
+  }
+  Stencil7Matrix<T> m;
+  Stencil7Operator<T> op;
+};
+
+template <class T>
+std::vector<double> random_rhs(const Diffusion& d) {
+  std::vector<double> b(d.box.extent(), 0.0);
+  std::mt19937 g(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::size_t l = 0; l < b.size(); ++l)
+    if (d.active[l]) b[l] = u(g);
+  return b;
+}
+
+double norm2(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+// The convergence factor of x += M (b - A x) from 0 over `its` iterations, on the device.
+template <class T>
+double stationary_factor(Backend& be, const Diffusion& d, int its) {
+  OnDevice<T> dev(be, d);
+  Amg<T> M;
+  M.update(dev.op);
+  auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+  Field<T> x(be, dev.op.size()), r(be, dev.op.size()), z(be, dev.op.size());
+  x.fill(T(0));
+  dev.op.residual(b, x, r, {});
+  const double r0 = norm2(convert<double>(r.download()));
+  for (int k = 0; k < its; ++k) {
+    M.apply(r, z, {});
+    be.blas().axpy({precision_of<T>(), x.size(), 1.0, &z.buffer(), &x.buffer()});
+    dev.op.residual(b, x, r, {});
+  }
+  return std::pow(norm2(convert<double>(r.download())) / r0, 1.0 / its);
+}
+
+}  // namespace
+
+TEST_SUITE("backend") {
+
+TEST_CASE_TEMPLATE("amg: alone it converges on Poisson at a rate that does not grow with the grid", T, double) {
+  for_each_backend([](Backend& be) {
+    const double f1 = stationary_factor<T>(be, diffusion(15, 15, 15, 0), 6);
+    const double f2 = stationary_factor<T>(be, diffusion(31, 31, 31, 0), 6);
+    INFO("convergence factors: 15^3 ", f1, ", 31^3 ", f2);
+    // a V(3,3) cycle of Chebyshev smoothing reduces the residual about 3.5-fold an iteration (0.29
+    // measured at both sizes on serial); what must not happen is growth with the grid
+    CHECK(f1 < 0.35);
+    CHECK(f2 < 0.35);
+    CHECK(f2 < f1 + 0.08);
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: CG + AMG solves heterogeneous anisotropic diffusion in few iterations", T, float, double) {
+  for_each_backend([](Backend& be) {
+    if (!be.supports(precision_of<T>())) return;
+    const auto d = diffusion(33, 27, 19, 5, 0.1, 1e-4, 3);
+    OnDevice<T> dev(be, d);
+    Amg<T> M;
+    M.update(dev.op);
+    INFO(M.describe());
+    CHECK(M.levels() >= 3);
+    KrylovOptions o;
+    o.tolerance = sizeof(T) == 4 ? 1e-5 : 1e-8;
+    o.max_iterations = 100;
+    KrylovSolver<T> cg(dev.op, o);
+    auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+    Field<T> x(be, dev.op.size());
+    x.fill(T(0));
+    const auto res = cg.solve(b, x, M);
+    INFO(res.describe());
+    CHECK(res.converged);
+    CHECK(res.iterations <= 25);
+    CHECK(res.true_relative_residual <= 10 * o.tolerance);
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: new values of the same pattern refresh the hierarchy on the device", T, double) {
+  for_each_backend([](Backend& be) {
+    const auto d = diffusion(21, 19, 17, 3, 1, 1e-3, 5);
+    OnDevice<T> dev(be, d);
+    Amg<T> M;
+    M.update(dev.op);
+    const auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+    Field<T> z1(be, dev.op.size()), z3(be, dev.op.size());
+    M.apply(b, z1, {});
+    const std::string levels = M.hierarchy().describe();
+    // every value times 3: the prolongators keep their values, every level scales by 3, so the
+    // preconditioner's output scales by 1/3 (only if the refresh ran through every level)
+    auto c = d.coef;
+    for (auto& v : c) v *= 3;
+    dev.m.coef.upload(convert<T>(c));
+    M.update(dev.op);
+    CHECK(M.refreshes() == 2);
+    CHECK(M.hierarchy().describe() == levels);
+    M.apply(b, z3, {});
+    auto a = convert<double>(z1.download()), r = convert<double>(z3.download());
+    for (auto& v : r) v *= 3;
+    CHECK(max_rel_diff(r, a) <= 1e-10);
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: the stencil and the CSR form of one matrix are preconditioned alike", T, double) {
+  for_each_backend([](Backend& be) {
+    const auto d = diffusion(19, 17, 13, 2, 0.5, 1e-3, 9);
+    OnDevice<T> dev(be, d);
+    const auto pat = csr_pattern_of_stencil7(d.box, d.active);
+    const auto map = stencil7_to_csr_map(d.box, d.active);
+    std::vector<double> vals(map.size());
+    for (std::size_t k = 0; k < map.size(); ++k) vals[k] = d.coef[static_cast<std::size_t>(map[k])];
+    CsrMatrix<T> m(be, pat, 1);
+    m.val.upload(convert<T>(vals));
+    CsrOperator<T> op(m);
+    Amg<T> Ms, Mc;
+    Ms.update(dev.op);
+    Mc.update(op);
+    CHECK(Ms.hierarchy().describe() == Mc.hierarchy().describe());
+    const auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+    Field<T> zs(be, dev.op.size()), zc(be, op.size());
+    Ms.apply(b, zs, {});
+    Mc.apply(b, zc, {});
+    CHECK(max_rel_diff(convert<double>(zs.download()), convert<double>(zc.download())) <= 1e-12);
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: a matrix it cannot coarsen is refused, or smoothed alone when the case says so", T, double) {
+  for_each_backend([](Backend& be) {
+    Diffusion d;  // the diagonal alone: no strong connections
+    d.box = Box3::standalone(23, 21, 19, 1);
+    d.coef.assign(7 * d.box.extent(), 0.0);
+    d.active.assign(d.box.extent(), 0);
+    for (long z = 0; z < 19; ++z)
+      for (long y = 0; y < 21; ++y)
+        for (long x = 0; x < 23; ++x) {
+          d.active[d.box.at(x, y, z)] = 1;
+          d.coef[d.box.at(x, y, z)] = 2.0 + 0.01 * double(x);
+        }
+    OnDevice<T> dev(be, d);
+    Amg<T> strict;
+    CHECK_THROWS_WITH_AS(strict.update(dev.op), doctest::Contains("AMG cannot coarsen"), ConfigError);
+    AmgConfig c;
+    c.setup.fallback = true;
+    Amg<T> lenient(c);
+    lenient.update(dev.op);
+    CHECK(lenient.levels() == 1);
+    const auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+    Field<T> z(be, dev.op.size());
+    lenient.apply(b, z, {});
+    // a diagonal matrix: Chebyshev on D^-1 A = I from its interval [lo, hi] around 1 inverts it
+    // nearly: z close to D^-1 b
+    const auto zb = convert<double>(z.download()), bb = convert<double>(b.download());
+    double worst = 0;
+    for (std::size_t l = 0; l < zb.size(); ++l)
+      if (d.active[l]) worst = std::max(worst, std::fabs(zb[l] * d.coef[l] - bb[l]));
+    CHECK(worst < 0.5);
+  });
+}
+}
