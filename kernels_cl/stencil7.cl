@@ -5,6 +5,7 @@
    far beyond it). */
 #include "core/base/converge.h"
 #include "core/physics/stencil7.h"
+#include "core/physics/stencil7_sor.h"
 #include "kernels_cl/last_group.cl"
 
 #if PF_DOUBLE
@@ -72,4 +73,10 @@ PF_KERNEL void s7_invert(__global const pf_real* coef, __global const int* activ
     if (st >= 0 && first == PF_S7_NONE) first = (ulong)L * 4 + (ulong)st; /* L increases: the first is the lowest */
   }
   pf_launch_min_u64(first, status, partials, counter, red, &last);
+}
+
+PF_KERNEL void s7_from_sor(pf_box3 b, long cells, __global const pf_real* rb, __global const pf_real* scale,
+                           __global pf_real* coef, __global pf_real* rhs, long extent) {
+  const long c = get_global_id(0);
+  if (c < cells) pf_s7_from_sor_cell(b, c, rb, scale, coef, rhs, extent);
 }

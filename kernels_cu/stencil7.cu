@@ -15,6 +15,7 @@
 
 #include "core/base/converge.h"
 #include "core/physics/stencil7.h"
+#include "core/physics/stencil7_sor.h"
 #include "kernels_cu/last_group.cuh"
 #include "kernels_cu/stencil7.cuh"
 
@@ -128,7 +129,22 @@ void apply_block(const T* coef, const int* active, const T* x, const T* b, T* y,
     s7_apply_kernel<T, BLK, long><<<grid, B, 0, stream>>>(coef, active, x, b, y, extent, sy, sz, guard);
 }
 
+template <class T>
+__global__ void s7_from_sor_kernel(pf_box3 b, long cells, const T* rb, const T* scale, T* coef, T* rhs, long extent) {
+  const long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < cells) phys::pf_s7_from_sor_cell<T>(b, c, rb, scale, coef, rhs, extent);
+}
+
 }  // namespace
+
+template <class T>
+void launch_s7_from_sor(pf_box3 b, long cells, const T* rb, const T* scale, T* coef, T* rhs, long extent, cudaStream_t stream) {
+  const unsigned threads = 256;
+  s7_from_sor_kernel<T><<<static_cast<unsigned>((cells + threads - 1) / threads), threads, 0, stream>>>(b, cells, rb, scale, coef,
+                                                                                                      rhs, extent);
+}
+template void launch_s7_from_sor<float>(pf_box3, long, const float*, const float*, float*, float*, long, cudaStream_t);
+template void launch_s7_from_sor<double>(pf_box3, long, const double*, const double*, double*, double*, long, cudaStream_t);
 
 template <class T>
 void launch_s7_apply(const T* coef, const int* active, const T* x, const T* b, T* y, long extent, long sy, long sz,

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "core/base/box3.h"
+
 namespace poreflow::cu {
 
 // block: 1 or 2 unknowns per cell
@@ -25,5 +27,8 @@ constexpr unsigned kS7MaxGrid = 1024;
 template <class T>
 void launch_s7_invert(const T* coef, const int* active, T* dinv, long extent, unsigned long long* status, int block,
                       const S7InvertLaunch& l, cudaStream_t stream);
+
+template <class T>
+void launch_s7_from_sor(pf_box3 b, long cells, const T* rb, const T* scale, T* coef, T* rhs, long extent, cudaStream_t stream);
 
 }  // namespace poreflow::cu

@@ -39,6 +39,15 @@ class CudaStencil7 final : public Stencil7Impl {
     PF_CHECK_LAUNCH("stencil7 invert");
   }
 
+  void from_sor(const Stencil7FromSorArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_s7_from_sor<T>, a.kernel_args(), ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("stencil7 from_sor");
+  }
+
  private:
   CudaContext& ctx_;
   DeviceMem partials_, counter_;

@@ -6,6 +6,7 @@
 #include "core/base/converge.h"
 #include "core/kernels/stencil7.hpp"
 #include "core/physics/stencil7.h"
+#include "core/physics/stencil7_sor.h"
 
 namespace poreflow {
 namespace {
@@ -82,6 +83,18 @@ class HostStencil7 final : public Stencil7Impl {
         }
       }
       *host_ptr<std::uint64_t>(*a.status) = first;
+    });
+  }
+
+  void from_sor(const Stencil7FromSorArgs& a) override {
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const T *rb = host_ptr<T>(a.rb), *sc = a.scale ? host_ptr<T>(a.scale) : nullptr;
+      T *c = host_ptr<T>(a.coef), *b = host_ptr<T>(a.b);
+      const pf_box3 v = a.box.view();
+      const long n = a.box.cells(), e = static_cast<long>(a.box.extent());
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(std::size_t(n)))
+      for (long cell = 0; cell < n; ++cell) phys::pf_s7_from_sor_cell<T>(v, cell, rb, sc, c, b, e);
     });
   }
 

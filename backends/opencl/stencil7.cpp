@@ -32,6 +32,12 @@ class ClStencil7 final : public Stencil7Impl {
     ctx_.launch(k, g * b, b);
   }
 
+  void from_sor(const Stencil7FromSorArgs& a) override {
+    ClKernel& k = kernel(a.prec, 1, "s7_from_sor");
+    ctx_.set_args(k, a.prec, a.kernel_args());
+    ctx_.launch_points(k, static_cast<std::size_t>(a.box.cells()));
+  }
+
  private:
   ClKernel& kernel(Precision prec, int block, const char* name) {
     return ctx_.kernel("stencil7", prec, ctx_.fast_block(), name, "#define PF_S7_BLOCK " + std::to_string(block) + "\n");

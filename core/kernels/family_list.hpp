@@ -22,4 +22,5 @@
   X(Amg, amg)             /* aggregation AMG: refresh of the hierarchy's values, the smoother */  \
   X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */      \
   X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */           \
-  X(Csr, csr)             /* block-CSR products and diagonals */
+  X(Csr, csr)             /* block-CSR products and diagonals */                                 \
+  X(Cpr, cpr)             /* CPR's pressure stage for 2 x 2 blocks: weights, matrix, transfers */

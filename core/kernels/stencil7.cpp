@@ -6,6 +6,7 @@
 
 #include "core/base/error.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/sor3d.hpp"
 
 namespace poreflow {
 
@@ -54,6 +55,18 @@ long Stencil7Kernels::invert(const Stencil7InvertArgs& a) {
   std::uint64_t v = 0;
   be_.download(*a.status, &v, sizeof v);  // waits: once per setup
   return v == PF_S7_NONE ? -1 : static_cast<long>(v);
+}
+
+void Stencil7Kernels::from_sor(const Stencil7FromSorArgs& a) {
+  const char* w = "stencil7 from_sor";
+  check_precision(be_, a.prec, w);
+  if (a.box.halo < 1) throw BackendError(std::string(w) + ": the box needs a halo of at least 1");
+  check_values(a.rb, sor3d_coef_values(a.box), a.prec, w, "sor coefficients");
+  if (a.scale) check_values(a.scale, a.box.extent(), a.prec, w, "scale");
+  check_values(a.coef, 7 * a.box.extent(), a.prec, w, "coefficients");
+  check_values(a.b, a.box.extent(), a.prec, w, "right-hand side");
+  if (a.box.cells() == 0) return;
+  impl_.from_sor(a);
 }
 
 }  // namespace poreflow

@@ -57,11 +57,32 @@ struct Stencil7InvertArgs {
   }
 };
 
+// from_sor: a scalar operator's planes and right-hand side b (extent values each plane) for the
+// cells of the box from sor3d's colour-packed coefficients `rb` (core/physics/stencil7_sor.h),
+// each row times scale[L] where scale is given and positive. Entries outside the box's cells are
+// not written (a Stencil7Matrix holds 0 there from its construction; b must too).
+struct Stencil7FromSorArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* rb = nullptr;
+  const Buffer* scale = nullptr;  // extent values, or null
+  Buffer* coef = nullptr;
+  Buffer* b = nullptr;
+
+  // s7_from_sor(box, cells, rb, scale, coef, b, extent)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(box.view(), static_cast<long>(box.cells()), In<Real>{rb}, Opt<Real>{scale}, Out<Real>{coef}, Out<Real>{b},
+                      long(box.extent()));
+  }
+};
+
 class Stencil7Impl {
  public:
   virtual ~Stencil7Impl() = default;
   virtual void apply(const Stencil7ApplyArgs& a) = 0;    // arguments checked
   virtual void invert(const Stencil7InvertArgs& a) = 0;  // arguments checked; status may start anywhere
+  virtual void from_sor(const Stencil7FromSorArgs& a) = 0;
 };
 
 class Stencil7Kernels {
@@ -70,6 +91,7 @@ class Stencil7Kernels {
   void apply(const Stencil7ApplyArgs& a);
   // enqueues the inversion and waits for the status word: -1, or its code (PF_S7_*)
   long invert(const Stencil7InvertArgs& a);
+  void from_sor(const Stencil7FromSorArgs& a);
 
  private:
   Backend& be_;

@@ -1,0 +1,124 @@
+#include "core/linalg/cpr.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/kernels/cpr.hpp"
+#include "core/kernels/vec.hpp"
+
+namespace poreflow::linalg {
+
+template <class T>
+Cpr<T>::Cpr(CprOptions o, const Communicator& comm) : o_(o), comm_(comm), amg_(o.amg, comm), ilu_(o.smoother) {}
+
+template <class T>
+Cpr<T>::~Cpr() = default;
+
+template <class T>
+void Cpr<T>::update(const LinearOperator<T>& A) {
+  if (A.block() != 2)
+    throw ConfigError("CPR preconditions systems of 2 x 2 blocks (pressure and a second unknown per cell); " + A.describe() +
+                      " has blocks of " + std::to_string(A.block()));
+  if (&A != op_) setup(A);
+  compute_pressure_matrix();
+  amg_.update(*pop_);
+  if (s7_) ilu_.update(*s7_);
+  else ilu_.update(*csr_);
+}
+
+template <class T>
+void Cpr<T>::setup(const LinearOperator<T>& A) {
+  Backend& be = A.backend();
+  s7_ = nullptr;
+  csr_ = nullptr;
+  ps7_.reset();
+  pcsr_.reset();
+  diag_pos_.reset();
+  rows_.reset();
+  if (const auto* s = dynamic_cast<const Stencil7Operator<T>*>(&A)) {
+    s7_ = &s->matrix();
+    cells_ = s7_->extent();
+    ps7_ = std::make_unique<Stencil7Matrix<T>>(be, s7_->box, 1);
+    be.copy(*s7_->active, *ps7_->active, cells_ * sizeof(int));
+    pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
+  } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
+    csr_ = &c->matrix();
+    cells_ = csr_->rows;
+    // the pattern once to the host: the pressure matrix has it too, with the rows of its entries
+    CsrPattern p;
+    p.rows = csr_->rows;
+    p.cols = csr_->cols;
+    p.ptr.resize(p.rows + 1);
+    be.download(*csr_->ptr, p.ptr.data(), p.ptr.size() * sizeof(int));
+    p.col.resize(csr_->nnz);
+    if (csr_->nnz) be.download(*csr_->col, p.col.data(), p.col.size() * sizeof(int));
+    std::vector<int> dpos(p.rows, -1), rows(std::max<std::size_t>(p.nnz(), 1), 0);
+    for (std::size_t r = 0; r < p.rows; ++r)
+      for (int k = p.ptr[r]; k < p.ptr[r + 1]; ++k) {
+        rows[static_cast<std::size_t>(k)] = static_cast<int>(r);
+        if (static_cast<std::size_t>(p.col[static_cast<std::size_t>(k)]) == r) dpos[r] = k;
+      }
+    diag_pos_ = be.alloc(std::max<std::size_t>(dpos.size(), 1) * sizeof(int));
+    if (!dpos.empty()) be.upload(*diag_pos_, dpos.data(), dpos.size() * sizeof(int));
+    rows_ = be.alloc(rows.size() * sizeof(int));
+    be.upload(*rows_, rows.data(), rows.size() * sizeof(int));
+    pcsr_ = std::make_unique<CsrMatrix<T>>(be, p, 1);
+    pop_ = std::make_unique<CsrOperator<T>>(*pcsr_);
+  } else {
+    throw ConfigError("CPR needs a 7-point or CSR operator of 2 x 2 blocks, not " + A.describe());
+  }
+  op_ = &A;
+  w_ = Field<T>(be, 2 * cells_);
+  rp_ = Field<T>(be, cells_);
+  xp_ = Field<T>(be, cells_);
+  r2_ = Field<T>(be, 2 * cells_);
+  z2_ = Field<T>(be, 2 * cells_);
+  for (Field<T>* f : {&w_, &rp_, &xp_, &r2_, &z2_}) f->fill(T(0));
+}
+
+template <class T>
+void Cpr<T>::compute_pressure_matrix() {
+  Backend& be = op_->backend();
+  const Precision prec = precision_of<T>();
+  CprKernels k = be.cpr();
+  if (s7_) {
+    // the diagonal plane's blocks are the first cells_ blocks of the coefficients
+    k.weights({prec, cells_, nullptr, &s7_->coef.buffer(), &w_.buffer(), cells_});
+    k.pressure({prec, kStencilPlanes * cells_, cells_, nullptr, &w_.buffer(), &s7_->coef.buffer(), &ps7_->coef.buffer(), cells_});
+  } else {
+    k.weights({prec, cells_, diag_pos_.get(), &csr_->val.buffer(), &w_.buffer(), csr_->nnz});
+    k.pressure({prec, csr_->nnz, 0, rows_.get(), &w_.buffer(), &csr_->val.buffer(), &pcsr_->val.buffer(), cells_});
+  }
+}
+
+template <class T>
+void Cpr<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
+  if (!op_) throw Error("CPR: apply before update");
+  if (r.size() != op_->size() || z.size() != op_->size())
+    throw ConfigError("CPR: vectors of " + std::to_string(r.size()) + " and " + std::to_string(z.size()) +
+                      " values for an operator of " + std::to_string(op_->size()));
+  Backend& be = op_->backend();
+  const Precision prec = precision_of<T>();
+  CprKernels k = be.cpr();
+  // 1. the pressure stage: z = E_p AMG(W^T r)
+  k.restrict_residual({prec, cells_, &w_.buffer(), &r.buffer(), &rp_.buffer(), g.ctrl});
+  amg_.apply(rp_, xp_, g);
+  k.prolong({prec, cells_, &xp_.buffer(), &z.buffer(), g.ctrl});
+  // 2. the whole system on what the pressure left: z += ILU (r - A z)
+  op_->residual(r, z, r2_, g);
+  ilu_.apply(r2_, z2_, g);
+  be.vec().axpby({prec, z.size(), VecCoef::constant(1), VecCoef::constant(1), &z2_.buffer(), &z.buffer(), nullptr, g.ctrl});
+}
+
+template <class T>
+std::string Cpr<T>::describe() const {
+  std::ostringstream o;
+  o << "CPR (quasi-IMPES weights; pressure: " << amg_.describe() << "; whole system: " << ilu_.describe() << ")";
+  return o.str();
+}
+
+template class Cpr<float>;
+template class Cpr<double>;
+
+}  // namespace poreflow::linalg

@@ -1,0 +1,65 @@
+#pragma once
+// CPR (constrained pressure residual) for systems of 2 x 2 blocks, pressure the first unknown of
+// each cell (docs/linalg.md, "CPR"): a two-stage preconditioner
+//
+//   1. the pressure stage: r_p = W^T r (the cells' quasi-IMPES weights, core/physics/cpr.h),
+//      x_p = AMG(A_p) r_p with A_p = W^T A E_p the pressure matrix, z = E_p x_p
+//   2. the whole system: z += ILU0(A) (r - A z)   (or DILU)
+//
+// for a 2 x 2 block Stencil7Operator or CsrOperator. The first update() with an operator sets up
+// (the pressure matrix's storage and pattern, the AMG hierarchy, the ILU ordering); a later
+// update() with the same operator recomputes the weights and the pressure matrix on the device and
+// refreshes AMG's and ILU's values (a Newton iteration changes values, not the pattern).
+#include <memory>
+#include <string>
+
+#include "core/linalg/amg.hpp"
+#include "core/linalg/csr.hpp"
+#include "core/linalg/ilu.hpp"
+#include "core/linalg/linear_operator.hpp"
+#include "core/linalg/stencil7.hpp"
+
+namespace poreflow::linalg {
+
+struct CprOptions {
+  AmgConfig amg;                            // the pressure stage's AMG (one cycle an application)
+  IluVariant smoother = IluVariant::Ilu0;   // the whole system's stage
+};
+
+template <class T>
+class Cpr final : public Preconditioner<T> {
+ public:
+  explicit Cpr(CprOptions o = {}, const Communicator& comm = self_communicator());
+  ~Cpr() override;
+
+  // A 2 x 2 block Stencil7Operator or CsrOperator; anything else is a ConfigError naming it.
+  void update(const LinearOperator<T>& A) override;
+  void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
+  std::string describe() const override;
+
+  const Amg<T>& pressure_amg() const { return amg_; }
+  // the pressure matrix's operator (for tests: its values are W^T A E_p)
+  const LinearOperator<T>& pressure_operator() const { return *pop_; }
+  const Field<T>& weights() const { return w_; }  // 2 a cell
+
+ private:
+  void setup(const LinearOperator<T>& A);
+  void compute_pressure_matrix();
+
+  CprOptions o_;
+  const Communicator& comm_;
+  const LinearOperator<T>* op_ = nullptr;
+  const Stencil7Matrix<T>* s7_ = nullptr;
+  const CsrMatrix<T>* csr_ = nullptr;
+  std::size_t cells_ = 0;
+  Field<T> w_;
+  std::unique_ptr<Stencil7Matrix<T>> ps7_;  // the pressure matrix of a stencil
+  std::unique_ptr<CsrMatrix<T>> pcsr_;      // or of a CSR matrix
+  std::unique_ptr<Buffer> diag_pos_, rows_; // CSR: each row's diagonal entry, each entry's row
+  std::unique_ptr<LinearOperator<T>> pop_;
+  Amg<T> amg_;
+  Ilu0<T> ilu_;
+  mutable Field<T> rp_, xp_, r2_, z2_;
+};
+
+}  // namespace poreflow::linalg
