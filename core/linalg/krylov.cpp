@@ -121,6 +121,26 @@ void KrylovSolver<T>::combine(int slot, int count) {
     h->sum_values(w_->s.buffer(), precision_of<T>(), static_cast<std::size_t>(slot), static_cast<std::size_t>(count));
 }
 
+// s[kBB]: ||b||^2 summed over the processes, or the caller's reference norm squared
+template <class T>
+void KrylovSolver<T>::reference(const Field<T>& b) {
+  if (opt_.reference_norm > 0) {
+    const T r2 = static_cast<T>(opt_.reference_norm * opt_.reference_norm);
+    be_.upload(w_->s.buffer(), &r2, sizeof r2, kBB * sizeof(T));
+    return;
+  }
+  be_.vec().dot({precision_of<T>(), n_, &b.buffer(), &b.buffer(), kBB, nullptr, nullptr, -1, &w_->s.buffer(), w_->ctrl.get()});
+  combine(kBB, 1);
+}
+
+template <class T>
+void KrylovSolver<T>::set_tolerance(double tolerance, double reference_norm) {
+  if (!(tolerance >= 0) || !(reference_norm >= 0) || !std::isfinite(reference_norm))
+    throw ConfigError("Krylov solver: tolerance " + std::to_string(tolerance) + " relative to " + std::to_string(reference_norm));
+  opt_.tolerance = tolerance;
+  opt_.reference_norm = reference_norm;
+}
+
 // ---- CG: launches per iteration: A, dot, update2, M, dot (two pairs), check, axpby ------------------
 
 template <class T>
@@ -132,8 +152,7 @@ void KrylovSolver<T>::cg(long it, const Field<T>& b, Field<T>& x, const Precondi
   const Guard g{ctrl};
   Field<T>&r = w_->v[0], &z = w_->v[1], &p = w_->v[2], &q = w_->v[3];
   if (it == 0) {
-    vec.dot({P, n_, &b.buffer(), &b.buffer(), kBB, nullptr, nullptr, -1, s, ctrl});
-    combine(kBB, 1);
+    reference(b);
     A_.residual(b, x, r, g);
     M.apply(r, z, g);
     vec.dot({P, n_, &r.buffer(), &z.buffer(), kCgRz[0], &r.buffer(), &r.buffer(), kCgRR, s, ctrl});
@@ -170,8 +189,7 @@ void KrylovSolver<T>::bicgstab(long it, const Field<T>& b, Field<T>& x, const Pr
   const Guard g{ctrl};
   Field<T>&r = w_->v[0], &rh = w_->v[1], &p = w_->v[2], &ph = w_->v[3], &v = w_->v[4], &sh = w_->v[5], &t = w_->v[6];
   if (it == 0) {
-    vec.dot({P, n_, &b.buffer(), &b.buffer(), kBB, nullptr, nullptr, -1, s, ctrl});
-    combine(kBB, 1);
+    reference(b);
     A_.residual(b, x, r, g);
     vec.axpby({P, n_, k(1), k(0), &r.buffer(), &rh.buffer(), nullptr, ctrl});  // the shadow residual r^ = r0
     vec.dot({P, n_, &r.buffer(), &r.buffer(), kBiRho[1], &r.buffer(), &r.buffer(), kBiRR, s, ctrl});  // rho_1 = r^.r0
@@ -259,8 +277,7 @@ void KrylovSolver<T>::fgmres(long it, const Field<T>& b, Field<T>& x, const Prec
   Field<T>&w = w_->v[0], &vin = w_->v[1], &zf = w_->v[2];
   Buffer* basis = &w_->basis.buffer();
   if (it == 0) {
-    vec.dot({P, n_, &b.buffer(), &b.buffer(), kBB, nullptr, nullptr, -1, s, ctrl});
-    combine(kBB, 1);
+    reference(b);
     fgmres_cycle_start(0, b, x);
     return;
   }

@@ -28,6 +28,9 @@ KrylovMethod parse_krylov_method(std::string_view s);  // "cg", "bicgstab", "fgm
 struct KrylovOptions {
   KrylovMethod method = KrylovMethod::CG;
   double tolerance = 1e-8;      // on ||b - A x||_2 / ||b||_2 (||r||_2 itself when b = 0)
+  // > 0: the tolerance is relative to this norm instead of ||b||_2 (a model's own scale: an
+  // absolute stop of tolerance x reference_norm on ||b - A x||_2); the history too
+  double reference_norm = 0;
   long max_iterations = 1000;
   int restart = 30;             // FGMRES: the columns of a cycle
   bool reorthogonalize = true;  // FGMRES: classical Gram-Schmidt twice (once: two launches fewer a column)
@@ -68,11 +71,14 @@ class KrylovSolver {
   KrylovResult solve(const Field<T>& b, Field<T>& x);  // no preconditioner
 
   const KrylovOptions& options() const { return opt_; }
+  // for the next solves (a model's tolerance may follow its state); ConfigError when negative
+  void set_tolerance(double tolerance, double reference_norm = 0);
   std::string describe() const;
 
  private:
   struct Work;
   void combine(int slot, int count);
+  void reference(const Field<T>& b);
   void enqueue(long it, const Field<T>& b, Field<T>& x, const Preconditioner<T>& M);
   void cg(long it, const Field<T>& b, Field<T>& x, const Preconditioner<T>& M);
   void bicgstab(long it, const Field<T>& b, Field<T>& x, const Preconditioner<T>& M);

@@ -172,9 +172,14 @@ std::string Impes3D<T>::summary() const {
   std::ostringstream o;
   o << "impes3d: " << g.nx << " x " << g.ny << " x " << g.nz << " cells (" << geo_.active << " active, pore volume "
     << geo_.pore_volume << " m3), " << cfg_.input.wells.size() << " wells, " << cfg_.input.report_times.size()
-    << " reports to " << end_time() << " days; SOR " << to_string(nm.design) << " " << to_string(nm.sor_shape) << ", omega "
-    << (nm.omega > 0 ? std::to_string(nm.omega) : "auto") << ", to a volume error of " << nm.tolerance_for(precision_of<T>())
-    << "; precision "
+    << " reports to " << end_time() << " days; ";
+  if (nm.solver == PressureSolver::Sor)
+    o << "SOR " << to_string(nm.design) << " " << to_string(nm.sor_shape) << ", omega "
+      << (nm.omega > 0 ? std::to_string(nm.omega) : "auto") << ", to a volume error of " << nm.tolerance_for(precision_of<T>());
+  else
+    o << "pressure by " << impes_.describe_solver() << ", to a pore-volume-weighted RMS volume error of "
+      << nm.tolerance_for(precision_of<T>());
+  o << "; precision "
     << to_string(precision_of<T>());
   return o.str();
 }
@@ -400,8 +405,12 @@ template <class T>
 std::string Impes3D<T>::progress() const {
   std::ostringstream o;
   o.precision(3);
-  o << "dt " << clock_.last_dt() << " d, SOR " << impes_.last_sor() << " it (omega " << impes_.omega() << ", error "
-    << impes_.last_residual() << "), " << clock_.cuts() << " retries";
+  if (cfg_.numerics.solver == PressureSolver::Sor)
+    o << "dt " << clock_.last_dt() << " d, SOR " << impes_.last_sor() << " it (omega " << impes_.omega() << ", error "
+      << impes_.last_residual() << "), " << clock_.cuts() << " retries";
+  else
+    o << "dt " << clock_.last_dt() << " d, " << to_string(cfg_.numerics.solver) << " " << impes_.last_sor() << " it (error "
+      << impes_.last_residual() << "), " << clock_.cuts() << " retries";
   return o.str();
 }
 
@@ -484,6 +493,11 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
   s["retried_steps"] = double(clock_.cuts());
   s["sor_iterations_total"] = double(impes_.sor_total());
   s["sor_iterations_per_step"] = steps() ? double(impes_.sor_total()) / double(steps()) : 0.0;
+  // the same counts under the solver's own name when it is not SOR (the sor_* keys stay: scripts read them)
+  if (cfg_.numerics.solver != PressureSolver::Sor) {
+    s["pressure_iterations_total"] = double(impes_.sor_total());
+    s["pressure_iterations_per_step"] = steps() ? double(impes_.sor_total()) / double(steps()) : 0.0;
+  }
   s["seconds_pressure"] = impes_.seconds_pressure();
   s["seconds_transport_and_wells"] = impes_.seconds_other();
   s["cfl_max"] = max_cfl_;

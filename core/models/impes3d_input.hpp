@@ -103,6 +103,13 @@ struct ImpesInput {
 };
 
 // How the run is computed (case keys [time], [pressure], [kernels]).
+// pressure.solver: paper 003's red-black SOR, or a preconditioned Krylov solver of the same system
+// (core/models/impes3d_krylov.hpp)
+enum class PressureSolver { Sor, Cg, Bicgstab };
+enum class PressurePreconditioner { Amg, Ilu0, Jacobi };
+const char* to_string(PressureSolver s);
+const char* to_string(PressurePreconditioner p);
+
 struct ImpesNumerics {
   double dt_init = 0.1, dt_min = 1e-6, dt_max = 30;  // days
   double cfl = 0.9;       // of the saturation update's CFL limit (Coats)
@@ -111,6 +118,8 @@ struct ImpesNumerics {
   double growth = 2;      // largest growth of dt from one step to the next
   int max_cuts = 8;       // halvings of a step before the run stops
   double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry
+  PressureSolver solver = PressureSolver::Sor;
+  PressurePreconditioner preconditioner = PressurePreconditioner::Amg;  // cg and bicgstab only
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

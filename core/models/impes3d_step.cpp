@@ -114,6 +114,13 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
     scratch_.fill(T(0));
   }
   omega_ = omega_for(dt_first);
+  if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm);
+}
+
+template <class T>
+std::string ImpesStep<T>::describe_solver() const {
+  if (krylov_) return krylov_->describe();
+  return std::string("red-black SOR (") + to_string(nm_.design) + ")";
 }
 
 template <class T>
@@ -164,6 +171,66 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   // the pressure increment: from the last one scaled by the steps (it changes smoothly), or 0
   dp_.fill(T(0));
   if (nm_.extrapolate && prev_dt > 0) be_.blas().axpy({prec, E_, std::min(dt / prev_dt, 4.0), &dp_prev_.buffer(), &dp_.buffer()});
+  const Attempt ps = solve_pressure(dt);
+  const auto t1 = clock::now();
+  seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
+  if (!ps.ok) return ps;
+  be_.blas().axpy({prec, E_, 1.0, &dp_.buffer(), &a_.p.buffer()});  // p = p^n + dp
+  w.p = &a_.p.buffer();
+  k.wells_finish(w);
+  Impes3DUpdateArgs u;
+  u.prec = prec;
+  u.grid = a_.grid;
+  u.tables = a_.tables;
+  u.dt = dt;
+  u.p_old = &p_old_.buffer();
+  u.p_new = &a_.p.buffer();
+  u.props = &props_.buffer();
+  u.mw_in = &a_.mw.buffer();
+  u.mo_in = &a_.mo.buffer();
+  u.ccell = a_.ccell.get();
+  u.comp = &comp_.buffer();
+  u.completions = w.completions;
+  u.mw_out = &mw2_.buffer();
+  u.mo_out = &mo2_.buffer();
+  u.sw = &a_.sw.buffer();
+  u.words = words_.get();
+  u.shape = nm_.cell_shape;
+  k.update(u);
+  const std::size_t nwords = impes3d_words(a_.wells);
+  std::vector<unsigned long long> words(nwords);
+  be_.download(*words_, words.data(), nwords * 8);
+  seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
+  for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
+  for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
+  // the step's statistics are maxima over the cells: over every process's cells before any decision
+  comm_.max(result_.stat);
+  at.ok = true;
+  return at;
+}
+
+template <class T>
+typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt) {
+  const Precision prec = precision_of<T>();
+  Attempt at;
+  if (krylov_) {
+    const auto r = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec));
+    last_sor_ = r.iterations;
+    sor_total_ += r.iterations;
+    last_residual_ = r.relative_residual;
+    if (r.reason == linalg::KrylovStop::NonFinite) {
+      at.why = "the pressure solve produced a non-finite residual";
+      return at;
+    }
+    if (!r.converged) {
+      std::ostringstream o;
+      o << "the pressure solve (" << krylov_->describe() << ") did not converge: " << r.describe();
+      at.why = o.str();
+      return at;
+    }
+    at.ok = true;
+    return at;
+  }
   Sor3DArgs sa;
   sa.prec = prec;
   sa.box = a_.geo_box;
@@ -196,8 +263,6 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   last_sor_ = st.iterations;
   sor_total_ += st.iterations;
   last_residual_ = st.last_metric;
-  const auto t1 = clock::now();
-  seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
   if (st.non_finite) {
     at.why = "the pressure solve produced a non-finite residual";
     return at;
@@ -209,36 +274,6 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
     at.why = o.str();
     return at;
   }
-  be_.blas().axpy({prec, E_, 1.0, &dp_.buffer(), &a_.p.buffer()});  // p = p^n + dp
-  w.p = &a_.p.buffer();
-  k.wells_finish(w);
-  Impes3DUpdateArgs u;
-  u.prec = prec;
-  u.grid = a_.grid;
-  u.tables = a_.tables;
-  u.dt = dt;
-  u.p_old = &p_old_.buffer();
-  u.p_new = &a_.p.buffer();
-  u.props = &props_.buffer();
-  u.mw_in = &a_.mw.buffer();
-  u.mo_in = &a_.mo.buffer();
-  u.ccell = a_.ccell.get();
-  u.comp = &comp_.buffer();
-  u.completions = w.completions;
-  u.mw_out = &mw2_.buffer();
-  u.mo_out = &mo2_.buffer();
-  u.sw = &a_.sw.buffer();
-  u.words = words_.get();
-  u.shape = nm_.cell_shape;
-  k.update(u);
-  const std::size_t nwords = impes3d_words(a_.wells);
-  std::vector<unsigned long long> words(nwords);
-  be_.download(*words_, words.data(), nwords * 8);
-  seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
-  for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
-  for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
-  // the step's statistics are maxima over the cells: over every process's cells before any decision
-  comm_.max(result_.stat);
   at.ok = true;
   return at;
 }

@@ -14,6 +14,7 @@
 #include "core/kernels/field.hpp"
 #include "core/kernels/impes3d.hpp"
 #include "core/models/impes3d_input.hpp"
+#include "core/models/impes3d_krylov.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/physics/impes3d.h"
 
@@ -72,6 +73,8 @@ class ImpesStep {
   long last_sor() const { return last_sor_; }
   double last_residual() const { return last_residual_; }
   double omega() const { return omega_; }
+  // the pressure solver in words (the run's log)
+  std::string describe_solver() const;
   double seconds_pressure() const { return seconds_pressure_; }
   double seconds_other() const { return seconds_other_; }
   const ImpesNumerics& numerics() const { return nm_; }
@@ -81,6 +84,8 @@ class ImpesStep {
 
  private:
   double omega_for(double dt) const;
+  // the pressure increment into dp_ by SOR or the Krylov solver; not ok when it failed
+  Attempt solve_pressure(double dt);
 
   Backend& be_;
   const Communicator& comm_;
@@ -89,6 +94,7 @@ class ImpesStep {
   std::size_t E_;
   Field<T> p_old_, dp_, dp_prev_, mw2_, mo2_, props_, coef_, comp_, scratch_;
   std::unique_ptr<Buffer> words_, ctrl_;
+  std::unique_ptr<ImpesKrylovPressure<T>> krylov_;  // pressure.solver = cg | bicgstab
   ImpesStepResult result_;
   long sor_total_ = 0, last_sor_ = 0;
   double last_residual_ = 0, omega_ = 1;

@@ -402,7 +402,20 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   nm.sw_tolerance = cf.in_range("time.sw_tolerance", nm.sw_tolerance, 0, 0.1, false, false);
 
   const std::string solver = cf.get_string("pressure.solver", "sor");
-  if (solver != "sor") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: sor)");
+  if (solver == "sor") nm.solver = PressureSolver::Sor;
+  else if (solver == "cg") nm.solver = PressureSolver::Cg;
+  else if (solver == "bicgstab") nm.solver = PressureSolver::Bicgstab;
+  else cf.fail("pressure.solver", "= '" + solver + "' is not one of sor, cg, bicgstab");
+  const std::string pre = cf.get_string("pressure.preconditioner", "amg");
+  if (pre == "amg") nm.preconditioner = PressurePreconditioner::Amg;
+  else if (pre == "ilu0") nm.preconditioner = PressurePreconditioner::Ilu0;
+  else if (pre == "jacobi") nm.preconditioner = PressurePreconditioner::Jacobi;
+  else cf.fail("pressure.preconditioner", "= '" + pre + "' is not one of amg, ilu0, jacobi");
+  if (nm.solver == PressureSolver::Sor && cf.has("pressure.preconditioner"))
+    cf.fail("pressure.preconditioner", "applies to pressure.solver = cg or bicgstab, not sor");
+  if (nm.solver != PressureSolver::Sor)
+    for (const char* k : {"pressure.omega", "pressure.design", "pressure.shape", "pressure.zline_lanes", "pressure.check_every"})
+      if (cf.has(k)) cf.fail(k, std::string("applies to pressure.solver = sor, not ") + solver);
   if (cf.has("pressure.omega")) {
     const std::string key = "pressure.omega";
     bool is_auto = false;

@@ -1,0 +1,76 @@
+#include "core/models/impes3d_krylov.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/kernels/stencil7.hpp"
+#include "core/linalg/amg.hpp"
+#include "core/linalg/ilu.hpp"
+#include "core/linalg/jacobi.hpp"
+
+namespace poreflow {
+
+const char* to_string(PressureSolver s) {
+  switch (s) {
+    case PressureSolver::Sor: return "sor";
+    case PressureSolver::Cg: return "cg";
+    case PressureSolver::Bicgstab: return "bicgstab";
+  }
+  return "?";
+}
+
+const char* to_string(PressurePreconditioner p) {
+  switch (p) {
+    case PressurePreconditioner::Amg: return "amg";
+    case PressurePreconditioner::Ilu0: return "ilu0";
+    case PressurePreconditioner::Jacobi: return "jacobi";
+  }
+  return "?";
+}
+
+template <class T>
+ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv,
+                                            const ImpesNumerics& nm)
+    : be_(be), pv_(pv), m_(be, box, 1), op_(m_), b_(be, box.extent()) {
+  b_.fill(T(0));
+  // the scale of the stop: ||pv||_2 over every process's cells, once
+  double s = 0;
+  for (T v : pv.download()) s += double(v) * double(v);
+  pv_norm_ = std::sqrt(comm.sum(s));
+  if (!(pv_norm_ > 0)) throw ConfigError("impes3d: no cell has pore volume; the pressure has no unknown");
+  switch (nm.preconditioner) {
+    case PressurePreconditioner::Amg: M_ = std::make_unique<linalg::Amg<T>>(linalg::AmgConfig{}, comm); break;
+    case PressurePreconditioner::Ilu0: M_ = std::make_unique<linalg::Ilu0<T>>(); break;
+    case PressurePreconditioner::Jacobi: M_ = std::make_unique<linalg::JacobiPreconditioner<T>>(); break;
+  }
+  linalg::KrylovOptions o;
+  o.method = nm.solver == PressureSolver::Cg ? linalg::KrylovMethod::CG : linalg::KrylovMethod::BiCGSTAB;
+  o.max_iterations = nm.max_iterations;
+  ks_ = std::make_unique<linalg::KrylovSolver<T>>(op_, o, comm);
+}
+
+template <class T>
+ImpesKrylovPressure<T>::~ImpesKrylovPressure() = default;
+
+template <class T>
+linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>& dp, double tolerance) {
+  be_.stencil7().from_sor({precision_of<T>(), m_.box, &rb.buffer(), &pv_.buffer(), &m_.coef.buffer(), &b_.buffer()});
+  const auto t0 = std::chrono::steady_clock::now();
+  M_->update(op_);
+  be_.sync();  // the update's time alone (one wait a step)
+  seconds_update_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ks_->set_tolerance(tolerance, pv_norm_);
+  return ks_->solve(b_, dp, *M_);
+}
+
+template <class T>
+std::string ImpesKrylovPressure<T>::describe() const {
+  return std::string(to_string(ks_->options().method)) + " + " + M_->describe();
+}
+
+template class ImpesKrylovPressure<float>;
+template class ImpesKrylovPressure<double>;
+
+}  // namespace poreflow
