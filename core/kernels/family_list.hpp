@@ -23,4 +23,5 @@
   X(Vec, vec)             /* Krylov vectors: dots, updates with device scalars, the check */      \
   X(Stencil7, stencil7)   /* the 7-point operator: apply, residual, inverse diagonal */           \
   X(Csr, csr)             /* block-CSR products and diagonals */                                 \
-  X(Cpr, cpr)             /* CPR's pressure stage for 2 x 2 blocks: weights, matrix, transfers */
+  X(Cpr, cpr)             /* CPR's pressure stage for 2 x 2 blocks: weights, matrix, transfers */ \
+  X(Fim, fim)             /* the fully implicit oil-water scheme's cells: masses, residual, Jacobian */

@@ -149,6 +149,77 @@ PF_TEMPLATE PF_FN int fim_completion(PF_T(fim_cell) c, pf_real p, pf_real WI, pf
   return 0;
 }
 
+/* ---- a cell's rows of the Newton system --------------------------------------------------------- */
+
+/* Cell (i, j, k) of box bx (E values an array): its residual res (2 values at 2 L: water, oil) and
+   its rows of the Jacobian in the 7-point block layout of core/linalg/stencil7.hpp (plane q, 2 x 2
+   block at (q E + L) 4, row r the phase, column 0 d/dp, 1 d/ds). x holds (p, s) per cell at 2 L;
+   mw_n, mo_n the masses at the start of the step. An inactive cell (pv0 <= 0) gets zero rows. The
+   faces' neighbours are read through tx, ty, tz (0 at the boundary and next to inactive cells), as
+   impes3d's. */
+PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_box3 bx, long i, long j, long k, long E,
+                                         pf_real dt, PF_GLOBAL const pf_real* x, PF_GLOBAL const pf_real* mw_n,
+                                         PF_GLOBAL const pf_real* mo_n, PF_GLOBAL const pf_real* tx,
+                                         PF_GLOBAL const pf_real* ty, PF_GLOBAL const pf_real* tz,
+                                         PF_GLOBAL const pf_real* depth, PF_GLOBAL const pf_real* pv0,
+                                         PF_GLOBAL pf_real* coef, PF_GLOBAL pf_real* res) {
+  const long L = pf_box_at(bx, i, j, k);
+  if (!(pv0[L] > (pf_real)0)) {
+    for (int q = 0; q < 7; ++q)
+      for (int e = 0; e < 4; ++e) coef[(q * E + L) * 4 + e] = (pf_real)0;
+    res[2 * L] = res[2 * L + 1] = (pf_real)0;
+    return;
+  }
+  const pf_real pa = x[2 * L], sa = x[2 * L + 1];
+  const PF_T(fim_cell) ca = fim_cell_at(prm, pv0[L], pa, sa);
+  pf_real rw = ca.mw - mw_n[L], ro = ca.mo - mo_n[L];
+  pf_real j00 = ca.dmw_dp, j01 = ca.dmw_ds, j10 = ca.dmo_dp, j11 = ca.dmo_ds;
+  long nb[6];
+  pf_real t[6];
+  imp_faces(bx, L, tx, ty, tz, nb, t);
+  for (int f = 0; f < 6; ++f) {
+    const long off = (f + 1) * E + L;
+    if (!(t[f] > (pf_real)0)) {
+      for (int e = 0; e < 4; ++e) coef[off * 4 + e] = (pf_real)0;
+      continue;
+    }
+    const long b = nb[f];
+    const pf_real pb = x[2 * b];
+    const PF_T(fim_cell) cb = fim_cell_at(prm, pv0[b], pb, x[2 * b + 1]);
+    pf_real F[2], D[8];
+    fim_face(ca, cb, pa, pb, t[f], depth[L], depth[b], L < b, F, D);
+    rw -= dt * F[0];
+    ro -= dt * F[1];
+    j00 -= dt * D[0];
+    j01 -= dt * D[1];
+    j10 -= dt * D[4];
+    j11 -= dt * D[5];
+    coef[off * 4 + 0] = -dt * D[2];
+    coef[off * 4 + 1] = -dt * D[3];
+    coef[off * 4 + 2] = -dt * D[6];
+    coef[off * 4 + 3] = -dt * D[7];
+  }
+  coef[L * 4 + 0] = j00;
+  coef[L * 4 + 1] = j01;
+  coef[L * 4 + 2] = j10;
+  coef[L * 4 + 3] = j11;
+  res[2 * L] = rw;
+  res[2 * L + 1] = ro;
+}
+
+/* The masses of cell L at the state x (the start of a step): mw, mo (0 where inactive). */
+PF_TEMPLATE PF_FN void fim_masses_cell(PF_TABLE_SPACE const pf_real* prm, long L, PF_GLOBAL const pf_real* x,
+                                       PF_GLOBAL const pf_real* pv0, PF_GLOBAL pf_real* mw, PF_GLOBAL pf_real* mo) {
+  if (!(pv0[L] > (pf_real)0)) {
+    mw[L] = mo[L] = (pf_real)0;
+    return;
+  }
+  const PF_T(fim_cell) c = fim_cell_at(prm, pv0[L], x[2 * L], x[2 * L + 1]);
+  mw[L] = c.mw;
+  mo[L] = c.mo;
+}
+
 PF_NAMESPACE_END
+
 
 #endif

@@ -1,0 +1,234 @@
+// The fim family on every backend: the masses and each cell's residual and Jacobian rows against
+// the serial backend in double (fresh random states, inactive cells, poisoned outputs, an odd grid
+// larger than a block), and the assembled Jacobian against finite differences of the assembled
+// residual (every column of a sample of cells: its own block and its neighbours' blocks that point
+// back at it). And each phase's fluxes cancel over the grid: the residuals sum to the mass change.
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "core/kernels/fim.hpp"
+#include "core/models/impes3d_input.hpp"
+#include "core/models/impes3d_setup.hpp"
+#include "core/physics/fim.h"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::test;
+
+namespace {
+
+ImpesFluid fluid() {
+  ImpesFluid f;
+  f.pvtw = {200.0, 1.02, 4.5e-5, 0.45, 1e-5};
+  f.rock = {200.0, 5e-5};
+  f.pvdo.p = {50, 150, 250, 350, 450};
+  f.pvdo.bo = {1.20, 1.17, 1.15, 1.13, 1.11};
+  f.pvdo.muo = {1.6, 1.8, 2.0, 2.2, 2.4};
+  f.swof.sw = {0.2, 0.35, 0.5, 0.65, 0.8};
+  f.swof.krw = {0.0, 0.05, 0.15, 0.3, 0.5};
+  f.swof.krow = {0.9, 0.5, 0.25, 0.08, 0.0};
+  f.swof.pcow = {4.0, 1.5, 0.7, 0.3, 0.1};
+  return f;
+}
+
+struct Problem {
+  Box3 box;
+  std::vector<double> tx, ty, tz, depth, pv0, x, mw_n, mo_n, prm;
+};
+
+Problem problem(long nx, long ny, long nz, unsigned seed) {
+  Problem P;
+  P.box = Box3::standalone(nx, ny, nz, 1);
+  const Box3& b = P.box;
+  const std::size_t E = b.extent();
+  for (auto* v : {&P.tx, &P.ty, &P.tz, &P.depth, &P.pv0, &P.mw_n, &P.mo_n}) v->assign(E, 0.0);
+  P.x.assign(2 * E, 0.0);
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j)
+      for (long i = 0; i < nx; ++i) {
+        const long L = b.at(i, j, k);
+        P.pv0[L] = u(g) < 0.04 ? 0.0 : 500 + 1000 * u(g);
+        P.depth[L] = 2000 + 4 * k + 0.1 * i;
+        // states inside the tables' segments away from the knots (0.2 .. 0.8 in S_w)
+        P.x[2 * L] = 150 + 100 * u(g);
+        P.x[2 * L + 1] = 0.22 + 0.56 * u(g);
+      }
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j)
+      for (long i = 0; i < nx; ++i) {
+        const long L = b.at(i, j, k);
+        if (!(P.pv0[L] > 0)) continue;
+        auto face = [&](long N, bool inside) { return inside && P.pv0[N] > 0 ? 0.5 + 3 * u(g) : 0.0; };
+        P.tx[L] = face(L + 1, i + 1 < nx);
+        P.ty[L] = face(L + b.sy, j + 1 < ny);
+        P.tz[L] = face(L + b.sz, k + 1 < nz);
+      }
+  P.prm = build_prm(fluid());
+  // masses at the start of the step: those of a nearby state
+  for (std::size_t L = 0; L < E; ++L)
+    if (P.pv0[L] > 0) {
+      const auto c = phys::fim_cell_at<double>(P.prm.data(), P.pv0[L], P.x[2 * L] - 3 * u(g), P.x[2 * L + 1] - 0.01 * u(g));
+      P.mw_n[L] = c.mw;
+      P.mo_n[L] = c.mo;
+    }
+  return P;
+}
+
+template <class T>
+struct OnDevice {
+  OnDevice(Backend& be, const Problem& P)
+      : tx(make_field(be, convert<T>(P.tx))),
+        ty(make_field(be, convert<T>(P.ty))),
+        tz(make_field(be, convert<T>(P.tz))),
+        depth(make_field(be, convert<T>(P.depth))),
+        pv0(make_field(be, convert<T>(P.pv0))),
+        prm(make_field(be, convert<T>(P.prm))),
+        x(make_field(be, convert<T>(P.x))),
+        mw_n(make_field(be, convert<T>(P.mw_n))),
+        mo_n(make_field(be, convert<T>(P.mo_n))),
+        coef(be, 28 * P.box.extent()),
+        res(be, 2 * P.box.extent()),
+        box(P.box) {}
+  Field<T> tx, ty, tz, depth, pv0, prm, x, mw_n, mo_n, coef, res;
+  Box3 box;
+  Impes3DGrid grid() const { return {box, &tx.buffer(), &ty.buffer(), &tz.buffer(), &depth.buffer(), &pv0.buffer()}; }
+  void assemble(Backend& be, double dt) {
+    be.fim().assemble({precision_of<T>(), grid(), &prm.buffer(), prm.size(), dt, &x.buffer(), &mw_n.buffer(), &mo_n.buffer(),
+                       &coef.buffer(), &res.buffer()});
+  }
+};
+
+constexpr double kDt = 3.0;
+
+}  // namespace
+
+TEST_SUITE("backend") {
+
+TEST_CASE_TEMPLATE("fim: masses, residual and Jacobian rows on every backend equal the serial double reference", T, float,
+                   double) {
+  const Problem P = problem(17, 11, 7, rng()());
+  OnDevice<double> ref(reference(), P);
+  ref.coef.fill(0.0);
+  ref.res.fill(0.0);
+  ref.assemble(reference(), kDt);
+  const auto rc = ref.coef.download(), rr = ref.res.download();
+  for_each_backend([&](Backend& be) {
+    if (!be.supports(precision_of<T>())) return;
+    OnDevice<T> d(be, P);
+    d.coef.fill(T(0));  // outside the cells the arrays keep what they held: 0, as the reference's
+    d.res.fill(T(0));
+    Field<T> mw(be, P.box.extent()), mo(be, P.box.extent());
+    mw.fill(std::nan(""));
+    mo.fill(std::nan(""));
+    be.fim().masses({precision_of<T>(), d.grid(), &d.prm.buffer(), d.prm.size(), &d.x.buffer(), &mw.buffer(), &mo.buffer()});
+    // the masses of the state, as the physics computes them in double
+    std::vector<double> want_w(P.box.extent(), 0.0);
+    for (std::size_t L = 0; L < want_w.size(); ++L)
+      if (P.pv0[L] > 0) want_w[L] = phys::fim_cell_at<double>(P.prm.data(), P.pv0[L], P.x[2 * L], P.x[2 * L + 1]).mw;
+    CHECK(max_rel_diff(convert<double>(mw.download()), want_w) <= 10 * tol<T>());
+    // poison the cells' entries: every one must be written
+    {
+      auto c = d.coef.download();
+      auto r = d.res.download();
+      for (long k = 0; k < P.box.nz; ++k)
+        for (long j = 0; j < P.box.ny; ++j)
+          for (long i = 0; i < P.box.nx; ++i) {
+            const long L = P.box.at(i, j, k);
+            for (int q = 0; q < 7; ++q)
+              for (int e = 0; e < 4; ++e) c[(q * P.box.extent() + L) * 4 + e] = T(std::nan(""));
+            r[2 * L] = r[2 * L + 1] = T(std::nan(""));
+          }
+      d.coef.upload(c);
+      d.res.upload(r);
+    }
+    d.assemble(be, kDt);
+    // a float Jacobian's entries carry the rounding of dt x fluxes of ~1e3: relative to the largest
+    CHECK(max_rel_diff(convert<double>(d.coef.download()), rc) <= (sizeof(T) == 4 ? 1e-4 : 1e-11));
+    // the residual is a difference of masses: relative to the masses' size, not its own
+    double mscale = 0;
+    for (double m : P.mw_n) mscale = std::max(mscale, m);
+    CHECK(max_rel_diff(convert<double>(d.res.download()), rr, mscale) <= (sizeof(T) == 4 ? 1e-5 : 1e-12));
+  });
+}
+
+}  // TEST_SUITE
+
+TEST_CASE("fim: the assembled Jacobian equals finite differences of the assembled residual") {
+  const Problem P = problem(9, 7, 5, 17);
+  Backend& be = reference();
+  OnDevice<double> d(be, P);
+  d.coef.fill(0.0);
+  d.res.fill(0.0);
+  d.assemble(be, kDt);
+  const auto J = d.coef.download(), R0 = d.res.download();
+  const Box3& b = P.box;
+  const std::size_t E = b.extent();
+  const long off[7] = {0, -1, 1, -b.sy, b.sy, -b.sz, b.sz};
+  const int back[7] = {0, 2, 1, 4, 3, 6, 5};  // the plane of the neighbour that points back
+  std::mt19937_64 g(3);
+  int columns = 0, upstream_switches = 0;
+  for (int t = 0; t < 60; ++t) {
+    const long L = b.at(long(g() % b.nx), long(g() % b.ny), long(g() % b.nz));
+    if (!(P.pv0[L] > 0)) continue;
+    for (int u = 0; u < 2; ++u) {
+      const double h = u == 0 ? 1e-5 : 1e-8;
+      auto xp = P.x, xm = P.x;
+      xp[2 * L + u] += h;
+      xm[2 * L + u] -= h;
+      d.x.upload(xp);
+      d.assemble(be, kDt);
+      const auto Rp = d.res.download();
+      d.x.upload(xm);
+      d.assemble(be, kDt);
+      const auto Rm = d.res.download();
+      for (int q = 0; q < 7; ++q) {
+        const long N = L + off[q];  // the row whose block depends on x_L: L itself, or a neighbour
+        if (!(P.pv0[N] > 0)) continue;
+        const int plane = q == 0 ? 0 : back[q];
+        for (int r = 0; r < 2; ++r) {
+          const double fd = (Rp[2 * N + r] - Rm[2 * N + r]) / (2 * h);
+          const double an = J[(plane * E + N) * 4 + r * 2 + u];
+          // across a switch of upstream the difference is no derivative; the fluxes are kinked there
+          const double lin = std::fabs(Rp[2 * N + r] + Rm[2 * N + r] - 2 * R0[2 * N + r]);
+          if (lin > 1e-6 * std::max(1.0, std::fabs(R0[2 * N + r]))) {
+            ++upstream_switches;
+            continue;
+          }
+          CAPTURE(L);
+          CAPTURE(q);
+          CAPTURE(r);
+          CAPTURE(u);
+          CHECK(std::fabs(an - fd) <= 1e-5 * std::max(1.0, std::fabs(an)));
+        }
+      }
+      ++columns;
+    }
+  }
+  CHECK(columns > 60);
+  CHECK(upstream_switches < columns);
+}
+
+TEST_CASE("fim: each phase's fluxes cancel: the residuals sum to the change of the masses in place") {
+  const Problem P = problem(13, 8, 6, 5);
+  Backend& be = reference();
+  OnDevice<double> d(be, P);
+  d.coef.fill(0.0);
+  d.res.fill(0.0);
+  d.assemble(be, kDt);
+  const auto R = d.res.download();
+  double sw = 0, so = 0, dw = 0, dO = 0, scale = 0;
+  for (std::size_t L = 0; L < P.pv0.size(); ++L) {
+    if (!(P.pv0[L] > 0)) continue;
+    const auto c = phys::fim_cell_at<double>(P.prm.data(), P.pv0[L], P.x[2 * L], P.x[2 * L + 1]);
+    sw += R[2 * L];
+    so += R[2 * L + 1];
+    dw += c.mw - P.mw_n[L];
+    dO += c.mo - P.mo_n[L];
+    scale = std::max(scale, c.mw + c.mo);
+  }
+  CHECK(std::fabs(sw - dw) <= 1e-12 * scale * double(P.pv0.size()));
+  CHECK(std::fabs(so - dO) <= 1e-12 * scale * double(P.pv0.size()));
+}
