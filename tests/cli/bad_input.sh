@@ -79,6 +79,9 @@ expect_fail "schedule event 1 \(well 'I2', t = -5\): the time must be >= 0" run 
 expect_fail "100000 x 100000 x 3 grid \(30000000000 cells\) needs .* GiB of memory in double, but .* has .* GiB free" \
   "${imp[@]}" --set grid.nx=100000 --set grid.ny=100000
 expect_fail "unknown SOR design 'diagonal'|pressure.design" "${imp[@]}" --set pressure.design=diagonal
+# a completion's layers are [upper, lower]: reversed, they are refused, not reordered
+expect_fail "wells\[0\]\.k = \[3, 1\] runs upward: layer 3 is below layer 1" "${imp[@]}" --set 'wells[0].k=[3,1]'
+expect_fail "wells\[0\]\.k = \[-1, 1\] runs upward" "${imp[@]}" --set 'wells[0].k=[-1,1]'
 
 [ $failures -eq 0 ] || { echo "$failures bad-input case(s) failed"; exit 1; }
 echo "all bad-input cases give a clear error"
