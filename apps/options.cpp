@@ -69,7 +69,7 @@ CLI::Validator int_at_least(long lo) {
         if (v < lo) return s + " must be an integer >= " + std::to_string(lo);
         return {};
       },
-      ">= " + std::to_string(lo));
+      std::to_string(lo) + " or more");
 }
 
 CLI::Validator number_in(double lo, double hi) {
@@ -91,7 +91,7 @@ CLI::Validator positive_number() {
         if (!(v > 0)) return s + " must be a number > 0";
         return {};
       },
-      "> 0");
+      "positive");
 }
 
 CLI::Validator not_empty() {
