@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "apps/common.hpp"
+#include "apps/options.hpp"
 #include "core/base/error.hpp"
 
 namespace poreflow::app {
@@ -20,21 +21,20 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-void add_common_options(CLI::App& app, Common& c, bool backend, bool devices) {
+void add_common_options(CLI::App& app, Common& c, bool backend, bool devices, const std::string& precision_default) {
   if (backend) app.add_option("--backend,-b", c.backend, "serial | omp | opencl | cuda | auto")->capture_default_str();
   if (devices) {
-    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")->capture_default_str()->check(int_at_least(0));
     app.add_option("--cl-platform", c.backend_opts.cl_platform,
                    "OpenCL platform, a case-insensitive part of its name (e.g. NVIDIA, Portable)");
     app.add_option("--cl-device", c.backend_opts.cl_device, "OpenCL device index within the platform")
         ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
+        ->check(int_at_least(0));
     app.add_option("--threads", c.backend_opts.omp_threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")
-        ->check(CLI::Range(0, 4096));
+        ->check(int_in(0, 4096));
   }
-  app.add_option("--precision", c.precision, "float | double")->capture_default_str();
+  // the default is the subcommand's (or its case's), not Common's member: no capture_default_str
+  app.add_option("--precision", c.precision, "float | double (default: " + precision_default + ")");
   app.add_flag("-v,--verbose", c.verbose, "more log output (-vv: trace)");
   app.add_flag("-q,--quiet", c.quiet, "warnings and errors only");
 }
@@ -80,17 +80,25 @@ int main(int argc, char** argv) {
   add_bench(app, c);
   add_generate(app, c);
   try {
+    check_subcommands(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    spdlog::shutdown();
+    std::fprintf(stderr, "poreflow: error: %s\n", usage_message(app, e).c_str());
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    spdlog::shutdown();
+    std::fprintf(stderr, "poreflow: error: %s\n", e.what());
+    return kExitUsage;
   } catch (const Error& e) {
     spdlog::shutdown();
     std::fprintf(stderr, "poreflow: error: %s\n", e.what());
-    return 1;
+    return kExitError;
   } catch (const std::exception& e) {
     spdlog::shutdown();
     std::fprintf(stderr, "poreflow: internal error: %s\n", e.what());
-    return 2;
+    return kExitInternal;
   }
   return c.exit_code;
 }

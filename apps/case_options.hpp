@@ -5,6 +5,7 @@
 #include <string>
 
 #include "apps/common.hpp"
+#include "apps/options.hpp"
 
 namespace poreflow::app {
 
@@ -20,8 +21,8 @@ inline void add_case_options(CLI::App& sub, Common& c, CaseOptions& co) {
                  "interleaved, interleaved_divergent (GPU); blocked, omp_reduction (omp); serial; auto");
   sub.add_option("--combine", c.combine, "how block results are combined: atomic (device) or host");
   sub.add_option("--block", c.block, "threads per block for the paper reductions (power of two, 32..1024)")
-      ->check(CLI::Range(32, 1024));
-  sub.add_option("--check-every", c.check_every, "test convergence every K iterations")->check(CLI::Range(1, 1 << 20));
+      ->check(int_in(32, 1024));
+  sub.add_option("--check-every", c.check_every, "test convergence every K iterations")->check(int_in(1, 1 << 20));
   sub.add_option("--pressure-solver", c.pressure_solver, "bl1d: jacobi (paper 000) or tridiag (exact)");
   sub.add_option("--algorithm", c.algorithm, "tridiagonal algorithm: thomas, cr, pcr, cr_pcr, pcr_thomas, auto");
 }

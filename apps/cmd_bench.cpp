@@ -9,6 +9,7 @@
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
+#include "apps/options.hpp"
 
 namespace poreflow::app {
 
@@ -32,13 +33,13 @@ void sizes_options(CLI::App& sub, BenchOptions& o, const char* sizes_help) {
   sub.add_option("--sizes", o.sizes, sizes_help);
 }
 void cpu_gpu_budgets(CLI::App& sub, BenchOptions& o, const char* cpu_help, const char* gpu_help) {
-  sub.add_option("--cpu-budget", o.serial_budget, cpu_help)->capture_default_str()->check(CLI::PositiveNumber);
-  sub.add_option("--gpu-budget", o.device_budget, gpu_help)->capture_default_str()->check(CLI::PositiveNumber);
+  sub.add_option("--cpu-budget", o.serial_budget, cpu_help)->capture_default_str()->check(positive_number());
+  sub.add_option("--gpu-budget", o.device_budget, gpu_help)->capture_default_str()->check(positive_number());
 }
 void reduce_like_options(CLI::App& sub, BenchOptions& o) {
   sizes_options(sub, o, "e.g. 2^14..2^26 or 16384,1048576");
   sub.add_option("--variants", o.variants, "only these reduction variants (comma-separated)");
-  sub.add_option("--block", o.block, "threads per block of the paper variants")->capture_default_str()->check(CLI::Range(32, 1024));
+  sub.add_option("--block", o.block, "threads per block of the paper variants")->capture_default_str()->check(int_in(32, 1024));
 }
 
 void reduce_options(CLI::App& sub, BenchOptions& o) {
@@ -49,7 +50,7 @@ void bl1d_options(CLI::App& sub, BenchOptions& o) {
   reduce_like_options(sub, o);
   sub.add_option("--check-every", o.check_every, "convergence check every K iterations")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
+      ->check(int_in(1, 1 << 20));
 }
 void tridiag_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("--shapes", o.shapes, "n x batch list, e.g. 1025x1025,33x2^19 (default: squares 65..8193 and "
@@ -59,7 +60,7 @@ void tridiag_options(CLI::App& sub, BenchOptions& o) {
 void adi2d_options(CLI::App& sub, BenchOptions& o) {
   sizes_options(sub, o, "grid points per side (default 65,129,257,513,1025,2049,4097)");
   sub.add_option("--variants", o.variants, "only these tridiagonal algorithms (comma-separated)");
-  sub.add_option("--steps", o.steps, "time steps of the case")->capture_default_str()->check(CLI::Range(1, 1000000));
+  sub.add_option("--steps", o.steps, "time steps of the case")->capture_default_str()->check(int_in(1, 1000000));
   cpu_gpu_budgets(sub, o, "seconds a serial or omp run may take; longer ones are timed over fewer steps and scaled",
                   "the same for a cuda or opencl run");
 }
@@ -74,11 +75,11 @@ void impes3d_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("--steps", o.impes_steps, "most steps timed per grid (serial times fewer within its budget; every "
                                            "backend then times as many)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
+      ->check(int_in(1, 1000000));
   cpu_gpu_budgets(sub, o, "seconds of timed steps a serial or omp grid may take", "the same for cuda and opencl");
   sub.add_option("--serial-max-cells", o.serial_max_cells, "larger grids are not run on serial")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(int_at_least(0));
 }
 void fluids3d_options(CLI::App& sub, BenchOptions& o) {
   sizes_options(sub, o, "grid cells per side (default 32,64,...,288 and 42,84,168)");
@@ -126,12 +127,12 @@ void add_bench(CLI::App& app, Common& c) {
   static BenchOptions o;
   for (const BenchKind& kind : kKinds) {
     auto* sub = bench->add_subcommand(kind.name, kind.help);
-    add_common_options(*sub, c, false, true);
+    add_common_options(*sub, c, false, true, kind.default_precision);
     sub->add_option("--backends", o.backends, "comma-separated (default: every available; serial is always added)");
-    sub->add_option("--json", o.json, "write the rows to this JSON file");
+    sub->add_option("--json", o.json, "write the rows to this JSON file")->check(not_empty());
     sub->add_option("--sample-seconds", o.target, "target duration of one timing sample")
         ->capture_default_str()
-        ->check(CLI::Range(1e-6, 60.0));
+        ->check(number_in(1e-6, 60.0));
     kind.options(*sub, o);
     sub->callback([&c, sub, &kind] {
       apply_logging(c);

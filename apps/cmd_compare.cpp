@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
+#include "apps/options.hpp"
 #include "core/base/error.hpp"
 #include "core/run/registry.hpp"
 
@@ -20,8 +22,66 @@ struct Row {
   std::string backend, device;
   RunReport rep;
   double max_abs = 0, max_rel = 0;
-  std::string worst_field;
+  std::string worst_field;  // the field of the largest relative difference; empty: every field equal
 };
+
+// --backends: two or more, each once (compare runs a case on each and sets them against the first)
+std::vector<std::string> backend_list(const std::string& option) {
+  if (option.empty()) return available_backends();
+  const auto names = split_list(option);
+  if (names.empty()) throw UsageError("--backends '" + option + "' names no backend");
+  for (std::size_t i = 0; i < names.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[i] == names[j]) throw UsageError("--backends names " + names[i] + " twice: compare runs each backend once");
+  if (names.size() == 1)
+    throw UsageError("--backends names one backend (" + names[0] + "): compare needs two or more, the first being the reference");
+  return names;
+}
+
+// the largest differences of a row's fields against the reference's
+void differences(Row& r, const std::vector<NamedField>& ref) {
+  for (std::size_t f = 0; f < ref.size(); ++f) {
+    const auto& a = r.rep.final_fields[f].values;
+    const auto& b = ref[f].values;
+    double scale = 0, d = 0;
+    for (double x : b) scale = std::max(scale, std::fabs(x));
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      double e = std::fabs(a[i] - b[i]);
+      if (!(e == e)) e = INFINITY;
+      d = std::max(d, e);
+    }
+    const double rel = d / (scale > 0 ? scale : 1);
+    if (rel > r.max_rel || (d > 0 && r.worst_field.empty())) {
+      r.max_rel = rel;
+      r.max_abs = d;
+      r.worst_field = ref[f].name;
+    }
+  }
+}
+
+void print_table(const std::vector<Row>& rows) {
+  std::size_t w = 6;  // the device column as wide as its longest name: none is cut
+  for (const auto& r : rows) w = std::max(w, r.device.size());
+  const Row* serial = nullptr;
+  for (const auto& r : rows)
+    if (r.backend == "serial") serial = &r;
+  fmt::print("\n{:<8} {:<{}} {:>10} {:>12} {:>9} {:>12} {:>12}  {}\n", "backend", "device", w, "wall s", "ms/step", "speedup",
+             "max abs", "max rel", "in field");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const double per_step = r.rep.steps ? 1e3 * r.rep.wall_seconds / r.rep.steps : 0;
+    const std::string speedup = serial ? fmt::format("{:.2f}", serial->rep.wall_seconds / r.rep.wall_seconds) : "-";
+    if (i == 0)
+      fmt::print("{:<8} {:<{}} {:>10.4f} {:>12.5f} {:>9} {:>12} {:>12}  {}\n", r.backend, r.device, w, r.rep.wall_seconds, per_step,
+                 speedup, "-", "-", "reference");
+    else
+      fmt::print("{:<8} {:<{}} {:>10.4f} {:>12.5f} {:>9} {:>12.3e} {:>12.3e}  {}\n", r.backend, r.device, w, r.rep.wall_seconds,
+                 per_step, speedup, r.max_abs, r.max_rel, r.worst_field.empty() ? "all equal" : r.worst_field);
+  }
+  std::string fields;
+  for (const auto& f : rows.front().rep.final_fields) fields += (fields.empty() ? "" : ", ") + f.name;
+  fmt::print("compared fields: {} (max abs and max rel: the field with the largest relative difference)\n", fields);
+}
 
 }  // namespace
 
@@ -31,26 +91,45 @@ void add_compare(CLI::App& app, Common& c) {
   static std::string backends;
   static double tolerance = -1;
   add_case_options(*sub, c, co);
-  sub->add_option("--backends", backends, "comma-separated list (default: every available backend)");
+  sub->add_option("--backends", backends, "comma-separated list of two or more (default: every available backend)")
+      ->check(not_empty());
   sub->add_option("--tolerance", tolerance,
                   "largest allowed relative difference (default 1e-8 for double, 1e-3 for float)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   add_common_options(*sub, c);
   sub->callback([&c, sub] {
     apply_logging(c);
+    const auto names = backend_list(backends);
+    // the backends first, their choice logged after the case is checked on the first of them
+    std::vector<std::unique_ptr<Backend>> bes;
+    std::vector<std::string> choices, used;
+    for (const auto& name : names) {
+      std::string choice;
+      bes.push_back(make_backend(name, c.backend_opts, &choice));
+      if (!choice.empty()) choices.push_back(choice);
+      for (std::size_t j = 0; j + 1 < bes.size(); ++j)
+        if (bes[j]->name() == bes.back()->name() && bes[j]->device_name() == bes.back()->device_name())
+          throw UsageError("--backends: " + name + " runs on " + bes.back()->name() + " (" + bes.back()->device_name() +
+                           "), as " + names[j] + " does: compare runs each backend once");
+      used.push_back(bes.back()->name());
+    }
     const auto prec = [&] {
       auto cf = load_case(co.path, c);
-      return run_precision(cf, *sub, c);
-    }();
-    auto names = backends.empty() ? available_backends() : split_list(backends);
-    if (names.empty()) throw ConfigError("--backends is empty");
-    double tol = tolerance >= 0 ? tolerance : (prec == Precision::Double ? 1e-8 : 1e-3);
-    std::vector<Row> rows;
-    for (const auto& name : names) {
-      auto cf = load_case(co.path, c);
       (void)read_output_options(cf);  // validated, but compare writes no output
+      const auto p = run_precision(cf, *sub, c);
+      MemoryNeed need;
+      (void)make_simulation(cf, *bes.front(), p, &need);
+      cf.check_all_used();
+      return p;
+    }();
+    for (const auto& line : choices) spdlog::info("{}", line);
+    warn_device_options(*sub, c.backend_opts.omp_threads, used);
+    const double tol = tolerance >= 0 ? tolerance : (prec == Precision::Double ? 1e-8 : 1e-3);
+    std::vector<Row> rows;
+    for (auto& be : bes) {
+      auto cf = load_case(co.path, c);
+      (void)read_output_options(cf);
       (void)run_precision(cf, *sub, c);  // read above
-      auto be = make_backend(name, c.backend_opts);
       spdlog::info("compare: running on {} ({})", be->name(), be->device_name());
       auto model = make_model(cf, *be, prec);
       cf.check_all_used();
@@ -61,41 +140,15 @@ void add_compare(CLI::App& app, Common& c) {
       row.device = be->device_name();
       row.rep = run_model(*model, off, !c.quiet);
       rows.push_back(std::move(row));
+      model.reset();
+      be.reset();  // its device memory and contexts, before the next backend runs
     }
-    // differences against the first backend
-    const auto& ref = rows.front().rep.final_fields;
     bool fail = false;
-    for (auto& r : rows) {
-      for (std::size_t f = 0; f < ref.size(); ++f) {
-        const auto& a = r.rep.final_fields[f].values;
-        const auto& b = ref[f].values;
-        double scale = 0, d = 0;
-        for (double x : b) scale = std::max(scale, std::fabs(x));
-        for (std::size_t i = 0; i < a.size(); ++i) {
-          double e = std::fabs(a[i] - b[i]);
-          if (!(e == e)) e = INFINITY;
-          d = std::max(d, e);
-        }
-        double rel = d / (scale > 0 ? scale : 1);
-        if (rel >= r.max_rel) {
-          r.max_rel = rel;
-          r.max_abs = d;
-          r.worst_field = ref[f].name;
-        }
-      }
-      if (!(r.max_rel <= tol)) fail = true;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+      differences(rows[i], rows.front().rep.final_fields);
+      if (!(rows[i].max_rel <= tol)) fail = true;
     }
-    const Row* serial = nullptr;
-    for (const auto& r : rows)
-      if (r.backend == "serial") serial = &r;
-    fmt::print("\n{:<8} {:<44} {:>10} {:>12} {:>9} {:>12} {:>12}  {}\n", "backend", "device", "wall s", "ms/step",
-               "speedup", "max abs", "max rel", "field");
-    for (const auto& r : rows) {
-      double per_step = r.rep.steps ? 1e3 * r.rep.wall_seconds / r.rep.steps : 0;
-      std::string speedup = serial ? fmt::format("{:.2f}", serial->rep.wall_seconds / r.rep.wall_seconds) : "-";
-      fmt::print("{:<8} {:<44.44} {:>10.4f} {:>12.5f} {:>9} {:>12.3e} {:>12.3e}  {}\n", r.backend, r.device,
-                 r.rep.wall_seconds, per_step, speedup, r.max_abs, r.max_rel, r.worst_field);
-    }
+    print_table(rows);
     fmt::print("differences against {}; tolerance {:.1e} ({}): {}\n", rows.front().backend, tol, to_string(prec),
                fail ? "EXCEEDED" : "ok");
     if (fail) {

@@ -7,6 +7,7 @@
 
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
+#include "apps/options.hpp"
 #include "core/base/error.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/run/driver.hpp"
@@ -51,14 +52,14 @@ void add_run(CLI::App& app, Common& c) {
   static std::string out_dir, checkpoint_file, restart_file;
   static double checkpoint_every = 0;
   static bool no_output = false, dry_run = false;
-  sub->add_option("--out,-o", out_dir, "output folder (default: the case's output.dir)");
+  sub->add_option("--out,-o", out_dir, "output folder (default: the case's output.dir)")->check(not_empty());
   sub->add_flag("--no-output", no_output, "write nothing, only run and report");
   sub->add_flag("--dry-run", dry_run, "read and check the case, print the memory it needs on the backend, run nothing");
   sub->add_option("--checkpoint-every", checkpoint_every,
                   "write a checkpoint each time the simulated time passes a multiple of T (the model's time unit), "
                   "and one at the end")
-      ->check(CLI::PositiveNumber);
-  sub->add_option("--checkpoint", checkpoint_file, "the checkpoint file (default: OUT/checkpoint.h5)");
+      ->check(positive_number());
+  sub->add_option("--checkpoint", checkpoint_file, "the checkpoint file (default: OUT/checkpoint.h5)")->check(not_empty());
   sub->add_option("--restart", restart_file, "continue the run a checkpoint was written by (same case and --set options)")
       ->check(CLI::ExistingFile);
   sub->callback([&c, sub] {
@@ -83,8 +84,15 @@ void add_run(CLI::App& app, Common& c) {
     io::Checkpoint restart;
     if (!restart_file.empty()) restart = io::read_checkpoint(restart_file);
 
-    auto be = make_backend(c.backend, c.backend_opts);
-    spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
+    // the backend's choice is logged once the case is read and checked: errors about the case
+    // come first
+    std::string choice;
+    auto be = make_backend(c.backend, c.backend_opts, &choice);
+    auto chosen = [&] {
+      if (!choice.empty()) spdlog::info("{}", choice);
+      spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
+      warn_device_options(*sub, c.backend_opts.omp_threads, {be->name()});
+    };
     ck.identity.backend = be->name();
     ck.identity.device = be->device_name();
     if (!restart_file.empty()) {
@@ -95,6 +103,7 @@ void add_run(CLI::App& app, Common& c) {
       MemoryNeed need;
       (void)make_model(cf, *be, prec, &need);
       cf.check_all_used();
+      chosen();
       fmt::print("{}\n", describe_memory(need, prec, *be));
       try {
         check_memory(need, prec, *be);
@@ -105,6 +114,7 @@ void add_run(CLI::App& app, Common& c) {
     }
     auto sim = make_simulation(cf, *be, prec);
     cf.check_all_used();
+    chosen();
     const Model& model = *sim.model;
     if (auto hint = model.backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
     auto rep = run_simulation(sim, out, !c.quiet, ck);

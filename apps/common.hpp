@@ -27,8 +27,11 @@ struct Common {
 };
 
 // Registers the shared options on a subcommand: --backend when `backend`, the device choice
-// (--device, --cl-platform, --cl-device, --threads) when `devices`, always precision and logging.
-void add_common_options(CLI::App& app, Common& c, bool backend = true, bool devices = true);
+// (--device, --cl-platform, --cl-device, --threads) when `devices`, always precision (its help
+// says `precision_default`) and logging.
+inline const std::string kCasePrecision = "the case's precision key, else double; cases/fluids3d.toml says float";
+void add_common_options(CLI::App& app, Common& c, bool backend = true, bool devices = true,
+                        const std::string& precision_default = kCasePrecision);
 void apply_logging(const Common& c);
 
 // Loads a case and applies the shortcuts and --set overrides, in that order.

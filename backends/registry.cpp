@@ -90,7 +90,11 @@ std::vector<std::string> available_backends() {
   return v;
 }
 
-std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& opts) {
+std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& opts, std::string* choice) {
+  auto chose = [choice](const std::string& line) {
+    if (choice) *choice = line;
+    else spdlog::info("{}", line);
+  };
   if (name == "serial") return make_serial_backend();
   if (name == "omp") return make_omp_backend(opts.omp_threads);
   if (name == "cuda") return make_cuda(opts);
@@ -98,7 +102,7 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
   if (name == "auto") {
     if (cuda_usable()) {
       auto be = make_cuda(opts);
-      spdlog::info("--backend auto chose cuda ({})", be->device_name());
+      chose("--backend auto chose cuda (" + be->device_name() + ")");
       return be;
     }
 #if POREFLOW_HAVE_OPENCL
@@ -106,12 +110,12 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
       if (!d.gpu) continue;
       auto be = make_opencl_backend(opts.cl_platform.empty() ? d.platform : opts.cl_platform,
                                     opts.cl_platform.empty() ? d.index : opts.cl_device);
-      spdlog::info("--backend auto chose opencl ({})", be->device_name());
+      chose("--backend auto chose opencl (" + be->device_name() + ")");
       return be;
     }
 #endif
     auto be = make_omp_backend(opts.omp_threads);
-    spdlog::info("--backend auto chose omp ({}): no CUDA device and no OpenCL GPU", be->device_name());
+    chose("--backend auto chose omp (" + be->device_name() + "): no CUDA device and no OpenCL GPU");
     return be;
   }
   throw ConfigError("unknown backend '" + std::string(name) + "' (expected serial, omp, opencl, cuda or auto; available here: " +

@@ -21,8 +21,9 @@ struct BackendOptions {
 const std::vector<std::string>& backend_names();
 bool backend_compiled(std::string_view name);
 
-// Creates the named backend; "auto" picks cuda, then an OpenCL GPU, then omp, and logs the choice.
-std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& opts = {});
+// Creates the named backend; "auto" picks cuda, then an OpenCL GPU, then omp, and logs the choice,
+// or, given `choice`, writes that line there for the caller to log (after it has checked its case).
+std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOptions& opts = {}, std::string* choice = nullptr);
 
 // Backends that are compiled and see a device right now.
 std::vector<std::string> available_backends();

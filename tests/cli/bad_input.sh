@@ -36,11 +36,11 @@ expect_fail "the 3000000000-point grid needs .* of memory in double, but .* free
 expect_fail "the 100001 x 100001 grid needs .* of memory" run "$src/cases/adi2d.toml" --no-output -q --set grid.points=100001
 expect_fail "needs .* in double .*: does not fit" run "$src/cases/adi2d.toml" --dry-run --set grid.points=100001
 # options are checked like case keys
-expect_fail "--threads: Value -5 not in range" "${run_quick[@]}" --threads -5
-expect_fail "--check-every: Value 0 not in range" "${run_quick[@]}" --check-every 0
-expect_fail "--device: Value must be a non-negative number|--device.*-1" "${run_quick[@]}" --device -1
-expect_fail "--tolerance: Value must be a positive number|--tolerance.*-1" compare "$case_file" --tolerance -1
-expect_fail "--sample-seconds: Value 0 not in range" bench reduce --backends serial --sample-seconds 0
+expect_fail "--threads: -5 is not in \[0, 4096\]" "${run_quick[@]}" --threads -5
+expect_fail "--check-every: 0 is not in \[1, 1048576\]" "${run_quick[@]}" --check-every 0
+expect_fail "--device: -1 must be an integer >= 0" "${run_quick[@]}" --device -1
+expect_fail "--tolerance: -1 must be a number > 0" compare "$case_file" --tolerance -1
+expect_fail "--sample-seconds: 0 is not in \[1e-06, 60\]" bench reduce --backends serial --sample-seconds 0
 expect_fail "unknown tridiagonal algorithm 'crr'" bench tridiag --backends serial --variants crr
 expect_fail "unknown SOR design 'diagonal'|diagonal" bench sor3d --backends serial --variants diagonal
 
@@ -79,6 +79,9 @@ expect_fail "schedule event 1 \(well 'I2', t = -5\): the time must be >= 0" run 
 expect_fail "100000 x 100000 x 3 grid \(30000000000 cells\) needs .* GiB of memory in double, but .* has .* GiB free" \
   "${imp[@]}" --set grid.nx=100000 --set grid.ny=100000
 expect_fail "unknown SOR design 'diagonal'|pressure.design" "${imp[@]}" --set pressure.design=diagonal
+# a completion's layers are [upper, lower]: reversed, they are refused, not reordered
+expect_fail "wells\[0\]\.k = \[3, 1\] runs upward: layer 3 is below layer 1" "${imp[@]}" --set 'wells[0].k=[3,1]'
+expect_fail "wells\[0\]\.k = \[-1, 1\] runs upward" "${imp[@]}" --set 'wells[0].k=[-1,1]'
 
 [ $failures -eq 0 ] || { echo "$failures bad-input case(s) failed"; exit 1; }
 echo "all bad-input cases give a clear error"

@@ -57,6 +57,14 @@ sed 's/^PROPS$/MULTFLT\n F1 0.1 \/\n\/\nPROPS/' "$deck" > "$tmp/MULTFLT.DATA"
 expect_fail "MULTFLT \($tmp/MULTFLT.DATA:[0-9]+" run "$tmp/MULTFLT.DATA"
 sed 's/^ 300\*0.2 \/$/ 300*0.2 \/\nnot a keyword at all/' "$deck" > "$tmp/SYNTAX.DATA"
 expect_fail "SYNTAX.DATA.*line [0-9]+" run "$tmp/SYNTAX.DATA"
+# opm-common's messages in poreflow's words: one line, the keyword, file and line, the deck's units
+printf 'RUNSPEC\n\x01\x02{\xff garbage\n' > "$tmp/BINARY.DATA"
+expect_fail "^poreflow: error: deck '$tmp/BINARY.DATA' line 2, column 1: byte 0x01 is not text" run "$tmp/BINARY.DATA"
+[ "$("$bin" run "$tmp/BINARY.DATA" -q 2>&1 | wc -l)" -eq 1 ] || { echo "FAIL: a binary deck's message is not one line"; failures=$((failures + 1)); }
+sed 's/^ 10 10 3 \/$/ 0 10 3 \//' "$deck" > "$tmp/DIM0.DATA"
+expect_fail "DIMENS \($tmp/DIM0.DATA:6\): NX = 0 must be an integer >= 1" run "$tmp/DIM0.DATA"
+sed '0,/^ 5\*30 \/$/s// 5*30 -10 \//' "$deck" > "$tmp/TSTEP.DATA"
+expect_fail "^poreflow: error: deck '.*': TSTEP \($tmp/TSTEP.DATA:103\): step 6 = -10 days must be" run "$tmp/TSTEP.DATA"
 expect_fail "unknown key 'pressure.tolerence'" run "$deck" --set pressure.tolerence=1e-8
 expect_fail "grid.nx is set by the deck SMALL.DATA \(DIMENS\); change the deck" run "$deck" --set grid.nx=5
 expect_fail "time.end = 0 must be a finite number > 0" run "$deck" --set time.end=0

@@ -245,7 +245,10 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
       cf.fail(b + ".k", "must be a layer or [first, last] (1-based; negative counts from the bottom)");
     long k0 = ks[0] > 0 ? long(ks[0]) - 1 : g.nz + long(ks[0]);
     long k1 = ks[1] > 0 ? long(ks[1]) - 1 : g.nz + long(ks[1]);
-    if (k1 < k0) std::swap(k0, k1);
+    if (k1 < k0)  // refused, not reordered: a reversed pair is more likely a typo than a wish
+      cf.fail(b + ".k", "= [" + std::to_string(long(ks[0])) + ", " + std::to_string(long(ks[1])) + "] runs upward: layer " +
+                            std::to_string(k0 + 1) + " is below layer " + std::to_string(k1 + 1) +
+                            " (write [first, last] from the top down)");
     const double diameter = cf.positive(b + ".diameter", 0.2), skin = cf.get_double(b + ".skin", 0);
     const double wi = cf.non_negative(b + ".wi", 0);
     const bool skip_inactive = cf.get_bool(b + ".skip_inactive", false);

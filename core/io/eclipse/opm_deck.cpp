@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <opm/common/utility/OpmInputError.hpp>
@@ -29,6 +28,9 @@
 #include <spdlog/spdlog.h>
 
 #include "core/base/error.hpp"
+#include "core/io/eclipse/deck_text.hpp"
+#include "core/io/eclipse/opm_checks.hpp"
+#include "core/io/eclipse/opm_errors.hpp"
 #include "core/io/eclipse/opm_keywords.hpp"
 
 namespace poreflow::eclipse {
@@ -343,27 +345,6 @@ void check_completions(const Opm::Deck& deck, const Opm::EclipseGrid& grid, cons
   }
 }
 
-// opm-common reports an unknown keyword without its place ("<memory string> line 0"); find the
-// first line of the deck file that starts with it
-std::string with_place(const std::string& what, const std::string& path) {
-  const std::string tag = "Unknown keyword: ";
-  const auto at = what.find(tag);
-  if (at == std::string::npos || what.find("<memory string> line 0") == std::string::npos) return what;
-  std::string kw = what.substr(at + tag.size());
-  kw = kw.substr(0, kw.find_first_of(" \n\r\t"));
-  std::ifstream in(path);
-  std::string line;
-  for (long n = 1; std::getline(in, line); ++n) {
-    std::istringstream ls(line);
-    std::string first;
-    ls >> first;
-    if (first.size() > 8) first.resize(8);  // keywords are at most 8 characters
-    for (char& c : first) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (first == kw) return "unknown keyword " + kw + " at " + path + " line " + std::to_string(n) + " (text where a keyword belongs)";
-  }
-  return what;
-}
-
 }  // namespace
 
 std::shared_ptr<const Deck> read_deck(const std::string& path) {
@@ -381,10 +362,16 @@ std::shared_ptr<const Deck> read_deck(const std::string& path) {
   ctx.update("PARSE_MISSING_DIMS_KEYWORD", Opm::InputError::IGNORE);  // EQLDIMS and the like: their defaults
   Opm::ErrorGuard errors;
   try {
+    check_deck_text(path);  // before opm-common words the deck's text into its messages
     Opm::Parser parser;
     const Opm::Deck deck = parser.parseFile(path, ctx, errors);
     for (const auto& note : check_keywords(deck)) spdlog::warn("{}", note);
     if (!deck.hasKeyword("OIL") || !deck.hasKeyword("WATER")) fail(path, "RUNSPEC must declare OIL and WATER (poreflow is oil-water)");
+    try {
+      check_deck_values(deck);  // before opm-common's own checks, which name no place
+    } catch (const ConfigError& e) {
+      fail(path, e.what());
+    }
     d->state = std::make_unique<Opm::EclipseState>(deck);
     auto python = std::make_shared<Opm::Python>(Opm::Python::Enable::OFF);
     d->schedule = std::make_unique<Opm::Schedule>(deck, *d->state, ctx, errors, python);
@@ -401,15 +388,23 @@ std::shared_ptr<const Deck> read_deck(const std::string& path) {
     read_fluid(*d->state, d->input_.fluid, path);
     read_initial(*d->state, d->input_, path);
     read_wells(*d->schedule, d->input_, path);
+    // impes3d's own checks (tables, wells in inactive cells, ...), with the place of the keyword
+    // a message names
+    try {
+      validate(d->input_);
+    } catch (const ConfigError& e) {
+      const std::string case_name = "case '" + path + "': ";
+      std::string what = e.what();
+      if (what.rfind(case_name, 0) == 0) what = what.substr(case_name.size());
+      fail(path, with_keyword_place(what, deck));
+    }
   } catch (const ConfigError&) {
     errors.clear();
     throw;
   } catch (const std::exception& e) {  // opm-common's OpmInputError and the rest
     errors.clear();
-    throw ConfigError(std::string("deck '") + path + "': " + with_place(e.what(), path));
+    throw ConfigError(std::string("deck '") + path + "': " + explain_opm_error(e, path));
   }
-  // impes3d's own checks (tables, wells in inactive cells, ...) name the deck as the source
-  validate(d->input_);
   return d;
 }
 
