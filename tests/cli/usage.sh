@@ -31,11 +31,11 @@ expect_exit 2 "^poreflow: error: --threads: 'many' is not an integer" "${quick[@
 out=$("$bin" run 2>&1)
 [ "$(echo "$out" | wc -l)" -eq 1 ] || fail "a usage error is one line, got: $out"
 # an unknown subcommand is named as such, with the known ones
-expect_exit 2 "unknown subcommand 'frobnicate' \(expected info, run, compare or bench\)" frobnicate
+expect_exit 2 "unknown subcommand 'frobnicate' \(expected info, run, compare, bench or generate\)" frobnicate
 expect_exit 2 "unknown subcommand 'frobnicate' of poreflow bench \(expected reduce, bl1d" bench frobnicate
 out=$("$bin" frobnicate 2>&1)
 echo "$out" | grep -q "A subcommand is required" && fail "an unknown subcommand is not 'A subcommand is required': $out"
-expect_exit 2 "poreflow needs a subcommand: info, run, compare or bench"
+expect_exit 2 "poreflow needs a subcommand: info, run, compare, bench or generate"
 # ranges in plain numbers, not 309-digit bounds
 for args in "run $case_file --device -1" "run $case_file --checkpoint-every -1" \
   "bench impes3d --serial-max-cells -1" "bench adi2d --cpu-budget -1" "run $case_file --cl-device -2"; do
