@@ -621,6 +621,16 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
   return need;
 }
 
+std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every) {
+  if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
+  std::unique_ptr<linalg::Preconditioner<double>> M;
+  if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
+  else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
+  else if (s.key == "amg") M = std::make_unique<linalg::Amg<double>>();
+  else M = std::make_unique<linalg::Cpr<double>>();
+  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M));
+}
+
 std::string seconds_text(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
 
 }  // namespace
@@ -696,15 +706,40 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
   for (auto& [name, be] : backends)
     if (be->is_host() && (name != "serial" || serial_asked)) order.emplace_back(name, be.get());
 
+  auto is_wanted = [&](const std::string& key) {
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), key) != wanted.end();
+  };
+  // every solver once on a small system of each kind asked for, untimed, so that no setup or solve
+  // below pays a program build (OpenCL builds a program at its first use) or a library's first call
+  {
+    std::vector<HostSystem> small;
+    if (std::any_of(systems.begin(), systems.end(), [](const auto& x) { return x.kind != LinalgSystem::Kind::TwoPhase; }))
+      small.push_back(poisson(12));
+    if (std::any_of(systems.begin(), systems.end(), [](const auto& x) { return x.kind == LinalgSystem::Kind::TwoPhase; }))
+      small.push_back(spe10_two_phase(10, 10, 6));
+    const auto t0 = Clock::now();
+    for (auto& [name, bep] : order)
+      for (const HostSystem& h : small)
+        for (const Solver& s : solvers_for(h, name)) {
+          if (!is_wanted(s.key)) continue;
+          try {
+            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every);
+            run->setup();
+            run->refresh();
+            run->reset();
+            run->solve(200);
+          } catch (const Error& e) {
+            spdlog::warn("bench linalg: {} {} on a warm-up system: {}", name, s.variant, e.what());
+          }
+        }
+    spdlog::info("bench linalg: the solvers' warm-up took {:.2f} s", since(t0));
+  }
   for (const LinalgSystem& spec : systems) {
     const auto t_build = Clock::now();
     const HostSystem h = spec.kind == LinalgSystem::Kind::Poisson ? poisson(spec.nx)
                          : spec.kind == LinalgSystem::Kind::Spe10 ? spe10(spec.nx, spec.ny, spec.nz)
                                                                   : spe10_two_phase(spec.nx, spec.ny, spec.nz);
     spdlog::info("bench linalg: {} built on the host in {:.2f} s ({} unknowns)", h.label, since(t_build), h.unknowns());
-    auto is_wanted = [&](const std::string& key) {
-      return wanted.empty() || std::find(wanted.begin(), wanted.end(), key) != wanted.end();
-    };
     // SOR's omega per kind of design: points (simple, tiled) and z-lines
     double omega_point = forced_omega, omega_line = forced_omega;
     std::string omega_point_how = "given", omega_line_how = "given";
@@ -771,17 +806,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           continue;
         }
         try {
-          std::unique_ptr<Runner> run;
-          if (sor) {
-            run = std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, o.sor_check_every);
-          } else {
-            std::unique_ptr<linalg::Preconditioner<double>> M;
-            if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
-            else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
-            else if (s.key == "amg") M = std::make_unique<linalg::Amg<double>>();
-            else M = std::make_unique<linalg::Cpr<double>>();
-            run = std::make_unique<KrylovRunner>(be, h, s.method, std::move(M));
-          }
+          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every);
           const double setup_s = run->setup();
           if (run->host_setup_seconds() > 0 && !known_host_setup.count(s.variant))
             known_host_setup[s.variant] = {run->host_setup_seconds(), name};
@@ -820,6 +845,21 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
             not_run(fmt::format("not at the tolerance within the {} budget of {} s: stopped after {} iterations at a "
                                 "relative residual of {:.3e} (--{}-budget)",
                                 cpu ? "CPU" : "GPU", budget, first.iterations, first.relative, cpu ? "cpu" : "gpu"));
+            continue;
+          }
+          if (!first.converged) {  // a solver that does not converge within its limit: the row says so
+            row.t.median = row.t.min = t_first;
+            row.t.reps = 1;
+            row.verified = false;
+            row.set("iterations", first.iterations);
+            row.set("converged", false);
+            row.set("setup_s", setup_s);
+            row.set("solver_rel_residual", first.relative);
+            row.note = fmt::format("{}: did not converge: stopped ({}) after {} iterations at a relative residual of "
+                                   "{:.3e}, in {} (the limit: {} iterations)",
+                                   s.variant, first.why, first.iterations, first.relative, seconds_text(t_first), cap);
+            spdlog::error("bench linalg: {} {} {}: {}", name, s.variant, h.label, row.note);
+            rows.push_back(row);
             continue;
           }
           // the timed solves: each from x = 0, the same iterations as the first (Krylov: the same batches,
