@@ -10,6 +10,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <type_traits>
 
 #include "backends/registry.hpp"
 #include "core/base/error.hpp"
@@ -78,6 +79,21 @@ void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline) {
       if (s.backend == "serial" && s.variant == baseline && s.size == r.size && s.batch == r.batch &&
           s.layout == r.layout && s.t.median > 0 && r.t.median > 0)  // 0: a failed run, no time
         r.speedup = s.t.median / r.t.median;
+}
+
+void BenchRow::set(const std::string& key, Extra v) {
+  for (auto& [k, e] : extra)
+    if (k == key) {
+      e = std::move(v);
+      return;
+    }
+  extra.emplace_back(key, std::move(v));
+}
+
+const BenchRow::Extra* BenchRow::get(const std::string& key) const {
+  for (const auto& [k, e] : extra)
+    if (k == key) return &e;
+  return nullptr;
 }
 
 BenchRow make_row(std::string bench, std::string backend, std::string device, std::string variant, std::string combine,
@@ -163,25 +179,34 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
   root.insert("meta", meta);
   toml::array arr;
   for (const auto& r : rows) {
-    arr.push_back(toml::table{{"bench", r.bench},
-                              {"backend", r.backend},
-                              {"device", r.device},
-                              {"variant", r.variant},
-                              {"combine", r.combine},
-                              {"precision", r.precision},
-                              {"size", static_cast<int64_t>(r.size)},
-                              {"batch", static_cast<int64_t>(r.batch)},
-                              {"layout", r.layout},
-                              {"median_s", r.t.median},
-                              {"min_s", r.t.min},
-                              {"reps_per_sample", static_cast<int64_t>(r.t.reps)},
-                              {"bytes", r.bytes},
-                              {"gbps", r.gbps},
-                              {"copy_gbps", r.copy_gbps},
-                              {"ratio_copy", r.ratio_copy},
-                              {"speedup_vs_serial", r.speedup},
-                              {"verified", r.verified},
-                              {"note", r.note}});
+    toml::table t{{"bench", r.bench},
+                  {"backend", r.backend},
+                  {"device", r.device},
+                  {"variant", r.variant},
+                  {"combine", r.combine},
+                  {"precision", r.precision},
+                  {"size", static_cast<int64_t>(r.size)},
+                  {"batch", static_cast<int64_t>(r.batch)},
+                  {"layout", r.layout},
+                  {"median_s", r.t.median},
+                  {"min_s", r.t.min},
+                  {"reps_per_sample", static_cast<int64_t>(r.t.reps)},
+                  {"bytes", r.bytes},
+                  {"gbps", r.gbps},
+                  {"copy_gbps", r.copy_gbps},
+                  {"ratio_copy", r.ratio_copy},
+                  {"speedup_vs_serial", r.speedup},
+                  {"verified", r.verified},
+                  {"note", r.note}};
+    for (const auto& [key, v] : r.extra)
+      std::visit(
+          [&](const auto& x) {
+            using X = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<X, long>) t.insert_or_assign(key, static_cast<int64_t>(x));
+            else t.insert_or_assign(key, x);
+          },
+          v);
+    arr.push_back(std::move(t));
   }
   root.insert("rows", arr);
   std::ofstream out(path);

@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/kernels/backend.hpp"
@@ -40,6 +42,12 @@ struct BenchRow {
   double speedup = 0;       // serial median / this median (0: no serial row)
   bool verified = false;    // result checked against the double reference
   std::string note;
+  // further keys of the row's JSON object, after the common ones (a kind's own measurements:
+  // iterations, setup seconds, residuals); none for most kinds
+  using Extra = std::variant<long, double, std::string, bool>;
+  std::vector<std::pair<std::string, Extra>> extra;
+  void set(const std::string& key, Extra v);
+  const Extra* get(const std::string& key) const;
 };
 
 struct BenchOptions {
@@ -54,6 +62,10 @@ struct BenchOptions {
   std::string cases;          // impes3d: case1:NXxNYxNZ, fig10:..., case2, case2-full
   std::string cases_dir = "cases";
   long serial_max_cells = 3'000'000;  // impes3d: larger grids are not run on serial
+  std::string solvers;                // linalg: the systems' solvers (sor, jacobi, ilu0, amg, cpr); empty: all
+  std::string sor_omega = "auto";     // linalg: SOR's omega, or auto (Young's optimum, docs/linalg.md)
+  int sor_check_every = 20;           // linalg: SOR iterations between two residual checks
+  int solves = 3;                     // linalg: timed solves per system and solver (the median)
 };
 
 // The backends to run: the list given (or every available one) with serial first, the baseline.

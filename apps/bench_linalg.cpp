@@ -1,9 +1,11 @@
 // poreflow bench linalg: sparse matrix-vector products y = A x per backend, as GB/s of the bytes a
 // product must move and against the copy bandwidth measured in the same run: the 7-point operator
-// of 3D grids (scalar and 2 x 2 blocks) in block CSR (the stencil's own apply: TODO rows, below),
-// a 27-point operator (AMG's coarse levels) and a dense coarsest level; on the GPU backends every lanes strategy of the csr
-// family beside its rule (csr_lanes), on cuda cuSPARSE's product of the same buffers. Every row is
-// verified against the serial backend's product in double.
+// of 3D grids (scalar and 2 x 2 blocks) by the stencil7 family's own apply and in block CSR, a
+// 27-point operator (AMG's coarse levels) and a dense coarsest level; on the GPU backends every
+// lanes strategy of the csr family beside its rule (csr_lanes), on cuda cuSPARSE's product of the
+// same buffers. Every row is verified against the serial backend's product in double. Then dot
+// products (the vec family's, and CUB's on cuda) and whole systems solved to 1e-8
+// (bench_linalg_systems.cpp).
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
@@ -11,15 +13,18 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <memory>
 
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
+#include "apps/bench_linalg.hpp"
 #include "apps/common.hpp"
 #include "core/base/error.hpp"
 #include "core/kernels/csr.hpp"
 #include "core/kernels/field.hpp"
+#include "core/kernels/vec.hpp"
 #include "core/linalg/csr.hpp"
 #include "core/linalg/stencil7.hpp"
 #include "core/models/memory.hpp"
@@ -138,14 +143,31 @@ struct Spec {
   Kind kind = Kind::Grid7;
 };
 
+// What --sizes asks for: the products' matrices, the dots' lengths and the systems
+struct Specs {
+  std::vector<Spec> products;
+  std::vector<std::size_t> dots;
+  std::vector<LinalgSystem> systems;
+};
+
 // "64^3" or "64" (a 7-point grid), "27pt96" (a 27-point grid of 96^3), "dense500" (a dense
-// coarse level of 500 rows)
-std::vector<Spec> parse_specs(const std::string& s) {
-  std::vector<Spec> out;
+// coarse level of 500 rows), "dot2^24" (dot products of 2^24 values), "poisson128", "spe10",
+// "spe10:30x110x42", "spe10-2p" (systems, bench_linalg_systems.cpp)
+Specs parse_specs(const std::string& s) {
+  Specs out;
   for (const auto& item : split_list(s)) {
     Spec sp;
     int used = -1;
     const int len = static_cast<int>(item.size());
+    LinalgSystem sys;
+    if (parse_linalg_system(item, sys)) {
+      out.systems.push_back(sys);
+      continue;
+    }
+    if (item.rfind("dot", 0) == 0) {
+      for (std::size_t n : parse_sizes(item.substr(3))) out.dots.push_back(n);
+      continue;
+    }
     if (std::sscanf(item.c_str(), "dense%ld%n", &sp.n, &used) == 1 && used == len) {
       sp.kind = Kind::Dense;
       if (sp.n < 2 || sp.n > 20000) throw ConfigError("--sizes: '" + item + "': a dense level of 2 to 20000 rows");
@@ -156,12 +178,18 @@ std::vector<Spec> parse_specs(const std::string& s) {
                           (used = -1, std::sscanf(item.c_str(), "%ld%n", &sp.n, &used) == 1 && used == len)) {
       if (sp.n < 2 || sp.n > 1200) throw ConfigError("--sizes: '" + item + "': a grid side in [2, 1200]");
     } else {
-      throw ConfigError("--sizes: '" + item + "' is not N, N^3, 27ptN or denseN");
+      throw ConfigError("--sizes: '" + item + "' is not N, N^3, 27ptN, denseN, dotN, poissonN, spe10 or spe10-2p");
     }
-    out.push_back(sp);
+    out.products.push_back(sp);
   }
-  if (out.empty()) throw ConfigError("--sizes is empty");
+  if (out.products.empty() && out.dots.empty() && out.systems.empty()) throw ConfigError("--sizes is empty");
   return out;
+}
+
+// every product's and dot's size, and in a double run the systems of the issue
+std::string default_sizes(Precision p) {
+  return std::string("64^3,128^3,256^3,27pt96,dense500,dot2^20,dot2^24,dot2^26") +
+         (p == Precision::Double ? ",poisson128,poisson256,spe10,spe10-2p" : "");
 }
 
 // what a matrix with x and y takes on a backend in precision T
@@ -231,11 +259,183 @@ std::vector<std::string> lanes_variants(const BenchOptions& o, bool uses_lanes) 
   return out;
 }
 
+// ---- the stencil7 family's own product of the grid matrices --------------------------------
+
+// The bytes the stencil's apply must move, counted as the csr rows count theirs: the 7 coefficient
+// blocks of every unknown's cell once (the kernel reads none for other entries), the mask and y over
+// every entry of the box's arrays (the kernel writes 0 where there is no unknown), x's unknowns once
+double stencil7_bytes(const Matrix& m, std::size_t value_size) {
+  const double cells = static_cast<double>(m.box.cells()), extent = static_cast<double>(m.box.extent());
+  const double b = m.block, vs = static_cast<double>(value_size);
+  return 7 * b * b * cells * vs + extent * sizeof(int) + extent * b * vs + cells * b * vs;
+}
+
+MemoryNeed stencil7_need(const Matrix& m, std::size_t value_size) {
+  MemoryNeed need;
+  need.what = "the " + m.label + " 7-point stencil (" + std::to_string(m.box.extent()) + " entries)";
+  const std::size_t planes = 7 * m.b2() * m.box.extent() * value_size;
+  need.total = planes + m.box.extent() * sizeof(int) + 2 * m.vector_size() * value_size;
+  need.largest = planes;
+  return need;
+}
+
+// y = A x by Stencil7Operator::apply with the grid matrix's values: coefficient i of the planes is
+// bench_coef(i) (+ 8 on the diagonal blocks' diagonals), the csr rows' value_of of the same entry;
+// coefficients to a neighbour that is no unknown are 0, as the stencil's layout requires (x is 0
+// there, so the product is the csr rows' product)
+template <class T>
+void stencil7_row(const BenchOptions& o, Backend& be, const std::string& name, const Matrix& m, const std::vector<double>& want,
+                  double cbw, std::vector<BenchRow>& rows) {
+  const std::string variant = fmt::format("stencil7 {}", m.block == 1 ? "scalar" : "2x2");
+  const double bytes = stencil7_bytes(m, sizeof(T));
+  BenchRow r = make_row("linalg", name, be.device_name(), variant, "-", to_string(precision_of<T>()), m.vector_size(),
+                        Timing{}, bytes);
+  r.layout = m.label;
+  r.copy_gbps = cbw;
+  r.set("part", std::string("spmv"));
+  try {
+    check_memory(stencil7_need(m, sizeof(T)), precision_of<T>(), be);
+  } catch (const ConfigError& e) {
+    r.verified = true;
+    r.note = std::string("not run: ") + e.what();
+    rows.push_back(r);
+    return;
+  }
+  linalg::Stencil7Matrix<T> S(be, m.box, m.block);  // every cell of the box an unknown, as m's rows
+  linalg::Stencil7Operator<T> op(S);
+  {
+    const std::size_t E = m.box.extent(), b2 = m.b2(), total = 7 * b2 * E, piece = std::size_t(1) << 22;
+    const long off[7] = {0, -1, 1, -m.box.sy, m.box.sy, -m.box.sz, m.box.sz};
+    std::vector<T> buf(std::min(total, piece));
+    for (std::size_t at = 0; at < total; at += piece) {
+      const std::size_t cnt = std::min(piece, total - at);
+#pragma omp parallel for schedule(static)
+      for (std::size_t v = 0; v < cnt; ++v) {
+        const std::size_t i = at + v, e = i % b2, qL = i / b2, q = qL / E, L = qL % E;
+        const long N = static_cast<long>(L) + off[q];
+        const bool on = m.unknown[L] && (q == 0 || (N >= 0 && static_cast<std::size_t>(N) < E && m.unknown[N]));
+        const bool diag = q == 0 && e % static_cast<std::size_t>(m.block + 1) == 0;
+        buf[v] = on ? static_cast<T>(bench_coef(i) + (diag ? 8 : 0)) : T(0);
+      }
+      be.upload(S.coef.buffer(), buf.data(), cnt * sizeof(T), at * sizeof(T));
+    }
+  }
+  Field<T> x(be, m.vector_size()), y(be, m.vector_size());
+  {
+    std::vector<T> xv(m.vector_size());
+    for (std::size_t i = 0; i < xv.size(); ++i) xv[i] = static_cast<T>(x_of(m, i));
+    x.upload(xv);
+  }
+  const double tol = sizeof(T) == 4 ? 2e-5 : 1e-12;
+  double err = INFINITY;
+  try {
+    y.fill(std::numeric_limits<T>::quiet_NaN());  // every entry is written
+    op.apply(x, y, {});
+    err = rel_diff(y.download(), want);
+    r.t = measure([&] { op.apply(x, y, {}); }, [&] { be.sync(); }, o.target);
+  } catch (const BackendError& e) {
+    r.verified = false;
+    r.note = std::string("failed: ") + e.what();
+    spdlog::error("bench linalg: {} {} {}: {}", name, variant, m.label, e.what());
+    rows.push_back(r);
+    return;
+  }
+  r.gbps = bytes / r.t.median / 1e9;
+  r.ratio_copy = r.gbps / cbw;
+  r.verified = err <= tol;
+  r.note = fmt::format("y = A x by the stencil7 family's apply (Stencil7Operator, y poisoned with NaN first) vs the serial "
+                       "double csr product of the same matrix: max|diff| / max|y| = {:.2e} over all {} values; bytes: 7 "
+                       "coefficient blocks of each of the {} unknowns' cells once, the mask and y over all {} entries, "
+                       "x's unknowns once",
+                       err, m.vector_size(), m.box.cells(), m.box.extent());
+  if (!r.verified) spdlog::error("bench linalg: {} {} {}: diff {:.3e}", name, variant, m.label, err);
+  spdlog::info("bench linalg: {} {} {}: {:.1f} us, {:.1f} GB/s ({:.2f} x copy)", name, variant, m.label, r.t.median * 1e6,
+               r.gbps, r.ratio_copy);
+  rows.push_back(r);
+}
+
+// ---- dot products ------------------------------------------------------------------------------
+
+// s[0] = x . y by the vec family's dot, and on cuda by CUB (the vendor's dot of the same buffers),
+// of n pseudo-random values in [-1, 1); verified against the host's double sum of the products of
+// the stored values (|diff| <= 2e-5 (float) or 1e-12 (double) x sum |x_i y_i|); bytes: x and y once
+template <class U>
+void dot_rows(const BenchOptions& o, Backend& be, const std::string& name, std::size_t n, double cbw,
+              std::vector<BenchRow>& rows) {
+  const std::string prec = to_string(precision_of<U>());
+  const double bytes = 2.0 * static_cast<double>(n) * sizeof(U);
+  auto base = [&](const std::string& variant) {
+    BenchRow r = make_row("linalg", name, be.device_name(), variant, "-", prec, n, Timing{}, bytes);
+    r.layout = "dot " + prec;
+    r.copy_gbps = cbw;
+    r.set("part", std::string("dot"));
+    return r;
+  };
+  if (!be.supports(precision_of<U>())) return;
+  MemoryNeed need;
+  need.what = fmt::format("two vectors of {} values", n);
+  need.total = 2 * n * sizeof(U) + 64;
+  need.largest = n * sizeof(U);
+  try {
+    check_memory(need, precision_of<U>(), be);
+  } catch (const ConfigError& e) {
+    BenchRow r = base("vec dot");
+    r.verified = true;
+    r.note = std::string("not run: ") + e.what();
+    rows.push_back(r);
+    return;
+  }
+  std::vector<U> xv(n), yv(n);
+  {
+    const auto xd = bench_random(n, -1, 1, 2 * n + 1), yd = bench_random(n, -1, 1, 2 * n + 2);
+    for (std::size_t i = 0; i < n; ++i) xv[i] = static_cast<U>(xd[i]), yv[i] = static_cast<U>(yd[i]);
+  }
+  double ref = 0, scale = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double p = double(xv[i]) * double(yv[i]);
+    ref += p;
+    scale += std::fabs(p);
+  }
+  Field<U> x(be, n), y(be, n), s(be, 2);
+  x.upload(xv);
+  y.upload(yv);
+  const VecDotArgs a{precision_of<U>(), n, &x.buffer(), &y.buffer(), 0, nullptr, nullptr, -1, &s.buffer(), nullptr};
+  auto vec = be.vec();
+  const double tol = sizeof(U) == 4 ? 2e-5 : 1e-12;
+  auto one = [&](const std::string& variant, const std::function<void()>& run, const std::string& what) {
+    BenchRow r = base(variant);
+    try {
+      s.fill(std::numeric_limits<U>::quiet_NaN());
+      run();
+      const double got = double(s.download()[0]);
+      r.t = measure(run, [&] { be.sync(); }, o.target);
+      r.gbps = bytes / r.t.median / 1e9;
+      r.ratio_copy = r.gbps / cbw;
+      const double diff = std::fabs(got - ref);
+      r.verified = diff <= tol * std::max(scale, 1e-300);
+      r.note = fmt::format("{}; vs the host's double sum: |diff| / sum|x_i y_i| = {:.2e}; bytes: x and y once", what,
+                           std::isnan(diff) ? INFINITY : diff / std::max(scale, 1e-300));
+      if (!r.verified) spdlog::error("bench linalg: {} {} n={} gave {} instead of {}", name, variant, n, got, ref);
+    } catch (const BackendError& e) {
+      r.verified = false;
+      r.note = std::string("failed: ") + e.what();
+      spdlog::error("bench linalg: {} {} n={}: {}", name, variant, n, e.what());
+    }
+    rows.push_back(r);
+  };
+  one("vec dot", [&] { vec.dot(a); }, "s = x . y by the vec family's dot (one pair, into a device scalar; deterministic: "
+                                     "partials combined in order by the last group)");
+  if (!vec.vendor_name().empty())
+    one(vec.vendor_name() + " dot", [&] { vec.vendor_dot(a); },
+        "s = x . y by " + vec.vendor_name() + "'s DeviceReduce::Sum over x_i y_i into the same device scalar");
+}
+
 }  // namespace
 
 template <class T>
 void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw) {
-  const auto specs = parse_specs(o.sizes.empty() ? "64^3,128^3,256^3,27pt96,dense500" : o.sizes);
+  const Specs all = parse_specs(o.sizes.empty() ? default_sizes(precision_of<T>()) : o.sizes);
+  const auto& specs = all.products;
   const std::string prec = to_string(precision_of<T>());
   const double tol = sizeof(T) == 4 ? 2e-5 : 1e-12;
   auto serial_ref = make_backend("serial");
@@ -276,20 +476,13 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
         auto add_untimed = [&](const std::string& variant, const std::string& note) {
           BenchRow r = make_row("linalg", name, be->device_name(), variant, "-", prec, m.vector_size(), Timing{}, bytes);
           r.layout = m.label;
+          r.set("part", std::string("spmv"));
           r.copy_gbps = cbw;
           r.verified = true;  // nothing ran that could be wrong (the tridiag bench's convention)
           r.note = note;
           rows.push_back(r);
         };
-        if (m.grid)
-          // TODO(lead): the stencil7 family's apply is not merged into la-csr. Its row goes here: a
-          // Stencil7Matrix on m.box with coef[i] = bench_coef(i) (+ 8 on the diagonal planes' block
-          // diagonals, as value_of) is the operator of the csr rows below; time
-          // Stencil7Operator::apply, verify against `want`, count 7 planes of coefficients (the
-          // halo's included) + the active flags + x + y.
-          add_untimed(fmt::format("stencil7 {}", block == 1 ? "scalar" : "2x2"),
-                      "not run: TODO(lead) the stencil7 family's apply is not in this branch; the csr rows of this "
-                      "layout are the same operator");
+        if (m.grid) stencil7_row<T>(o, *be, name, m, want, cbw, rows);
         try {
           check_memory(need_of(m, sizeof(T)), precision_of<T>(), *be);
         } catch (const ConfigError& e) {
@@ -334,6 +527,7 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
           }
           BenchRow r = make_row("linalg", name, be->device_name(), variant, "-", prec, m.vector_size(), t, bytes);
           r.layout = m.label;
+          r.set("part", std::string("spmv"));
           r.gbps = bytes / t.median / 1e9;
           r.copy_gbps = cbw;
           r.ratio_copy = r.gbps / cbw;
@@ -360,6 +554,20 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
     for (const auto& s : rows)
       if (s.backend == "serial" && s.variant == "csr" && s.layout == r.layout && s.t.median > 0 && r.t.median > 0)
         r.speedup = s.t.median / r.t.median;
+  // dots in both precisions, whatever --precision says
+  for (std::size_t n : all.dots)
+    for (auto& [name, be] : bes) {
+      dot_rows<double>(o, *be, name, n, copy_of(name), rows);
+      dot_rows<float>(o, *be, name, n, copy_of(name), rows);
+    }
+  for (auto& r : rows)
+    if (r.layout.rfind("dot ", 0) == 0)
+      for (const auto& s : rows)
+        if (s.backend == "serial" && s.variant == "vec dot" && s.layout == r.layout && s.size == r.size &&
+            s.t.median > 0 && r.t.median > 0)
+          r.speedup = s.t.median / r.t.median;
+  // the systems, in double
+  bench_linalg_systems(o, all.systems, bes, rows);
 }
 
 template void bench_linalg<float>(const BenchOptions&, const BackendOptions&, std::vector<BenchRow>&, BandwidthList&);

@@ -8,6 +8,7 @@
 
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
+#include "apps/bench_linalg.hpp"
 #include "apps/common.hpp"
 #include "apps/options.hpp"
 
@@ -88,10 +89,25 @@ void fluids3d_options(CLI::App& sub, BenchOptions& o) {
 }
 
 void linalg_options(CLI::App& sub, BenchOptions& o) {
-  sizes_options(sub, o, "grids N^3 (or N) of the 7-point operator, 27-point grids 27ptN and dense coarse levels "
-                        "denseN (default 64^3,128^3,256^3,27pt96,dense500)");
-  sub.add_option("--variants", o.variants, "only these: auto (the lanes rule), 1, 2, 4, 8, 16, 32 (lanes forced on the "
-                                           "GPU backends), vendor (comma-separated)");
+  sizes_options(sub, o, "products: grids N^3 (or N) of the 7-point operator (stencil7 and csr), 27-point grids 27ptN, "
+                        "dense coarse levels denseN; dots: dotN (e.g. dot2^24, both precisions); systems (double): "
+                        "poissonN, spe10[:NXxNYxNZ], spe10-2p[:NXxNYxNZ] (default 64^3,128^3,256^3,27pt96,dense500,"
+                        "dot2^20,dot2^24,dot2^26 and, in double, poisson128,poisson256,spe10,spe10-2p)");
+  sub.add_option("--variants", o.variants, "products only these: auto (the lanes rule), 1, 2, 4, 8, 16, 32 (lanes forced "
+                                           "on the GPU backends), vendor (comma-separated)");
+  sub.add_option("--solvers", o.solvers, "systems: only these solvers: sor, jacobi, ilu0, amg, cpr (comma-separated)");
+  sub.add_option("--sor-omega", o.sor_omega, "systems: SOR's omega, or auto (Young's optimum: Poisson's closed form, "
+                                              "else from a host Lanczos estimate), or lanczos (the estimate everywhere)")
+      ->capture_default_str();
+  sub.add_option("--sor-check-every", o.sor_check_every, "systems: SOR iterations between two residual checks")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--solves", o.solves, "systems: timed solves per row (the median; fewer where the budget says)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  cpu_gpu_budgets(sub, o, "systems: seconds the solves of one row may take on serial or omp (a row that would take "
+                          "longer says so instead)",
+                  "the same for cuda and opencl");
 }
 
 void print_us(const std::vector<BenchRow>& rows) { print_rows(rows, "us"); }
@@ -108,9 +124,10 @@ const BenchKind kKinds[] = {
      bench_adi2d<double>, "float", adi2d_options, "thomas", print_adi2d_tables},
     {"sor3d", "one red-black SOR iteration with its residual per design and shape, cuSPARSE on cuda", bench_sor3d<float>,
      bench_sor3d<double>, "float", sor3d_options, "simple", print_us_per_iteration},
-    {"linalg", "sparse products y = A x: block CSR of 7- and 27-point grids (scalar, 2x2) and a dense coarse level, "
-               "every lanes strategy on the GPU, cuSPARSE on cuda",
-     bench_linalg<float>, bench_linalg<double>, "double", linalg_options, nullptr, print_us},
+    {"linalg", "sparse products y = A x (stencil7 and block CSR of 7-point grids, 27-point grids, a dense coarse level; "
+               "cuSPARSE on cuda), dot products (CUB on cuda), and systems solved to 1e-8 by SOR, CG + Jacobi, ILU0, "
+               "AMG and BiCGSTAB + CPR",
+     bench_linalg<float>, bench_linalg<double>, "double", linalg_options, nullptr, print_linalg_tables},
     {"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2", bench_impes3d<float>,
      bench_impes3d<double>, "double", impes3d_options, nullptr, print_impes3d_table},
     {"fluids3d", "paper 001's table: 100 steps per grid and backend, the lin_solve sweep's GB/s", bench_fluids3d<float>,

@@ -262,6 +262,13 @@ struct AbsDiffAt {
   __host__ __device__ T operator()(long long i) const { return fabs(a[i] - b[i]); }
 };
 
+template <class T>
+struct ProductAt {
+  const T* x;
+  const T* y;
+  __host__ __device__ T operator()(long long i) const { return x[i] * y[i]; }
+};
+
 template <class T, class N>
 cudaError_t cub_reduce_n(ReduceOp op, const T* a, const T* b, N n, T* out, void* temp, std::size_t& bytes,
                          cudaStream_t stream) {
@@ -317,11 +324,21 @@ cudaError_t cub_reduce(ReduceOp op, const T* a, const T* b, std::size_t n, T* ou
   return cub_reduce_n<T>(op, a, b, static_cast<long long>(n), out, temp, temp_bytes, stream);
 }
 
+template <class T>
+cudaError_t cub_dot(const T* x, const T* y, std::size_t n, T* out, void* temp, std::size_t& temp_bytes, cudaStream_t stream) {
+  auto it = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ProductAt<T>{x, y});
+  if (n <= static_cast<std::size_t>(cuda::std::numeric_limits<int>::max()))
+    return cub::DeviceReduce::Sum(temp, temp_bytes, it, out, static_cast<int>(n), stream);
+  return cub::DeviceReduce::Sum(temp, temp_bytes, it, out, static_cast<long long>(n), stream);
+}
+
 template void launch_reduce<float>(const float*, const float*, std::size_t, const ReduceLaunch&, cudaStream_t);
 template void launch_reduce<double>(const double*, const double*, std::size_t, const ReduceLaunch&, cudaStream_t);
 template cudaError_t cub_reduce<float>(ReduceOp, const float*, const float*, std::size_t, float*, void*, std::size_t&,
                                        cudaStream_t);
 template cudaError_t cub_reduce<double>(ReduceOp, const double*, const double*, std::size_t, double*, void*,
                                         std::size_t&, cudaStream_t);
+template cudaError_t cub_dot<float>(const float*, const float*, std::size_t, float*, void*, std::size_t&, cudaStream_t);
+template cudaError_t cub_dot<double>(const double*, const double*, std::size_t, double*, void*, std::size_t&, cudaStream_t);
 
 }  // namespace poreflow::cu

@@ -49,4 +49,9 @@ template <class T>
 cudaError_t cub_reduce(ReduceOp op, const T* a, const T* b, std::size_t n, T* out, void* temp, std::size_t& temp_bytes,
                        cudaStream_t stream);
 
+// CUB's dot product: *out = sum of x[i] y[i] (DeviceReduce::Sum over the products, as the vec
+// family's vendor dot). The same temp convention.
+template <class T>
+cudaError_t cub_dot(const T* x, const T* y, std::size_t n, T* out, void* temp, std::size_t& temp_bytes, cudaStream_t stream);
+
 }  // namespace poreflow::cu

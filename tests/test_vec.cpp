@@ -124,6 +124,34 @@ TEST_CASE_TEMPLATE("vec dot: one and two pairs against the double reference, the
   });
 }
 
+TEST_CASE_TEMPLATE("vec vendor_dot: CUB's dot on cuda against the double reference; refused where there is none", T, float, double) {
+  for_each_backend([](Backend& be) {
+    if (!be.supports(precision_of<T>())) return;
+    auto vec = be.vec();
+    const std::size_t n = 65553;
+    auto x = random_vector<T>(n, -1, 1), y = random_vector<T>(n, -1, 1);
+    auto fx = make_field(be, x), fy = make_field(be, y);
+    Field<T> s(be, 3);
+    s.fill(T(kNaN));
+    const VecDotArgs a{precision_of<T>(), n, &fx.buffer(), &fy.buffer(), 2, nullptr, nullptr, -1, &s.buffer()};
+    if (vec.vendor_name().empty()) {
+      CHECK_THROWS_AS(vec.vendor_dot(a), BackendError);
+      return;
+    }
+    double ref = 0, abs = 0;
+    for (std::size_t i = 0; i < n; ++i) ref += double(x[i]) * double(y[i]), abs += std::fabs(double(x[i]) * double(y[i]));
+    vec.vendor_dot(a);
+    const auto got = down(s);
+    CHECK(close(got[2], ref, abs, dot_tol<T>()));
+    CHECK(std::isnan(got[0]));
+    CHECK(std::isnan(got[1]));
+    // one pair only, and no guard
+    VecDotArgs two = a;
+    two.x2 = &fx.buffer(), two.y2 = &fy.buffer(), two.slot2 = 0;
+    CHECK_THROWS_AS(vec.vendor_dot(two), BackendError);
+  });
+}
+
 TEST_CASE_TEMPLATE("vec multi_dot: a basis against one vector, its padding never read", T, float, double) {
   for_each_backend([](Backend& be) {
     for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(4097), std::size_t(65553), std::size_t(300007)}) {

@@ -5,6 +5,7 @@
 #include "backends/cuda/device_args.hpp"
 #include "backends/cuda/families.hpp"
 #include "core/kernels/vec.hpp"
+#include "kernels_cu/reduce.cuh"
 #include "kernels_cu/vec.cuh"
 
 namespace poreflow::cuda_detail {
@@ -77,6 +78,22 @@ class CudaVec final : public VecImpl {
     });
   }
 
+  std::string vendor_name() const override { return "cub"; }
+  // CUB's DeviceReduce::Sum over x[i] y[i], straight into the slot; its temporary storage is
+  // allocated once and grown when needed
+  void vendor_dot(const VecDotArgs& a) override {
+    run(a, "cub::DeviceReduce (dot)", [&](auto t) {
+      using T = decltype(t);
+      const auto [n, x, y, x2, y2, s, slot1, slot2, guard] = device_args<T>(a.kernel_args());
+      (void)x2, (void)y2, (void)slot2, (void)guard;
+      std::size_t bytes = 0;
+      PF_CHECK_CUDA(cu::cub_dot<T>(x, y, n, s + slot1, nullptr, bytes, ctx_.stream()));
+      ctx_.ensure(cub_temp_, std::max<std::size_t>(bytes, 1));
+      bytes = cub_temp_.bytes();
+      PF_CHECK_CUDA(cu::cub_dot<T>(x, y, n, s + slot1, cub_temp_.get(), bytes, ctx_.stream()));
+    });
+  }
+
  private:
   template <class A, class F>
   void run(const A& a, const char* what, F&& f) {
@@ -98,7 +115,7 @@ class CudaVec final : public VecImpl {
   }
 
   CudaContext& ctx_;
-  DeviceMem partials_, counter_;
+  DeviceMem partials_, counter_, cub_temp_;
 };
 
 }  // namespace

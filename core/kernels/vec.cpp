@@ -94,6 +94,20 @@ void VecKernels::dot(const VecDotArgs& a) {
   impl_.dot(a);
 }
 
+void VecImpl::vendor_dot(const VecDotArgs&) { throw BackendError("vec: no vendor dot product on this backend"); }
+
+void VecKernels::vendor_dot(const VecDotArgs& a) {
+  const char* w = "vec vendor_dot";
+  if (impl_.vendor_name().empty()) fail(w, "the " + be_.name() + " backend has no vendor dot product");
+  if (a.x2 || a.y2 || a.slot2 >= 0 || a.guard) fail(w, "one pair and no guard");
+  check_precision(be_, a.prec, w);
+  check_values(a.x1, a.n, a.prec, w, "x1");
+  check_values(a.y1, a.n, a.prec, w, "y1");
+  check_slot(a.slot1, a.s, a.prec, w, "1");
+  for (const Buffer* in : Ins{a.x1, a.y1}) distinct(a.s, in, w, "the scalars and the vectors");
+  impl_.vendor_dot(a);
+}
+
 void VecKernels::multi_dot(const VecMultiDotArgs& a) {
   const char* w = "vec multi_dot";
   check_precision(be_, a.prec, w);

@@ -318,6 +318,10 @@ class VecImpl {
   virtual void gmres_column(const VecGmresColumnArgs& a) = 0;
   virtual void gmres_solve(const VecGmresSolveArgs& a) = 0;
   virtual void first_nonfinite(const VecFirstNonfiniteArgs& a) = 0;
+  // A vendor library's dot product s[slot1] = x1 . y1 (one pair, no guard), the bandwidth anchor
+  // of the bench (CUB's DeviceReduce on cuda). Empty name: none on this backend.
+  virtual std::string vendor_name() const { return ""; }
+  virtual void vendor_dot(const VecDotArgs& a);
 };
 
 class VecKernels {
@@ -337,6 +341,10 @@ class VecKernels {
   void gmres_solve(const VecGmresSolveArgs& a);
   // waits and returns the first non-finite index, or -1 (word: one 64-bit word of scratch)
   long first_nonfinite(const VecFirstNonfiniteArgs& a);
+  // the vendor's dot (VecImpl::vendor_dot); a BackendError where there is none, or for a second
+  // pair or a guard
+  std::string vendor_name() const { return impl_.vendor_name(); }
+  void vendor_dot(const VecDotArgs& a);
 
  private:
   Backend& be_;

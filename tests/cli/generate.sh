@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # poreflow generate spe10 writes the four INCLUDE files of a small field, the same twice, and
-# refuses a bad grid; poreflow bench linalg runs and verifies a small case.
+# refuses a bad grid; poreflow bench linalg runs and verifies a small case: products, dots and a
+# system of each kind with every solver, whose JSON rows say what they timed.
 # usage: generate.sh POREFLOW_BINARY SOURCE_DIR
 set -u
 bin=$1
@@ -24,12 +25,25 @@ grep -q "fingerprint" "$tmp/a.log" || { echo "FAIL: no fingerprint printed"; fai
 
 expect_fail "--grid: '12x17' is not NXxNYxNZ" generate spe10 --out "$tmp/c" --grid 12x17
 expect_fail "every side must be in \[1, 4096\]" generate spe10 --out "$tmp/c" --grid 0x17x9
-expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN or denseN" bench linalg --backends serial --sizes huge
+expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN, denseN, dotN, poissonN, spe10 or spe10-2p" bench linalg --backends serial --sizes huge
 expect_fail "--variants: 'x' is not auto, vendor or a lanes count" bench linalg --backends serial --sizes 8 --variants x
+expect_fail "--solvers: 'gmres' is not sor, jacobi, ilu0, amg or cpr" bench linalg --backends serial --sizes poisson8 --solvers gmres
+expect_fail "--sor-omega: '2.5' is not auto, lanczos or a number in \(0, 2\)" bench linalg --backends serial --sizes poisson8 --sor-omega 2.5
+expect_fail "--sizes: 'poisson2': a Poisson grid side in \[3, 1024\]" bench linalg --backends serial --sizes poisson2
 
 if ! "$bin" bench linalg --backends serial,omp --sizes 9,27pt5,dense7 --sample-seconds 0.001 -q > "$tmp/bench.log" 2>&1; then
   echo "FAIL: bench linalg on a small case"; cat "$tmp/bench.log"; failures=$((failures + 1))
 fi
+if ! "$bin" bench linalg --backends serial,omp --sizes 7,dot1000,poisson10,spe10:9x11x6,spe10-2p:9x11x6 --solves 1 \
+    --sample-seconds 0.001 --json "$tmp/systems.json" -q > "$tmp/systems.log" 2>&1; then
+  echo "FAIL: bench linalg's systems on a small case"; cat "$tmp/systems.log"; failures=$((failures + 1))
+fi
+# every system row ran (serial is listed), converged and names its iterations and setup
+for v in '"sor simple"' '"sor zline"' '"cg+jacobi"' '"cg+ilu0"' '"cg+amg"' '"bicgstab+ilu0"' '"bicgstab+cpr"' '"cub dot"\|"vec dot"' '"stencil7 scalar"'; do
+  grep -q "$v" "$tmp/systems.json" 2>/dev/null || { echo "FAIL: no $v row in the JSON"; failures=$((failures + 1)); }
+done
+n=$(grep -c '"iterations"' "$tmp/systems.json" 2>/dev/null)
+[ "${n:-0}" -eq 24 ] || { echo "FAIL: $n system rows with iterations, not 24 (12 a backend)"; failures=$((failures + 1)); }
 
 [ $failures -eq 0 ] || { echo "$failures generate case(s) failed"; exit 1; }
 echo "generate spe10 and bench linalg: ok"

@@ -1,0 +1,38 @@
+#pragma once
+// poreflow bench linalg's parts: bench_linalg.cpp times the sparse products and the dot products,
+// bench_linalg_systems.cpp solves whole systems (docs/linalg.md, "poreflow bench linalg").
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "apps/bench_common.hpp"
+#include "apps/bench_kinds.hpp"
+
+namespace poreflow::app {
+
+// A system of the bench, from a --sizes item: poissonN (the 7-point Laplacian on N^3 cells,
+// Dirichlet), spe10[:NXxNYxNZ] (the pressure system of a slightly compressible step on the
+// SPE10-like field with a five-spot of wells), spe10-2p[:NXxNYxNZ] (a two-phase Jacobian of 2 x 2
+// blocks on the same field, for CPR).
+struct LinalgSystem {
+  enum class Kind { Poisson, Spe10, TwoPhase };
+  Kind kind = Kind::Poisson;
+  long nx = 0, ny = 0, nz = 0;
+  std::string label() const;
+};
+
+// false when the item names no system; ConfigError for a system item that is wrong
+bool parse_linalg_system(const std::string& item, LinalgSystem& out);
+
+using NamedBackends = std::vector<std::pair<std::string, std::unique_ptr<Backend>>>;
+
+// Every system with every solver on the backends: the systems run on the backends given with
+// --backends (serial only where it is listed, or where --backends is not given).
+void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>& systems, NamedBackends& backends,
+                          std::vector<BenchRow>& rows);
+
+// the products and dots as print_rows does, then the systems' table
+void print_linalg_tables(const std::vector<BenchRow>& rows);
+
+}  // namespace poreflow::app
