@@ -1,7 +1,6 @@
 // The output module: every file is read back here, by a reader written independently of the
 // writer (the VTI appended block, the PVD entries, the CSV text, the PNG pixels).
 #include <doctest/doctest.h>
-#include <stb_image.h>  // the implementation is in Debian's libstb
 
 #include <bit>
 #include <cmath>
@@ -22,8 +21,11 @@
 #include "core/io/csv.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/io/vtk.hpp"
+#include "tests/png_image.hpp"
 
 using namespace poreflow;
+using poreflow::test::Image;
+using poreflow::test::load_png;
 namespace fs = std::filesystem;
 
 namespace {
@@ -114,31 +116,6 @@ void check_throws_naming(const fs::path& path, const std::function<void()>& f) {
   } catch (const Error& e) {
     CHECK_MESSAGE(std::string(e.what()).find(path.string()) != std::string::npos, e.what());
   }
-}
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgb;
-  std::array<unsigned char, 3> at(int x, int y) const {
-    auto p = &rgb[(static_cast<std::size_t>(y) * w + x) * 3];
-    return {p[0], p[1], p[2]};
-  }
-  long count(std::array<unsigned char, 3> c, int x0 = 0, int x1 = -1) const {
-    long n = 0;
-    for (int y = 0; y < h; ++y)
-      for (int x = x0; x < (x1 < 0 ? w : x1); ++x) n += at(x, y) == c;
-    return n;
-  }
-};
-
-Image load_png(const fs::path& p) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(p.string().c_str(), &img.w, &img.h, &channels, 3);
-  REQUIRE_MESSAGE(data != nullptr, "stbi_load failed on " << p);
-  img.rgb.assign(data, data + static_cast<std::size_t>(img.w) * img.h * 3);
-  stbi_image_free(data);
-  return img;
 }
 
 const std::vector<double> kTricky = {0.1, -0.0, 1.0 / 3.0, 1e-310, -2.5e300, 6.02214076e23,

@@ -259,6 +259,11 @@ PanelAxes panel_axes(const Panel& p) {
   return {make_axis(xlo, xhi), make_axis(ylo, yhi)};
 }
 
+// Where the axes' ranges are drawn: inset from the frame, so a curve at the end of a range (a
+// zero rate, a water cut of 1) is drawn beside the frame, not under it.
+constexpr int kInset = 4;
+Rect data_area(Rect plot) { return {plot.x0 + kInset, plot.y0 + kInset, plot.x1 - kInset, plot.y1 - kInset}; }
+
 void draw_series(Canvas& c, const Series& s, const PanelAxes& ax, Rect plot) {
   int phase = 0;
   bool have_prev = false;
@@ -268,7 +273,8 @@ void draw_series(Canvas& c, const Series& s, const PanelAxes& ax, Rect plot) {
       have_prev = false;  // a gap in the data is a gap in the line
       continue;
     }
-    double qx = ax.x.map(s.x[i], plot.x0, plot.x1 - 1), qy = ax.y.map(s.y[i], plot.y1 - 1, plot.y0);
+    const Rect d = data_area(plot);
+    double qx = ax.x.map(s.x[i], d.x0, d.x1 - 1), qy = ax.y.map(s.y[i], d.y1 - 1, d.y0);
     double ax0 = px, ay0 = py, ax1 = qx, ay1 = qy;
     if (have_prev && clip_segment(ax0, ay0, ax1, ay1, plot))
       line(c, static_cast<int>(std::lround(ax0)), static_cast<int>(std::lround(ay0)), static_cast<int>(std::lround(ax1)),
@@ -324,12 +330,13 @@ void draw_panel(Canvas& c, const Panel& p, const PanelAxes& ax, int top, int lef
     throw Error("write_plot_png: the image is too small for panel '" + p.title + "'");
 
   if (!p.title.empty()) text(c, (plot.x0 + plot.x1) / 2, top + 12, p.title, kBlack, Align::Center);
+  const Rect d = data_area(plot);
   for (double v : ax.x.ticks) {
-    int x = static_cast<int>(std::lround(ax.x.map(v, plot.x0, plot.x1 - 1)));
+    int x = static_cast<int>(std::lround(ax.x.map(v, d.x0, d.x1 - 1)));
     c.fill({x, plot.y0, x + 1, plot.y1}, kGrid);
   }
   for (double v : ax.y.ticks) {
-    int y = static_cast<int>(std::lround(ax.y.map(v, plot.y1 - 1, plot.y0)));
+    int y = static_cast<int>(std::lround(ax.y.map(v, d.y1 - 1, d.y0)));
     c.fill({plot.x0, y, plot.x1, y + 1}, kGrid);
   }
   c.clip({plot.x0 + 1, plot.y0 + 1, plot.x1 - 1, plot.y1 - 1});
@@ -338,12 +345,12 @@ void draw_panel(Canvas& c, const Panel& p, const PanelAxes& ax, int top, int lef
 
   c.outline(plot, kBlack);
   for (std::size_t i = 0; i < ax.x.ticks.size(); ++i) {
-    int x = static_cast<int>(std::lround(ax.x.map(ax.x.ticks[i], plot.x0, plot.x1 - 1)));
+    int x = static_cast<int>(std::lround(ax.x.map(ax.x.ticks[i], d.x0, d.x1 - 1)));
     c.fill({x, plot.y1, x + 1, plot.y1 + 6}, kBlack);
     text(c, x + 1, plot.y1 + 10, ax.x.labels[i], kBlack, Align::Center);
   }
   for (std::size_t i = 0; i < ax.y.ticks.size(); ++i) {
-    int y = static_cast<int>(std::lround(ax.y.map(ax.y.ticks[i], plot.y1 - 1, plot.y0)));
+    int y = static_cast<int>(std::lround(ax.y.map(ax.y.ticks[i], d.y1 - 1, d.y0)));
     c.fill({plot.x0 - 6, y, plot.x0, y + 1}, kBlack);
     text(c, plot.x0 - 10, y - kCap / 2, ax.y.labels[i], kBlack, Align::Right);
   }
