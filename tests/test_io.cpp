@@ -19,6 +19,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/csv.hpp"
+#include "core/io/png_map.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/io/vtk.hpp"
 #include "tests/png_image.hpp"
@@ -266,7 +267,12 @@ TEST_CASE("png map: decodes, viridis ends, y = 0 at the bottom") {
   std::vector<double> v(nx * ny);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) v[j * nx + i] = j < ny / 2 ? 1.0 : 0.0;  // high in the lower half
-  io::write_map_png(file, nx, ny, v, 0, 1, "water saturation", 512);
+  io::MapPlot m;
+  m.nx = nx;
+  m.ny = ny;
+  m.values = v;
+  m.title = "water saturation";
+  io::write_map_png(file, m, 512);
 
   Image img = load_png(file);
   CHECK(img.w >= 512);
@@ -296,7 +302,10 @@ TEST_CASE("io: a path in a missing directory throws, naming the path") {
   });
   check_throws_naming(bad, [&] { io::CsvWriter w(bad, {"a"}); });
   check_throws_naming(bad, [&] { io::write_plot_png(bad, {io::Panel{"t", "x", "y", {}}}); });
-  check_throws_naming(bad, [&] { io::write_map_png(bad, 2, 2, {0, 1, 2, 3}, 0, 3, "m"); });
+  io::MapPlot m;
+  m.nx = m.ny = 2;
+  m.values = {0, 1, 2, 3};
+  check_throws_naming(bad, [&] { io::write_map_png(bad, m); });
 }
 
 }  // TEST_SUITE

@@ -1,6 +1,6 @@
 #pragma once
 // Quick-look figures as PNG, with no plotting toolchain: stacked line-plot panels (profiles, time
-// series, comparisons with analytic solutions) and 2D color maps (saturation, pressure).
+// series, comparisons with analytic solutions). Colour maps: png_map.hpp.
 #include <array>
 #include <filesystem>
 #include <limits>
@@ -29,11 +29,5 @@ struct Panel {
 // the path when it cannot be written, or on a series whose x and y differ in length.
 void write_plot_png(const std::filesystem::path& file, const std::vector<Panel>& panels, int width = 1000,
                     int panel_height = 420);
-
-// A color map (viridis) of nx*ny values, row-major with y = 0 at the bottom, values clamped to
-// [vmin, vmax] (NaN: gray), drawn nearest-neighbour so its longer side is scale_to pixels, with
-// a color bar labelled vmin and vmax and the title above.
-void write_map_png(const std::filesystem::path& file, int nx, int ny, const std::vector<double>& values, double vmin,
-                   double vmax, const std::string& title, int scale_to = 512);
 
 }  // namespace poreflow::io

@@ -46,47 +46,6 @@ PlotWriter bl1d_plot(const std::string& label) {
   };
 }
 
-PlotWriter adi2d_plot() {
-  return [](const Model& m, const std::filesystem::path& png) {
-    // one colour map per saturation, next to the given name
-    const auto f = m.fields();
-    const auto g = m.grid();
-    const int nx = g.points[0], ny = g.points[1];
-    const auto stem = png.parent_path() / png.stem();
-    std::ostringstream t;
-    t.precision(4);
-    t << " at t = " << m.time();
-    write_map_png(stem.string() + "_sw.png", nx, ny, f[1].values, 0, 1, "water saturation" + t.str());
-    write_map_png(stem.string() + "_so.png", nx, ny, f[2].values, 0, 1, "oil saturation" + t.str());
-    write_map_png(stem.string() + "_sg.png", nx, ny, f[3].values, 0, 1, "gas saturation" + t.str());
-    const double pmin = *std::min_element(f[0].values.begin(), f[0].values.end());
-    const double pmax = *std::max_element(f[0].values.begin(), f[0].values.end());
-    write_map_png(stem.string() + "_p.png", nx, ny, f[0].values, pmin, pmax, "pressure" + t.str());
-  };
-}
-
-PlotWriter fluids3d_plot() {
-  return [](const Model& m, const std::filesystem::path& png) {
-    const auto dens = m.fields()[0].values;
-    const long n = m.grid().points[0], kc = n / 2, jc = n / 2;
-    std::vector<double> xy(static_cast<std::size_t>(n * n)), xz(static_cast<std::size_t>(n * n));
-    double hi = 0;
-    for (long j = 0; j < n; ++j)
-      for (long i = 0; i < n; ++i) {
-        xy[j * n + i] = dens[(kc * n + j) * n + i];
-        xz[j * n + i] = dens[(j * n + jc) * n + i];  // row j of the map is layer k = j
-        hi = std::max({hi, xy[j * n + i], xz[j * n + i]});
-      }
-    char title[160];
-    std::snprintf(title, sizeof title, "density, slice z = centre (x right, y up), step %ld, t = %.3g", m.steps(), m.time());
-    write_map_png(png, int(n), int(n), xy, 0, hi > 0 ? hi : 1, title);
-    auto other = png;
-    other.replace_filename(png.stem().string() + "_xz" + png.extension().string());
-    std::snprintf(title, sizeof title, "density, slice y = centre (x right, z up), step %ld, t = %.3g", m.steps(), m.time());
-    write_map_png(other, int(n), int(n), xz, 0, hi > 0 ? hi : 1, title);
-  };
-}
-
 std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, const std::string& stem) {
   const auto g = m.grid();
   auto f = m.fields();  // density, u, v, w
@@ -144,11 +103,9 @@ struct WellHistory {
 };
 
 void draw_impes3d(const Reservoir& r, const WellHistory& h, const std::filesystem::path& png) {
-
   const auto stem = (png.parent_path() / png.stem()).string();
   // rates, water cut and BHP against time
   if (!h.time.empty()) {
-    
     std::vector<Panel> panels(3);
     panels[0] = {"field rates", "time (days)", "sm3/day", {}};
     panels[0].series.push_back(Series{"oil production", h.time, h.fopr, {20, 20, 20}});
@@ -169,20 +126,6 @@ void draw_impes3d(const Reservoir& r, const WellHistory& h, const std::filesyste
     }
     write_plot_png(stem + "_wells.png", panels);
   }
-  // S_w in the chosen layer
-  const auto& g = r.config().input.grid;
-  const auto s = r.saturation();
-  const int k = r.config().map_layer;
-  std::vector<double> layer(static_cast<std::size_t>(g.nx) * g.ny);
-  for (long j = 0; j < g.ny; ++j)
-    for (long i = 0; i < g.nx; ++i) {
-      const std::size_t c = g.index(i, j, k);
-      layer[static_cast<std::size_t>(j) * g.nx + i] = r.geometry().pv0[r.geometry().at(i, j, k)] > 0 ? s[c] : NAN;
-    }
-  std::ostringstream t;
-  t.precision(4);
-  t << "water saturation, layer " << k + 1 << ", t = " << r.time() << " days";
-  write_map_png(stem + "_sw_layer" + std::to_string(k + 1) + ".png", g.nx, g.ny, layer, 0, 1, t.str());
 }
 
 class Impes3DPlots final : public Observer {
