@@ -145,7 +145,7 @@ std::string compact_exponent(std::string s) {
 }
 
 // Ticks at multiples of a 1, 2 or 5 x 10^k step: the one that gives the count closest to five.
-Axis make_axis(double lo, double hi) {
+Axis make_axis(double lo, double hi, double min_step) {
   Axis a;
   a.lo = lo;
   a.hi = hi;
@@ -154,6 +154,7 @@ Axis make_axis(double lo, double hi) {
   double base = std::pow(10.0, std::floor(std::log10((hi - lo) / 5))), step = 0;
   for (double m : {1, 2, 5, 10, 20, 50})
     if (step == 0 || std::abs(count(m * base) - 5) <= std::abs(count(step) - 5)) step = m * base;
+  step = std::max(step, min_step);
   double k0 = std::ceil(lo / step - tol);
   for (int k = 0; k < 20 && (k0 + k) * step <= hi + tol * step; ++k) {
     double v = (k0 + k) * step;

@@ -78,7 +78,8 @@ struct Axis {
 };
 // A range that is never empty: a constant gets +-10% (or +-1 around zero).
 void widen_if_flat(double& lo, double& hi);
-Axis make_axis(double lo, double hi);
+// Ticks at multiples of a 1, 2 or 5 x 10^k step (at least min_step), about five of them.
+Axis make_axis(double lo, double hi, double min_step = 0);
 
 Rgb viridis(double t);
 std::string short_number(double v);

@@ -30,10 +30,13 @@ struct MapPlot {
   // (with their units); no axis where the label is empty.
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
   std::string xlabel, ylabel;
-  std::string bar_label;  // the colour bar's quantity and unit
+  bool whole_ticks = false;  // the axes count cells: ticks on whole numbers only
+  std::string bar_label;     // the colour bar's quantity and unit
   std::vector<MapMarker> markers;
 };
 
+// What is drawn around the map: the ticks of its axes (none where the axis has no label) and of
+// its colour bar, with their labels.
 struct MapLayout {
   Ticks x, y, bar;
 };

@@ -1,0 +1,106 @@
+// The colour maps of the models (issue 24 §3): axes with units, ticks on the colour bar, the
+// wells on impes3d's layer, and one colour range per quantity over a run. Checked on the maps'
+// data model (the MapPlot each snapshot draws, map_layout's ticks), with small serial runs.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/io/case_file.hpp"
+#include "core/io/outputs/maps.hpp"
+#include "core/models/impes3d.hpp"
+#include "core/run/registry.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string case_text(const std::string& file) {
+  std::ifstream in(fs::path(POREFLOW_SOURCE_DIR) / "cases" / file);
+  REQUIRE(in);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::unique_ptr<Model> small_model(const std::string& text, const std::vector<std::string>& sets) {
+  auto cf = io::CaseFile::parse(text, "test");
+  for (const auto& s : sets) cf.set(s);
+  (void)read_output_options(cf);
+  (void)cf.get_string("precision", "double");  // fluids3d's case asks for float; these checks run double
+  auto m = make_model(cf, test::reference(), Precision::Double);
+  cf.check_all_used();
+  return m;
+}
+
+std::unique_ptr<Model> small_adi2d() {
+  return small_model(case_text("adi2d.toml"), {"grid.points=17", "time.end=0.01"});
+}
+std::unique_ptr<Model> small_impes3d() {
+  return small_model(case_text("impes_case1.toml"),
+                     {"grid.nx=9", "grid.ny=7", "grid.nz=2", "time.end=60", "time.reports=6", "output.layer=2"});
+}
+std::unique_ptr<Model> small_fluids3d() { return small_model(case_text("fluids3d.toml"), {"grid.n=10", "time.steps=6"}); }
+
+// every map's axes are labelled with a unit and ticked, and its colour bar has ticks between its ends
+void check_axes(const io::MapFigure& f) {
+  INFO("map ", f.suffix, ": ", f.plot.title);
+  const auto l = io::map_layout(f.plot);
+  CHECK(f.plot.xlabel.find('(') != std::string::npos);  // "x (cells)", "I (cells)", "x (nondimensional)"
+  CHECK(f.plot.ylabel.find('(') != std::string::npos);
+  CHECK(l.x.at.size() >= 2);
+  CHECK(l.y.at.size() >= 2);
+  CHECK(l.x.labels.size() == l.x.at.size());
+  for (double t : l.x.at) CHECK((t >= f.plot.x0 && t <= f.plot.x1));
+  for (double t : l.y.at) CHECK((t >= f.plot.y0 && t <= f.plot.y1));
+  CHECK(l.bar.at.size() >= 3);
+  for (double t : l.bar.at) CHECK((t >= f.plot.vmin && t <= f.plot.vmax));
+  CHECK_FALSE(f.plot.bar_label.empty());
+}
+
+}  // namespace
+
+TEST_SUITE("io") {
+
+TEST_CASE("maps: every model's maps have axes with units and a colour bar with ticks") {
+  for (const auto& [name, make, maps] :
+       {std::tuple{"adi2d", &small_adi2d, &io::adi2d_maps}, std::tuple{"impes3d", &small_impes3d, &io::impes3d_maps},
+        std::tuple{"fluids3d", &small_fluids3d, &io::fluids3d_maps}}) {
+    INFO(std::string(name));
+    auto m = make();
+    m->step(m->end_time());  // a field that is not flat
+    const auto figs = maps().make(*m);
+    REQUIRE_FALSE(figs.empty());
+    for (const auto& f : figs) check_axes(f);
+  }
+}
+
+TEST_CASE("maps: the cell axes of impes3d run over the cells, 1-based, and the wells are marked at their cells") {
+  auto m = small_impes3d();
+  const auto figs = io::impes3d_maps().make(*m);
+  REQUIRE(figs.size() == 1);
+  const auto& p = figs[0].plot;
+  CHECK(p.x0 == 0.5);
+  CHECK(p.x1 == 9.5);
+  CHECK(p.y0 == 0.5);
+  CHECK(p.y1 == 7.5);
+  for (double t : io::map_layout(p).x.at) CHECK(t == std::round(t));  // whole cells
+  // INJ at (1, 1), PROD at (-1, -1) = (9, 7), both completed through both layers
+  REQUIRE(p.markers.size() == 2);
+  CHECK(p.markers[0].label == "INJ");
+  CHECK(p.markers[0].x == 1);
+  CHECK(p.markers[0].y == 1);
+  CHECK(p.markers[1].label == "PROD");
+  CHECK(p.markers[1].x == 9);
+  CHECK(p.markers[1].y == 7);
+  CHECK(p.markers[1].filled);
+}
+
+}  // TEST_SUITE
