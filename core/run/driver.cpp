@@ -25,6 +25,14 @@ OutputOptions read_output_options(io::CaseFile& cf) {
   o.vtk = cf.get_bool("output.vtk", o.vtk);
   o.csv = cf.get_bool("output.csv", o.csv);
   o.png = cf.get_bool("output.png", o.png);
+  const std::string range = "output.range.";
+  for (const auto& key : cf.keys()) {
+    if (key.rfind(range, 0) != 0) continue;
+    const auto v = cf.get_numbers(key);
+    if (v.size() != 2 || !std::isfinite(v[0]) || !std::isfinite(v[1]) || !(v[0] < v[1]))
+      cf.fail(key, "must be [low, high], two finite numbers with low < high (a map's colour range)");
+    o.ranges[key.substr(range.size())] = {v[0], v[1]};
+  }
   return o;
 }
 

@@ -41,7 +41,7 @@ std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapsh
 }
 
 Plots maps_of(io::MapSet (*maps)()) {
-  return [maps](Observers& obs, const OutputOptions& o) { obs.push_back(io::map_plots(o.dir, maps())); };
+  return [maps](Observers& obs, const OutputOptions& o) { obs.push_back(io::map_plots(o.dir, maps(), nullptr, o.ranges)); };
 }
 
 }  // namespace
@@ -79,7 +79,7 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     sim.outputs = outputs(io::impes3d_snapshot(),
                           [](Observers& obs, const OutputOptions& o) {
                             obs.push_back(io::impes3d_plots(o.dir));
-                            obs.push_back(io::map_plots(o.dir, io::impes3d_maps()));
+                            obs.push_back(io::map_plots(o.dir, io::impes3d_maps(), nullptr, o.ranges));
                           },
                           [deck](Observers& obs, const OutputOptions& o) {
                             if (deck) obs.push_back(io::eclipse_summary(deck, o.dir, o.series_every));

@@ -1,4 +1,4 @@
-// Each model's colour maps (maps.hpp).
+// Each model's colour maps (maps.hpp); their colour ranges are the observer's.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -51,9 +51,6 @@ MapSet adi2d_maps() {
     out.push_back(map("so", 2, "oil saturation", "S_o"));
     out.push_back(map("sg", 3, "gas saturation", "S_g"));
     out.push_back(map("p", 0, "pressure", "p (nondimensional)"));
-    const auto& p = out.back().plot.values;
-    out.back().plot.vmin = *std::min_element(p.begin(), p.end());
-    out.back().plot.vmax = *std::max_element(p.begin(), p.end());
     return out;
   };
   return s;
@@ -79,22 +76,16 @@ MapSet fluids3d_maps() {
     }
     xy.plot.ylabel = "y (cells)";
     xz.plot.ylabel = "z (cells)";
-    double hi = 0;
     for (long j = 0; j < n; ++j)
       for (long i = 0; i < n; ++i) {
         xy.plot.values[j * n + i] = dens[(kc * n + j) * n + i];
         xz.plot.values[j * n + i] = dens[(j * n + jc) * n + i];  // row j of the map is layer k = j
-        hi = std::max({hi, xy.plot.values[j * n + i], xz.plot.values[j * n + i]});
       }
     char title[160];
     std::snprintf(title, sizeof title, "density, slice z = %ld (the centre), step %ld, t = %.3g", kc, m.steps(), m.time());
     xy.plot.title = title;
     std::snprintf(title, sizeof title, "density, slice y = %ld (the centre), step %ld, t = %.3g", jc, m.steps(), m.time());
     xz.plot.title = title;
-    for (auto* f : {&xy, &xz}) {
-      f->plot.vmin = 0;
-      f->plot.vmax = hi > 0 ? hi : 1;
-    }
     return std::vector<MapFigure>{xy, xz};
   };
   return s;
