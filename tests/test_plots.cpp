@@ -39,4 +39,15 @@ TEST_CASE("plot: a curve at the bottom or top of a fixed range stays visible ins
   CHECK(img.count({0, 160, 160}) > 600);
 }
 
+TEST_CASE("plot: a span is a light band of its colour over the panel, labelled") {
+  const auto file = plot_dir() / "span.png";
+  io::Panel p{"bhp", "time", "bar", {}};
+  p.series.push_back({"", {0, 10}, {1, 2}, {0, 0, 0}});
+  p.spans.push_back({2, 6, "P1 shut", {200, 40, 40}});
+  io::write_plot_png(file, {p}, 600, 300);
+  const Image img = load_png(file);
+  CHECK(img.count({244, 212, 212}) > 150 * 150);  // 255 - (255 - c) / 5 over about 4/10 of the plot
+  CHECK(img.count({200, 40, 40}) > 50);            // its label
+}
+
 }  // TEST_SUITE

@@ -33,6 +33,8 @@ PanelAxes panel_axes(const Panel& p) {
   double xlo, xhi, ylo, yhi;
   data_range(p, true, xlo, xhi);
   data_range(p, false, ylo, yhi);
+  for (const auto& s : p.spans)
+    if (std::isfinite(s.x0) && std::isfinite(s.x1)) xlo = std::min(xlo, s.x0), xhi = std::max(xhi, s.x1);
   widen_if_flat(xlo, xhi);
   double margin = 0.05 * (yhi - ylo);
   if (std::isnan(p.ymin)) ylo -= margin;
@@ -115,6 +117,18 @@ void draw_panel(Canvas& c, const Panel& p, const PanelAxes& ax, int top, int lef
 
   if (!p.title.empty()) text(c, (plot.x0 + plot.x1) / 2, top + 12, p.title, kBlack, Align::Center);
   const Rect d = data_area(plot);
+  // the marked stretches: a light band each, labelled at its top (one row per span, three rows)
+  c.clip({plot.x0 + 1, plot.y0 + 1, plot.x1 - 1, plot.y1 - 1});
+  for (std::size_t i = 0; i < p.spans.size(); ++i) {
+    const auto& s = p.spans[i];
+    const int x0 = static_cast<int>(std::lround(ax.x.map(s.x0, d.x0, d.x1 - 1)));
+    const int x1 = static_cast<int>(std::lround(ax.x.map(s.x1, d.x0, d.x1 - 1)));
+    Rgb tint;
+    for (int k = 0; k < 3; ++k) tint[k] = static_cast<unsigned char>(255 - (255 - s.color[k]) / 5);
+    c.fill({x0, plot.y0, std::max(x1, x0 + 2), plot.y1}, tint);
+    text(c, x0 + 4, plot.y0 + 6 + static_cast<int>(i % 3) * kLine, s.label, s.color);
+  }
+  c.unclip();
   for (double v : ax.x.ticks) {
     int x = static_cast<int>(std::lround(ax.x.map(v, d.x0, d.x1 - 1)));
     c.fill({x, plot.y0, x + 1, plot.y1}, kGrid);

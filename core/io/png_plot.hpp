@@ -17,12 +17,21 @@ struct Series {
   bool markers = false;
 };
 
+// A marked stretch of x (a shut well): a band over the panel's height in a light tint of its
+// colour, labelled at its top.
+struct Span {
+  double x0 = 0, x1 = 0;
+  std::string label;
+  std::array<unsigned char, 3> color{0, 0, 0};
+};
+
 struct Panel {
   std::string title, xlabel, ylabel;
   std::vector<Series> series;
   // NaN: from the data with a 5% margin. The x range is always the data's.
   double ymin = std::numeric_limits<double>::quiet_NaN();
   double ymax = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Span> spans{};
 };
 
 // Panels stacked top to bottom, each width x panel_height pixels. Throws poreflow::Error naming
