@@ -96,6 +96,10 @@ void add_compare(CLI::App& app, Common& c) {
       fmt::print("{:<8} {:<44.44} {:>10.4f} {:>12.5f} {:>9} {:>12.3e} {:>12.3e}  {}\n", r.backend, r.device,
                  r.rep.wall_seconds, per_step, speedup, r.max_abs, r.max_rel, r.worst_field);
     }
+    for (const auto& r : rows)
+      if (r.rep.build_seconds > 0)
+        fmt::print("{}: OpenCL programs built in {:.3f} s, not in its wall s (a first run on a device builds them, later "
+                   "runs hit the driver's cache: docs/opencl.md)\n", r.backend, r.rep.build_seconds);
     fmt::print("differences against {}; tolerance {:.1e} ({}): {}\n", rows.front().backend, tol, to_string(prec),
                fail ? "EXCEEDED" : "ok");
     if (fail) {

@@ -44,7 +44,8 @@ struct CheckpointOptions {
 };
 
 struct RunReport {
-  double wall_seconds = 0;
+  double wall_seconds = 0;  // the steps, without building device code (OpenCL's programs, build_seconds)
+  double build_seconds = 0;  // building device code during the run (program_builds.hpp)
   long steps = 0;
   double sim_time = 0;
   std::vector<NamedField> final_fields;
