@@ -149,6 +149,10 @@ void add_compare(CLI::App& app, Common& c) {
       if (!(rows[i].max_rel <= tol)) fail = true;
     }
     print_table(rows);
+    for (const auto& r : rows)
+      if (r.rep.build_seconds > 0)
+        fmt::print("{}: OpenCL programs built in {:.3f} s, not in its wall s (a first run on a device builds them, later "
+                   "runs hit the driver's cache: docs/opencl.md)\n", r.backend, r.rep.build_seconds);
     fmt::print("differences against {}; tolerance {:.1e} ({}): {}\n", rows.front().backend, tol, to_string(prec),
                fail ? "EXCEEDED" : "ok");
     if (fail) {

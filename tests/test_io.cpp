@@ -1,7 +1,6 @@
 // The output module: every file is read back here, by a reader written independently of the
 // writer (the VTI appended block, the PVD entries, the CSV text, the PNG pixels).
 #include <doctest/doctest.h>
-#include <stb_image.h>  // the implementation is in Debian's libstb
 
 #include <bit>
 #include <cmath>
@@ -20,10 +19,14 @@
 
 #include "core/base/error.hpp"
 #include "core/io/csv.hpp"
+#include "core/io/png_map.hpp"
 #include "core/io/png_plot.hpp"
 #include "core/io/vtk.hpp"
+#include "tests/png_image.hpp"
 
 using namespace poreflow;
+using poreflow::test::Image;
+using poreflow::test::load_png;
 namespace fs = std::filesystem;
 
 namespace {
@@ -114,31 +117,6 @@ void check_throws_naming(const fs::path& path, const std::function<void()>& f) {
   } catch (const Error& e) {
     CHECK_MESSAGE(std::string(e.what()).find(path.string()) != std::string::npos, e.what());
   }
-}
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgb;
-  std::array<unsigned char, 3> at(int x, int y) const {
-    auto p = &rgb[(static_cast<std::size_t>(y) * w + x) * 3];
-    return {p[0], p[1], p[2]};
-  }
-  long count(std::array<unsigned char, 3> c, int x0 = 0, int x1 = -1) const {
-    long n = 0;
-    for (int y = 0; y < h; ++y)
-      for (int x = x0; x < (x1 < 0 ? w : x1); ++x) n += at(x, y) == c;
-    return n;
-  }
-};
-
-Image load_png(const fs::path& p) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(p.string().c_str(), &img.w, &img.h, &channels, 3);
-  REQUIRE_MESSAGE(data != nullptr, "stbi_load failed on " << p);
-  img.rgb.assign(data, data + static_cast<std::size_t>(img.w) * img.h * 3);
-  stbi_image_free(data);
-  return img;
 }
 
 const std::vector<double> kTricky = {0.1, -0.0, 1.0 / 3.0, 1e-310, -2.5e300, 6.02214076e23,
@@ -289,7 +267,12 @@ TEST_CASE("png map: decodes, viridis ends, y = 0 at the bottom") {
   std::vector<double> v(nx * ny);
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) v[j * nx + i] = j < ny / 2 ? 1.0 : 0.0;  // high in the lower half
-  io::write_map_png(file, nx, ny, v, 0, 1, "water saturation", 512);
+  io::MapPlot m;
+  m.nx = nx;
+  m.ny = ny;
+  m.values = v;
+  m.title = "water saturation";
+  io::write_map_png(file, m, 512);
 
   Image img = load_png(file);
   CHECK(img.w >= 512);
@@ -319,7 +302,10 @@ TEST_CASE("io: a path in a missing directory throws, naming the path") {
   });
   check_throws_naming(bad, [&] { io::CsvWriter w(bad, {"a"}); });
   check_throws_naming(bad, [&] { io::write_plot_png(bad, {io::Panel{"t", "x", "y", {}}}); });
-  check_throws_naming(bad, [&] { io::write_map_png(bad, 2, 2, {0, 1, 2, 3}, 0, 3, "m"); });
+  io::MapPlot m;
+  m.nx = m.ny = 2;
+  m.values = {0, 1, 2, 3};
+  check_throws_naming(bad, [&] { io::write_map_png(bad, m); });
 }
 
 }  // TEST_SUITE

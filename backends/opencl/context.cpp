@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/base/error.hpp"
+#include "core/kernels/program_builds.hpp"
 
 namespace poreflow::ocl {
 
@@ -50,6 +52,17 @@ ClKernel& ClContext::kernel(const std::string& family, Precision prec, int block
 }
 
 void ClContext::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
+  // A kernel's first launch with a work-group shape is timed on its own (the queue drained before
+  // it, finished after it) and counted as building: PoCL compiles the kernel for its work-group
+  // size there, as part of the launch.
+  std::vector<std::size_t> shape{reinterpret_cast<std::size_t>(k())};
+  for (cl_uint d = 0; d < local.dimensions(); ++d) shape.push_back(local.get()[d]);
+  const bool first = launched_.insert(shape).second;
+  std::chrono::steady_clock::time_point t0;
+  if (first) {
+    sync();
+    t0 = std::chrono::steady_clock::now();
+  }
   const cl_int err = queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local);
   if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
     std::string name;
@@ -61,6 +74,10 @@ void ClContext::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRan
                       "); use a smaller block size");
   }
   PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel");
+  if (first) {
+    sync();
+    record_first_launch(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
 }
 
 void ClContext::launch_points(cl::Kernel& k, std::size_t n) {

@@ -4,9 +4,11 @@
 // code is checked (cl_check.hpp).
 #include <cstddef>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
@@ -90,6 +92,7 @@ class ClContext {
   std::size_t units_ = 1, local_mem_ = 0;
   int fast_block_ = 256;
   std::size_t fast_groups_ = 1;
+  std::set<std::vector<std::size_t>> launched_;  // kernel and work-group shape of every launch so far
 };
 
 namespace set_args_detail {

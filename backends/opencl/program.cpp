@@ -13,6 +13,7 @@
 
 #include "backends/opencl/embedded_sources.hpp"
 #include "core/base/error.hpp"
+#include "core/kernels/program_builds.hpp"
 
 namespace poreflow::ocl {
 namespace {
@@ -169,6 +170,7 @@ cl::Program Programs::build(Precision prec, const std::string& src, const std::s
     throw BackendError(msg);
   }
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  record_program_build(ms / 1e3);
   spdlog::debug("built {} in {:.0f} ms", what, ms);
   if (log_err == CL_SUCCESS && !trim(log).empty()) spdlog::debug("build log of {}:\n{}", what, log);
   dump_program(prog, src, what, options);

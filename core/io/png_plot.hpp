@@ -1,6 +1,6 @@
 #pragma once
 // Quick-look figures as PNG, with no plotting toolchain: stacked line-plot panels (profiles, time
-// series, comparisons with analytic solutions) and 2D color maps (saturation, pressure).
+// series, comparisons with analytic solutions). Colour maps: png_map.hpp.
 #include <array>
 #include <filesystem>
 #include <limits>
@@ -17,23 +17,26 @@ struct Series {
   bool markers = false;
 };
 
+// A marked stretch of x (a shut well): a band over the panel's height in a light tint of its
+// colour, labelled at its top.
+struct Span {
+  double x0 = 0, x1 = 0;
+  std::string label;
+  std::array<unsigned char, 3> color{0, 0, 0};
+};
+
 struct Panel {
   std::string title, xlabel, ylabel;
   std::vector<Series> series;
   // NaN: from the data with a 5% margin. The x range is always the data's.
   double ymin = std::numeric_limits<double>::quiet_NaN();
   double ymax = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Span> spans{};
 };
 
 // Panels stacked top to bottom, each width x panel_height pixels. Throws poreflow::Error naming
 // the path when it cannot be written, or on a series whose x and y differ in length.
 void write_plot_png(const std::filesystem::path& file, const std::vector<Panel>& panels, int width = 1000,
                     int panel_height = 420);
-
-// A color map (viridis) of nx*ny values, row-major with y = 0 at the bottom, values clamped to
-// [vmin, vmax] (NaN: gray), drawn nearest-neighbour so its longer side is scale_to pixels, with
-// a color bar labelled vmin and vmax and the title above.
-void write_map_png(const std::filesystem::path& file, int nx, int ny, const std::vector<double>& values, double vmin,
-                   double vmax, const std::string& title, int scale_to = 512);
 
 }  // namespace poreflow::io

@@ -12,6 +12,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
+#include "core/kernels/program_builds.hpp"
 #include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
 
@@ -25,6 +26,14 @@ OutputOptions read_output_options(io::CaseFile& cf) {
   o.vtk = cf.get_bool("output.vtk", o.vtk);
   o.csv = cf.get_bool("output.csv", o.csv);
   o.png = cf.get_bool("output.png", o.png);
+  const std::string range = "output.range.";
+  for (const auto& key : cf.keys()) {
+    if (key.rfind(range, 0) != 0) continue;
+    const auto v = cf.get_numbers(key);
+    if (v.size() != 2 || !std::isfinite(v[0]) || !std::isfinite(v[1]) || !(v[0] < v[1]))
+      cf.fail(key, "must be [low, high], two finite numbers with low < high (a map's colour range)");
+    o.ranges[key.substr(range.size())] = {v[0], v[1]};
+  }
   return o;
 }
 
@@ -176,6 +185,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   if (ck.handle_signals) guard = std::make_unique<InterruptGuard>();
 
   const bool tty = isatty(fileno(stderr));
+  const ProgramBuilds builds0 = program_builds();
   auto t0 = Clock::now();
   auto last_print = t0;
   double compute = 0;
@@ -193,8 +203,9 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
         break;
       }
       auto ts = Clock::now();
+      const double built = program_builds().seconds;
       m.step(t_stop);
-      compute += seconds_since(ts);
+      compute += seconds_since(ts) - (program_builds().seconds - built);  // building device code is not stepping
       for (auto& ob : observers) ob->step(m);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
       // by reports: a row at every series_every-th report time and at the last
@@ -228,6 +239,14 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   r.final_fields = m.fields();
   r.stats = m.final_stats();
   r.stats["wall_seconds_total"] = seconds_since(t0);
+  const ProgramBuilds builds = program_builds();
+  r.build_seconds = builds.seconds - builds0.seconds;
+  if (builds.programs > 0 || builds.first_launches > 0) {
+    r.stats["seconds_opencl_build"] = builds.seconds;
+    spdlog::info("OpenCL: {} programs built and {} kernels compiled at their first launch in {:.3f} s ({:.3f} s during "
+                 "the run), not counted in the step timings; a later run on this device hits the driver's cache "
+                 "(docs/opencl.md)", builds.programs, builds.first_launches, builds.seconds, r.build_seconds);
+  }
   return r;
 }
 

@@ -2,6 +2,7 @@
 // The time loop shared by every model: where it stops (report times or equal intervals), when its
 // observers write (CSV rows, snapshots), checkpoints and the stop on a signal, the progress line,
 // and the wall-clock measurement.
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -24,6 +25,8 @@ struct OutputOptions {
   int snapshots = 10;     // VTK snapshots (and PNG plots) at equal time intervals, plus t = 0
   long series_every = 1;  // a CSV row every N steps (and at every snapshot); by report times: every N-th and the last
   bool vtk = true, csv = true, png = true;
+  // output.range.<map> = [low, high]: that map's colour range (else the range of the whole run)
+  std::map<std::string, std::array<double, 2>> ranges;
 };
 
 // Reads the [output] table of a case.
@@ -41,7 +44,8 @@ struct CheckpointOptions {
 };
 
 struct RunReport {
-  double wall_seconds = 0;
+  double wall_seconds = 0;  // the steps, without building device code (OpenCL's programs, build_seconds)
+  double build_seconds = 0;  // building device code during the run (program_builds.hpp)
   long steps = 0;
   double sim_time = 0;
   std::vector<NamedField> final_fields;

@@ -4,6 +4,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/cases/cases.hpp"
+#include "core/io/outputs/maps.hpp"
 #include "core/io/outputs/model_outputs.hpp"
 #include "core/io/outputs/outputs.hpp"
 
@@ -23,24 +24,24 @@ std::size_t completions_of(const ImpesInput& in) {
   return n;
 }
 
-// The standard observers in the order they write: the CSV series, the snapshots, the plots; then
-// what the case adds.
+// The standard observers in the order they write: the CSV series, the snapshots, the plots (the
+// model's own, then its colour maps); then what the case adds.
 using Extra = std::function<void(Observers&, const OutputOptions&)>;
-std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapshot, std::function<std::unique_ptr<Observer>(const OutputOptions&)> plots,
-                                                       Extra extra = nullptr) {
+using Plots = std::function<void(Observers&, const OutputOptions&)>;
+std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapshot, Plots plots, Extra extra = nullptr) {
   return [snapshot, plots, extra](const OutputOptions& o) {
     Observers obs;
     if (!o.enabled) return obs;
     if (o.csv) obs.push_back(io::csv_series(o.dir));
     if (o.vtk) obs.push_back(io::vtk_snapshots(o.dir, snapshot));
-    if (o.png) obs.push_back(plots(o));
+    if (o.png) plots(obs, o);
     if (extra) extra(obs, o);
     return obs;
   };
 }
 
-std::function<std::unique_ptr<Observer>(const OutputOptions&)> plots_of(io::PlotWriter draw) {
-  return [draw](const OutputOptions& o) { return io::png_plots(o.dir, draw); };
+Plots maps_of(io::MapSet (*maps)()) {
+  return [maps](Observers& obs, const OutputOptions& o) { obs.push_back(io::map_plots(o.dir, maps(), nullptr, o.ranges)); };
 }
 
 }  // namespace
@@ -61,11 +62,13 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
   if (name == "bl1d") {
     const auto cfg = read_bl1d_config(cf, be);
     go([&] { return build<BL1D>(be, prec, cfg); }, bl1d_need(cfg, prec, be.is_host()));
-    sim.outputs = outputs(io::write_image_snapshot, plots_of(io::bl1d_plot("poreflow " + be.name())));
+    const auto draw = io::bl1d_plot("poreflow " + be.name());
+    sim.outputs = outputs(io::write_image_snapshot,
+                          [draw](Observers& obs, const OutputOptions& o) { obs.push_back(io::png_plots(o.dir, draw)); });
   } else if (name == "adi2d") {
     const auto cfg = read_adi2d_config(cf, be);
     go([&] { return build<Adi2D>(be, prec, cfg); }, adi2d_need(cfg, prec, be.is_host()));
-    sim.outputs = outputs(io::write_image_snapshot, plots_of(io::adi2d_plot()));
+    sim.outputs = outputs(io::write_image_snapshot, maps_of(io::adi2d_maps));
   } else if (name == "impes3d") {
     // its reader checks the grid's need before it builds per-cell arrays from the case
     const auto c = read_impes3d_case(cf, be, prec);
@@ -73,14 +76,18 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     go([&] { return build<Impes3D>(be, prec, c.config); },
        impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host()));
     const auto deck = c.deck;
-    sim.outputs = outputs(io::impes3d_snapshot(), [](const OutputOptions& o) { return io::impes3d_plots(o.dir); },
+    sim.outputs = outputs(io::impes3d_snapshot(),
+                          [](Observers& obs, const OutputOptions& o) {
+                            obs.push_back(io::impes3d_plots(o.dir));
+                            obs.push_back(io::map_plots(o.dir, io::impes3d_maps(), nullptr, o.ranges));
+                          },
                           [deck](Observers& obs, const OutputOptions& o) {
                             if (deck) obs.push_back(io::eclipse_summary(deck, o.dir, o.series_every));
                           });
   } else if (name == "fluids3d") {
     const auto cfg = read_fluids3d_config(cf);
     go([&] { return build<Fluids3D>(be, prec, cfg); }, fluids3d_need(cfg, prec, be.is_host()));
-    sim.outputs = outputs(io::fluids3d_snapshot, plots_of(io::fluids3d_plot()));
+    sim.outputs = outputs(io::fluids3d_snapshot, maps_of(io::fluids3d_maps));
   } else {
     cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");
   }

@@ -46,47 +46,6 @@ PlotWriter bl1d_plot(const std::string& label) {
   };
 }
 
-PlotWriter adi2d_plot() {
-  return [](const Model& m, const std::filesystem::path& png) {
-    // one colour map per saturation, next to the given name
-    const auto f = m.fields();
-    const auto g = m.grid();
-    const int nx = g.points[0], ny = g.points[1];
-    const auto stem = png.parent_path() / png.stem();
-    std::ostringstream t;
-    t.precision(4);
-    t << " at t = " << m.time();
-    write_map_png(stem.string() + "_sw.png", nx, ny, f[1].values, 0, 1, "water saturation" + t.str());
-    write_map_png(stem.string() + "_so.png", nx, ny, f[2].values, 0, 1, "oil saturation" + t.str());
-    write_map_png(stem.string() + "_sg.png", nx, ny, f[3].values, 0, 1, "gas saturation" + t.str());
-    const double pmin = *std::min_element(f[0].values.begin(), f[0].values.end());
-    const double pmax = *std::max_element(f[0].values.begin(), f[0].values.end());
-    write_map_png(stem.string() + "_p.png", nx, ny, f[0].values, pmin, pmax, "pressure" + t.str());
-  };
-}
-
-PlotWriter fluids3d_plot() {
-  return [](const Model& m, const std::filesystem::path& png) {
-    const auto dens = m.fields()[0].values;
-    const long n = m.grid().points[0], kc = n / 2, jc = n / 2;
-    std::vector<double> xy(static_cast<std::size_t>(n * n)), xz(static_cast<std::size_t>(n * n));
-    double hi = 0;
-    for (long j = 0; j < n; ++j)
-      for (long i = 0; i < n; ++i) {
-        xy[j * n + i] = dens[(kc * n + j) * n + i];
-        xz[j * n + i] = dens[(j * n + jc) * n + i];  // row j of the map is layer k = j
-        hi = std::max({hi, xy[j * n + i], xz[j * n + i]});
-      }
-    char title[160];
-    std::snprintf(title, sizeof title, "density, slice z = centre (x right, y up), step %ld, t = %.3g", m.steps(), m.time());
-    write_map_png(png, int(n), int(n), xy, 0, hi > 0 ? hi : 1, title);
-    auto other = png;
-    other.replace_filename(png.stem().string() + "_xz" + png.extension().string());
-    std::snprintf(title, sizeof title, "density, slice y = centre (x right, z up), step %ld, t = %.3g", m.steps(), m.time());
-    write_map_png(other, int(n), int(n), xz, 0, hi > 0 ? hi : 1, title);
-  };
-}
-
 std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, const std::string& stem) {
   const auto g = m.grid();
   auto f = m.fields();  // density, u, v, w
@@ -135,134 +94,6 @@ SnapshotWriter impes3d_snapshot() {
 }
 
 namespace {
-
-// The wells' history at the report times so far, for the plots: kept with a checkpoint, so a
-// restarted run's plots show the whole run.
-struct WellHistory {
-  std::vector<double> time, fopr, fwpr, fwir, fwct;
-  std::vector<std::vector<double>> bhp, wct;
-};
-
-void draw_impes3d(const Reservoir& r, const WellHistory& h, const std::filesystem::path& png) {
-
-  const auto stem = (png.parent_path() / png.stem()).string();
-  // rates, water cut and BHP against time
-  if (!h.time.empty()) {
-    
-    std::vector<Panel> panels(3);
-    panels[0] = {"field rates", "time (days)", "sm3/day", {}};
-    panels[0].series.push_back(Series{"oil production", h.time, h.fopr, {20, 20, 20}});
-    panels[0].series.push_back(Series{"water production", h.time, h.fwpr, {30, 100, 220}});
-    panels[0].series.push_back(Series{"water injection", h.time, h.fwir, {30, 160, 60}, true});
-    panels[1] = {"water cut", "time (days)", "", {}};
-    panels[1].ymin = 0;
-    panels[1].ymax = 1;
-    panels[1].series.push_back(Series{"field", h.time, h.fwct, {0, 0, 0}});
-    panels[2] = {"bottom-hole pressure", "time (days)", "bar", {}};
-    static const std::array<std::array<unsigned char, 3>, 6> colors{
-        {{200, 40, 40}, {40, 90, 200}, {30, 150, 60}, {180, 120, 20}, {130, 50, 170}, {20, 150, 150}}};
-    for (std::size_t w = 0; w < r.wells().size(); ++w) {
-      const auto col = colors[w % colors.size()];
-      if (r.config().input.wells[w].kind == WellKind::Producer)
-        panels[1].series.push_back(Series{r.config().input.wells[w].name, h.time, h.wct[w], col, true});
-      panels[2].series.push_back(Series{r.config().input.wells[w].name, h.time, h.bhp[w], col});
-    }
-    write_plot_png(stem + "_wells.png", panels);
-  }
-  // S_w in the chosen layer
-  const auto& g = r.config().input.grid;
-  const auto s = r.saturation();
-  const int k = r.config().map_layer;
-  std::vector<double> layer(static_cast<std::size_t>(g.nx) * g.ny);
-  for (long j = 0; j < g.ny; ++j)
-    for (long i = 0; i < g.nx; ++i) {
-      const std::size_t c = g.index(i, j, k);
-      layer[static_cast<std::size_t>(j) * g.nx + i] = r.geometry().pv0[r.geometry().at(i, j, k)] > 0 ? s[c] : NAN;
-    }
-  std::ostringstream t;
-  t.precision(4);
-  t << "water saturation, layer " << k + 1 << ", t = " << r.time() << " days";
-  write_map_png(stem + "_sw_layer" + std::to_string(k + 1) + ".png", g.nx, g.ny, layer, 0, 1, t.str());
-}
-
-class Impes3DPlots final : public Observer {
- public:
-  explicit Impes3DPlots(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-  void begin(const Model& m, bool) override {
-    const auto& rt = reservoir(m).config().input.report_times;
-    while (next_report_ < rt.size() && m.time() >= rt[next_report_] * (1 - 1e-12)) ++next_report_;
-    const std::size_t nw = reservoir(m).wells().size();
-    h_.bhp.resize(nw);
-    h_.wct.resize(nw);
-    if (resumed_) {
-      const std::size_t nr = h_.time.size();
-      if (bhp_.size() != nr * nw || wct_.size() != nr * nw) throw ConfigError("the checkpoint's well history does not fit this case");
-      for (std::size_t i = 0; i < nw; ++i) {
-        h_.bhp[i].assign(bhp_.begin() + std::ptrdiff_t(i * nr), bhp_.begin() + std::ptrdiff_t((i + 1) * nr));
-        h_.wct[i].assign(wct_.begin() + std::ptrdiff_t(i * nr), wct_.begin() + std::ptrdiff_t((i + 1) * nr));
-      }
-    }
-  }
-  // a report time reached (the run stops at each): its row of the history
-  void step(const Model& m) override {
-    const Reservoir& r = reservoir(m);
-    const auto& rt = r.config().input.report_times;
-    if (next_report_ >= rt.size() || m.time() < rt[next_report_] * (1 - 1e-12)) return;
-    while (next_report_ < rt.size() && m.time() >= rt[next_report_] * (1 - 1e-12)) ++next_report_;
-    const auto& wells = r.wells();
-    double fopr = 0, fwpr = 0, fwir = 0;
-    for (std::size_t w = 0; w < wells.size(); ++w) {
-      fopr += wells[w].oil_rate;
-      fwpr += wells[w].water_rate;
-      fwir += wells[w].water_injection;
-      h_.bhp[w].push_back(wells[w].control == IMP_CTRL_SHUT ? NAN : wells[w].bhp);
-      const double l = wells[w].oil_rate + wells[w].water_rate;
-      h_.wct[w].push_back(r.config().input.wells[w].kind == WellKind::Producer && l > 0 ? wells[w].water_rate / l : NAN);
-    }
-    h_.time.push_back(r.time());
-    h_.fopr.push_back(fopr);
-    h_.fwpr.push_back(fwpr);
-    h_.fwir.push_back(fwir);
-    h_.fwct.push_back(fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0);
-  }
-  void snapshot(const Model& m, int index) override {
-    draw_impes3d(reservoir(m), h_, dir_ / (snapshot_stem(m.name(), index) + ".png"));
-  }
-  void save(ModelState& s) const override {
-    s.put("history_time", h_.time);
-    s.put("history_fopr", h_.fopr);
-    s.put("history_fwpr", h_.fwpr);
-    s.put("history_fwir", h_.fwir);
-    s.put("history_fwct", h_.fwct);
-    std::vector<double> bhp, wct;
-    for (std::size_t i = 0; i < h_.bhp.size(); ++i) {
-      bhp.insert(bhp.end(), h_.bhp[i].begin(), h_.bhp[i].end());
-      wct.insert(wct.end(), h_.wct[i].begin(), h_.wct[i].end());
-    }
-    s.put("history_bhp", bhp);  // well after well, one value per report
-    s.put("history_wct", wct);
-  }
-  void resume(const ModelState& s) override {
-    if (!s.has("history_time")) return;  // written without plots: the history starts here
-    const std::size_t nr = s.doubles("history_time").size();
-    h_.time = s.doubles("history_time", nr);
-    h_.fopr = s.doubles("history_fopr", nr);
-    h_.fwpr = s.doubles("history_fwpr", nr);
-    h_.fwir = s.doubles("history_fwir", nr);
-    h_.fwct = s.doubles("history_fwct", nr);
-    bhp_ = s.doubles("history_bhp");
-    wct_ = s.doubles("history_wct");
-    resumed_ = true;
-  }
-
- private:
-  std::filesystem::path dir_;
-  std::size_t next_report_ = 0;
-  WellHistory h_;
-  bool resumed_ = false;
-  std::vector<double> bhp_, wct_;  // as the checkpoint holds them, until begin() knows the wells
-};
 
 class EclipseSummary final : public Observer {
  public:
@@ -355,8 +186,6 @@ class EclipseSummary final : public Observer {
 };
 
 }  // namespace
-
-std::unique_ptr<Observer> impes3d_plots(const std::filesystem::path& dir) { return std::make_unique<Impes3DPlots>(dir); }
 
 std::unique_ptr<Observer> eclipse_summary(std::shared_ptr<const eclipse::Deck> deck, const std::filesystem::path& dir,
                                           long report_every) {
