@@ -2,13 +2,13 @@
 # impes3d's pressure solvers side by side on one machine (docs/impes3d.md, "Which pressure solver
 # is faster"): paper 003's cases with SOR (the default) and with the Krylov solvers, on cuda and on
 # NVIDIA's OpenCL (and omp), each run's log with its statistics under $OUT/pressure_solvers/.
-#   tools/device/pressure_solvers.sh BUILD_DIR [BACKENDS]
+#   [CASES="impes_case2 ..."] tools/device/pressure_solvers.sh BUILD_DIR [BACKENDS]
 set -uo pipefail
 PF=${1:?the build directory}/apps/poreflow
 BACKENDS=${2:-cuda opencl}
 OUT=${OUT:-device-out}/pressure_solvers
 mkdir -p "$OUT"
-for case in impes_case2 impes_case1; do
+for case in ${CASES:-impes_case2 impes_case1}; do
   for be in $BACKENDS; do
     extra=()
     [ "$be" = opencl ] && extra=(--cl-platform NVIDIA)
