@@ -351,21 +351,24 @@ Spectrum host_lmin(const HostSystem& h, bool lines) {
       return;
     }
     // Thomas along k in each column: sub-diagonal coef[5], super-diagonal coef[6]
-#pragma omp parallel for schedule(static)
-    for (long c = 0; c < b.nx * b.ny; ++c) {
-      const long i = c % b.nx, j = c / b.nx;
+#pragma omp parallel
+    {
       std::vector<double> cp(static_cast<std::size_t>(b.nz)), dp(static_cast<std::size_t>(b.nz));
-      for (long k = 0; k < b.nz; ++k) {
-        const long L = b.at(i, j, k);
-        const double a = k > 0 ? h.coef[5 * E + L] : 0.0;
-        const double den = h.coef[L] - a * (k > 0 ? cp[k - 1] : 0.0);
-        cp[k] = h.coef[6 * E + L] / den;
-        dp[k] = (r[L] - a * (k > 0 ? dp[k - 1] : 0.0)) / den;
-      }
-      double x = 0;
-      for (long k = b.nz - 1; k >= 0; --k) {
-        x = dp[k] - (k + 1 < b.nz ? cp[k] * x : 0.0);
-        z[b.at(i, j, k)] = x;
+#pragma omp for schedule(static)
+      for (long c = 0; c < b.nx * b.ny; ++c) {
+        const long i = c % b.nx, j = c / b.nx;
+        for (long k = 0; k < b.nz; ++k) {
+          const long L = b.at(i, j, k);
+          const double a = k > 0 ? h.coef[5 * E + L] : 0.0;
+          const double den = h.coef[L] - a * (k > 0 ? cp[k - 1] : 0.0);
+          cp[k] = h.coef[6 * E + L] / den;
+          dp[k] = (r[L] - a * (k > 0 ? dp[k - 1] : 0.0)) / den;
+        }
+        double x = 0;
+        for (long k = b.nz - 1; k >= 0; --k) {
+          x = dp[k] - (k + 1 < b.nz ? cp[k] * x : 0.0);
+          z[b.at(i, j, k)] = x;
+        }
       }
     }
   };
