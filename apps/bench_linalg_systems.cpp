@@ -858,9 +858,11 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
             row.set("converged", false);
             row.set("setup_s", setup_s);
             row.set("solver_rel_residual", first.relative);
+            const double host_rel = host_relative_residual(h, run->solution());
+            row.set("rel_residual", host_rel);
             row.note = fmt::format("{}: did not converge: stopped ({}) after {} iterations at a relative residual of "
-                                   "{:.3e}, in {} (the limit: {} iterations)",
-                                   s.variant, first.why, first.iterations, first.relative, seconds_text(t_first), cap);
+                                   "{:.3e} ({:.3e} on the host), in {} (the limit: {} iterations)",
+                                   s.variant, first.why, first.iterations, first.relative, host_rel, seconds_text(t_first), cap);
             spdlog::error("bench linalg: {} {} {}: {}", name, s.variant, h.label, row.note);
             rows.push_back(row);
             continue;
