@@ -351,21 +351,24 @@ Spectrum host_lmin(const HostSystem& h, bool lines) {
       return;
     }
     // Thomas along k in each column: sub-diagonal coef[5], super-diagonal coef[6]
-#pragma omp parallel for schedule(static)
-    for (long c = 0; c < b.nx * b.ny; ++c) {
-      const long i = c % b.nx, j = c / b.nx;
+#pragma omp parallel
+    {
       std::vector<double> cp(static_cast<std::size_t>(b.nz)), dp(static_cast<std::size_t>(b.nz));
-      for (long k = 0; k < b.nz; ++k) {
-        const long L = b.at(i, j, k);
-        const double a = k > 0 ? h.coef[5 * E + L] : 0.0;
-        const double den = h.coef[L] - a * (k > 0 ? cp[k - 1] : 0.0);
-        cp[k] = h.coef[6 * E + L] / den;
-        dp[k] = (r[L] - a * (k > 0 ? dp[k - 1] : 0.0)) / den;
-      }
-      double x = 0;
-      for (long k = b.nz - 1; k >= 0; --k) {
-        x = dp[k] - (k + 1 < b.nz ? cp[k] * x : 0.0);
-        z[b.at(i, j, k)] = x;
+#pragma omp for schedule(static)
+      for (long c = 0; c < b.nx * b.ny; ++c) {
+        const long i = c % b.nx, j = c / b.nx;
+        for (long k = 0; k < b.nz; ++k) {
+          const long L = b.at(i, j, k);
+          const double a = k > 0 ? h.coef[5 * E + L] : 0.0;
+          const double den = h.coef[L] - a * (k > 0 ? cp[k - 1] : 0.0);
+          cp[k] = h.coef[6 * E + L] / den;
+          dp[k] = (r[L] - a * (k > 0 ? dp[k - 1] : 0.0)) / den;
+        }
+        double x = 0;
+        for (long k = b.nz - 1; k >= 0; --k) {
+          x = dp[k] - (k + 1 < b.nz ? cp[k] * x : 0.0);
+          z[b.at(i, j, k)] = x;
+        }
       }
     }
   };
@@ -855,9 +858,11 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
             row.set("converged", false);
             row.set("setup_s", setup_s);
             row.set("solver_rel_residual", first.relative);
+            const double host_rel = host_relative_residual(h, run->solution());
+            row.set("rel_residual", host_rel);
             row.note = fmt::format("{}: did not converge: stopped ({}) after {} iterations at a relative residual of "
-                                   "{:.3e}, in {} (the limit: {} iterations)",
-                                   s.variant, first.why, first.iterations, first.relative, seconds_text(t_first), cap);
+                                   "{:.3e} ({:.3e} on the host), in {} (the limit: {} iterations)",
+                                   s.variant, first.why, first.iterations, first.relative, host_rel, seconds_text(t_first), cap);
             spdlog::error("bench linalg: {} {} {}: {}", name, s.variant, h.label, row.note);
             rows.push_back(row);
             continue;
