@@ -15,6 +15,8 @@
 namespace poreflow {
 
 MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
+  if (cfg.points < 3 || cfg.points > kAdi2dMaxPoints)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("an adi2d grid of " + std::to_string(cfg.points) + " points a side is outside [3, " + std::to_string(kAdi2dMaxPoints) + "]");
   const std::size_t nn = static_cast<std::size_t>(cfg.points) * static_cast<std::size_t>(cfg.points), v = size_of(prec);
   MemoryNeed need;
   need.what = "the " + std::to_string(cfg.points) + " x " + std::to_string(cfg.points) + " grid";

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/limits.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
@@ -19,6 +20,10 @@ struct Adi2DWell {
   double x = 0, y = 0;  // centre
   bool injector = true;
 };
+
+// grid.points: N x N nodes of at most kMaxArrayValues (core/base/limits.hpp)
+constexpr long kAdi2dMaxPoints = 1L << 24;
+static_assert(product_within({kAdi2dMaxPoints, kAdi2dMaxPoints}) != 0);
 
 struct Adi2DConfig {
   long points = 65;  // N x N nodes on [0, L]^2

@@ -16,6 +16,8 @@
 namespace poreflow {
 
 MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
+  if (cfg.points < 3 || cfg.points > kBl1dMaxPoints)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("a bl1d grid of " + std::to_string(cfg.points) + " points is outside [3, " + std::to_string(kBl1dMaxPoints) + "]");
   const std::size_t n = static_cast<std::size_t>(cfg.points), v = size_of(prec);
   MemoryNeed need;
   need.what = "the " + std::to_string(cfg.points) + "-point grid";

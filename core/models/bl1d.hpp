@@ -3,6 +3,7 @@
 // to the convergence test, then an explicit upwind saturation step with a CFL-limited dt.
 #include <memory>
 
+#include "core/base/limits.hpp"
 #include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
@@ -12,6 +13,9 @@
 #include "core/solvers/jacobi1d.hpp"
 
 namespace poreflow {
+
+// grid.points: at most kMaxArrayValues (core/base/limits.hpp)
+constexpr long kBl1dMaxPoints = static_cast<long>(kMaxArrayValues);
 
 struct BL1DConfig {
   long points = 201;

@@ -13,6 +13,8 @@
 namespace poreflow {
 
 MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host) {
+  if (cfg.n < 1 || cfg.n > kFluids3dMaxN)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("a fluids3d grid of " + std::to_string(cfg.n) + " cells a side is outside [1, " + std::to_string(kFluids3dMaxN) + "]");
   const std::size_t side = static_cast<std::size_t>(cfg.n) + 2, extent = side * side * side, v = size_of(prec);
   const std::size_t cells = static_cast<std::size_t>(cfg.n) * cfg.n * cfg.n;
   MemoryNeed need;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
@@ -29,10 +30,13 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
 }
 
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host) {
+  // a deck's DIMENS comes here unchecked: the count must be exact before anything is counted in bytes
+  if (g.nx < 1 || g.ny < 1 || g.nz < 1 || !product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
+    throw ConfigError("the grid of " + impes_grid_text(g) + " is past the limits: every axis at least 1, at most 2^48 cells (" +
+                      std::to_string(kMaxArrayValues) + ", the most values of one array)");
   const ImpesMemory m = impes3d_memory(g, completions, wells, prec);
   MemoryNeed need;
-  need.what = "the " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " grid (" +
-              std::to_string(static_cast<std::size_t>(g.nx) * g.ny * g.nz) + " cells)";
+  need.what = "the " + impes_grid_text(g);
   need.total = m.total;
   need.largest = m.largest;
   // on the host backends the input's own per-cell arrays (double) share the memory

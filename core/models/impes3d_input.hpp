@@ -20,7 +20,7 @@ struct ImpesGrid {
   std::vector<double> dx, dy, dz, tops, permx, permy, permz, poro, ntg;
   std::vector<int> actnum;               // 0: inactive (empty: all active)
   std::vector<double> multx, multy, multz;  // transmissibility multipliers of the +i, +j, +k faces (empty: 1)
-  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nz; }
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nz; }  // within kMaxArrayValues once read
   std::size_t index(long i, long j, long k) const { return static_cast<std::size_t>(i + nx * (j + static_cast<long>(ny) * k)); }
 };
 
@@ -134,5 +134,8 @@ struct ImpesNumerics {
 // completed in an inactive cell, two wells in one cell, a schedule event in the past or for an
 // unknown well, ...).
 void validate(const ImpesInput& in);
+
+// "2000000000 x 10 x 3 grid (60000000000 cells)", the count exact in 64 bits or rounded past them
+std::string impes_grid_text(const ImpesGrid& g);
 
 }  // namespace poreflow

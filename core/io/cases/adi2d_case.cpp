@@ -8,7 +8,7 @@ namespace poreflow {
 
 Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   Adi2DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.points = cf.int_in_range("grid.points", c.points, 3, kAdi2dMaxPoints, "2^24: the N x N nodes fill at most 2^48 values an array");
   c.length = cf.positive("grid.length", c.length);
   auto& p = c.prm;
   p[ADI_PERM] = cf.positive("rock.permeability", 1.0);

@@ -8,7 +8,7 @@ namespace poreflow {
 
 BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
   BL1DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.points = cf.int_in_range("grid.points", c.points, 3, kBl1dMaxPoints, "2^48: the most values of one array");
   c.length = cf.positive("grid.length", c.length);
   auto& p = c.phys;
   p.length = c.length;

@@ -2,6 +2,7 @@
 // grid of uniform, per-axis or generated properties, tables, wells, a schedule, report times and
 // the numerics. Fills the same ImpesInput an Eclipse deck fills.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
 #include "core/io/cases/cases.hpp"
@@ -108,9 +110,13 @@ SwofTable read_swof(io::CaseFile& cf) {
 void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& in) {
   in.source = cf.source();
   ImpesGrid& g = in.grid;
-  g.nx = static_cast<int>(cf.int_at_least("grid.nx", 10, 1));
-  g.ny = static_cast<int>(cf.int_at_least("grid.ny", 10, 1));
-  g.nz = static_cast<int>(cf.int_at_least("grid.nz", 1, 1));
+  const std::string axis = "2^31 - 1: an axis is counted in 32 bits";
+  g.nx = static_cast<int>(cf.int_in_range("grid.nx", 10, 1, INT_MAX, axis));
+  g.ny = static_cast<int>(cf.int_in_range("grid.ny", 10, 1, INT_MAX, axis));
+  g.nz = static_cast<int>(cf.int_in_range("grid.nz", 1, 1, INT_MAX, axis));
+  if (!product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
+    cf.fail("grid.nx", "x grid.ny x grid.nz: the " + impes_grid_text(g) + " is past the limit of 2^48 cells (" +
+                           std::to_string(kMaxArrayValues) + ", the most values of one array)");
   const std::size_t n = g.cells();
   check_impes3d_memory(g, 0, 0, prec, be);  // before anything of the grid's size is built
   const auto dxs = axis_sizes(cf, "dx", "lx", g.nx, 10), dys = axis_sizes(cf, "dy", "ly", g.ny, 10),
