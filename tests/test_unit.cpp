@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
@@ -152,6 +153,23 @@ TEST_CASE("sizes: a product within a limit never overflows") {
   CHECK(product_within({(std::uint64_t(1) << 24) + 1, std::uint64_t(1) << 24}) == 0);
   CHECK(product_within({4000000000ull, 4000000000ull, 4000000000ull}, ~std::uint64_t(0)) == 0);  // 6.4e28 wraps in 64 bits
   CHECK(product_within({0, ~std::uint64_t(0), ~std::uint64_t(0)}) == 0);
+}
+
+TEST_CASE("format: durations and counts print without absurd digits") {
+  CHECK(duration_text(0.42) == "0.4 s");
+  CHECK(duration_text(42) == "42 s");
+  CHECK(duration_text(192) == "3 min 12 s");
+  CHECK(duration_text(2 * 3600 + 5 * 60 + 7) == "2 h 5 min");
+  CHECK(duration_text(3 * 86400 + 4 * 3600 + 100) == "3 d 4 h");
+  CHECK(duration_text(12.5 * 365.25 * 86400) == "12 years");
+  CHECK(duration_text(1e300) == "more than a million years");
+  CHECK(duration_text(HUGE_VAL) == "more than a million years");
+  CHECK(duration_text(-1) == "unknown");
+  CHECK(duration_text(std::nan("")) == "unknown");
+  CHECK(count_text(10000000) == "10000000");
+  CHECK(count_text(1.2e300) == "1.2e+300");
+  CHECK(count_text(HUGE_VAL) == "more than 1e+308");
+  CHECK(num_text(0.001) == "0.001");
 }
 
 TEST_CASE("--set into an array of tables: an index past the array or too long for a number is refused") {

@@ -28,6 +28,20 @@ MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
   return need;
 }
 
+namespace {
+
+// steps of time.dt, the last one shortened to meet a stop, at most time.max_steps of them
+TimeStepOptions adi2d_time_options(const Adi2DConfig& cfg) {
+  TimeStepOptions o;
+  o.dt_init = cfg.dt;
+  o.dt_max = cfg.dt;
+  o.max_steps = cfg.max_steps;
+  o.end = cfg.end_time;
+  return o;
+}
+
+}  // namespace
+
 template <class T>
 Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm)
     : be_(be),
@@ -56,7 +70,7 @@ Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm)
       m_next_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       acc_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       adi_(be, g_, cfg.adi, comm),
-      clock_(TimeStepOptions{cfg.dt, 0, cfg.dt}) {
+      clock_(adi2d_time_options(cfg)) {
   bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
@@ -281,6 +295,16 @@ void Adi2D<T>::advance(double dt) {
     }
     double h = dt - done;
     if (rmax > 0) h = std::min(h, cfg_.cfl / rmax);
+    // the smallest substep: below it the step cannot end within time.max_substeps (the rate at
+    // 1e300 times the case's would run them all first)
+    const double h_min = cfg_.dt / double(cfg_.max_substeps);
+    if (h < h_min && h < dt - done) {
+      std::ostringstream o;
+      o << "step " << steps() + 1 << " (t = " << time() << "): the CFL limit of the transport (time.cfl = " << cfg_.cfl
+        << ", outflow rate " << rmax << ") allows substeps of " << h << ", below the smallest substep time.dt / time.max_substeps = "
+        << h_min << "; the run stops";
+      throw NumericalError(o.str());
+    }
     Adi2DTransportArgs ta;
     ta.prec = precision_of<T>();
     ta.g = g_;

@@ -32,6 +32,7 @@ struct Adi2DConfig {
   double p_init = 1.0, sw0 = 0.2, so0 = 0.75, sg0 = 0.05, co3_0 = 0.3;
   double dt = 0.001, end_time = 0.1, cfl = 0.9;
   long max_substeps = 100000;
+  long max_steps = 10'000'000;  // time.end / time.dt steps at most
   // Pressure solves per step: each one re-linearises the volume balance about the last pressure
   // (flash at that pressure, upwinding by its potentials), a Newton step on V(p) = 1.
   int pressure_passes = 1;

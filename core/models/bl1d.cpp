@@ -29,6 +29,21 @@ MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
   return need;
 }
 
+namespace {
+
+// each step as long as the CFL limit allows up to the next stop, never below the smallest step
+TimeStepOptions bl1d_time_options(const BL1DConfig& cfg) {
+  TimeStepOptions o;
+  o.dt_min = cfg.dt_min > 0 ? cfg.dt_min : cfg.end_time / double(cfg.max_steps);
+  if (!(cfg.dt_min > 0))
+    o.dt_min_source = "time.end / time.max_steps: at smaller steps the run cannot reach time.end; set time.dt_min to go lower";
+  o.max_steps = cfg.max_steps;
+  o.end = cfg.end_time;
+  return o;
+}
+
+}  // namespace
+
 template <class T>
 BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm)
     : be_(be),
@@ -47,7 +62,8 @@ BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm)
       tc_(be, cfg.tridiag ? n_ : 0),
       td_(be, cfg.tridiag ? n_ : 0),
       jacobi_(be, n_, cfg.jacobi),
-      reduce_cfg_(cfg.jacobi.reduce) {
+      reduce_cfg_(cfg.jacobi.reduce),
+      clock_(bl1d_time_options(cfg)) {
   bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
@@ -128,11 +144,14 @@ void BL1D<T>::step(double t_stop) {
     TimeController::Outcome out;
     out.dt = advance(dt);
     out.ok = true;
+    if (out.dt < dt && out.dt < clock_.options().dt_min) {  // the controller stops the run: say why
+      std::ostringstream o;
+      o << "the CFL limit (time.cfl = " << cfg_.cfl << ", max |u| = " << last_umax_ << ", rock.porosity = " << cfg_.phys.porosity
+        << ", h = " << h_ << ")";
+      out.why = o.str();
+    }
     return out;
   });
-  if (steps() >= cfg_.max_steps && time() < cfg_.end_time)
-    throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(time()) +
-                         " before time.end = " + std::to_string(cfg_.end_time));
 }
 
 template <class T>
@@ -163,6 +182,7 @@ double BL1D<T>::advance(double dt_offered) {
   double umax = reduce(ReduceOp::MaxAbs, u_);
   if (!std::isfinite(umax)) fail_non_finite("velocity", u_);
   double dt = dt_offered;
+  last_umax_ = umax;
   if (umax > 0) dt = std::min(dt, cfg_.cfl * cfg_.phys.porosity * h_ / (umax * analytic_.max_dfw()));
   T u_in;
   be_.download(u_.buffer(), &u_in, sizeof(T));

@@ -24,6 +24,7 @@ struct BL1DConfig {
   double p_init = 0.3;
   double end_time = 60.0, cfl = 0.5;
   long max_steps = 10'000'000;
+  double dt_min = 0;  // the smallest step the CFL limit may set (time.dt_min); 0: end_time / max_steps
   bool tridiag = false;  // pressure.solver: "jacobi" (paper 000) or "tridiag" (one exact solve)
   TridiagAlgo algo = TridiagAlgo::Auto;
   JacobiOptions jacobi;
@@ -61,6 +62,7 @@ class BL1D final : public Model {
   [[noreturn]] void fail_non_finite(const char* what, const Field<T>& f) const;
   double front_position(const std::vector<double>& s) const;
   double advance(double dt_offered);  // one step of at most dt_offered; returns the step taken
+  double last_umax_ = 0;              // the last step's max |u| (its CFL limit)
   void bind_state();
 
   Backend& be_;

@@ -53,7 +53,7 @@ namespace {
 // the controller of an impes3d run: steps that grow by time.growth within the CFL limit and the
 // largest S_w and pressure changes, halved on a failure, ending exactly on report times and
 // schedule events (two even steps rather than a sliver before them)
-TimeStepOptions impes_time_options(const ImpesNumerics& nm) {
+TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   TimeStepOptions o;
   o.dt_init = nm.dt_init;
   o.dt_min = nm.dt_min;
@@ -63,6 +63,8 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm) {
   o.even_split = true;
   o.land_on_stop = true;
   o.unit = "days";
+  o.max_steps = nm.max_steps;
+  o.end = end;
   return o;
 }
 
@@ -103,7 +105,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       step_settings_(settings_),
       stopped_(settings_.size(), 0),
       wells_(cfg_.input.wells.size()),
-      clock_(impes_time_options(cfg_.numerics)),
+      clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, geo_, wa_, prm_host_, *initial_, cfg_.numerics.tables),
       impes_(be, comm, arrays_, cfg_.numerics, cfg_.input, geo_, prm_host_, *initial_,
              std::min(cfg_.numerics.dt_init, injection_dt())) {

@@ -105,6 +105,7 @@ struct ImpesInput {
 // How the run is computed (case keys [time], [pressure], [kernels]).
 struct ImpesNumerics {
   double dt_init = 0.1, dt_min = 1e-6, dt_max = 30;  // days
+  long max_steps = 10'000'000;  // steps before the run's end at most
   double cfl = 0.9;       // of the saturation update's CFL limit (Coats)
   double ds_max = 0.1;    // largest S_w change per step ...
   double dp_max = 50;     // ... and pressure change (bar); the next step is sized from the last one's

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/io/case_file.hpp"
 #include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
@@ -208,10 +209,12 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
       }
       if (progress && seconds_since(last_print) > 1.0) {
         last_print = Clock::now();
-        double el = seconds_since(t0), frac = m.time() / t_end;
-        char line[256];
-        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %.1f s elapsed, ~%.0f s left", m.steps(),
-                      m.time(), t_end, 100 * frac, m.progress().c_str(), el, frac > 0 ? el * (1 - frac) / frac : 0.0);
+        // the estimate of what is left in words: a run at t = 3e-307 of 60 would otherwise print 150 digits
+        const double el = seconds_since(t0), frac = m.time() / t_end;
+        const std::string left = frac > 0 ? duration_text(el * (1 - frac) / frac) : "unknown";
+        char line[512];
+        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %s elapsed, ~%s left", m.steps(), m.time(),
+                      t_end, 100 * frac, m.progress().c_str(), duration_text(el).c_str(), left.c_str());
         if (tty)
           std::fprintf(stderr, "\r%s\033[K", line);
         else

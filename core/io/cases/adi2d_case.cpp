@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/io/cases/cases.hpp"
 
 namespace poreflow {
@@ -56,6 +57,10 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   c.end_time = cf.positive("time.end", c.end_time);
   c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
   c.max_substeps = cf.int_at_least("time.max_substeps", c.max_substeps, 1);
+  c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
+  if (const double steps = std::ceil(c.end_time / c.dt * (1 - 1e-12)); steps > double(c.max_steps))
+    cf.fail("time.max_steps", "= " + std::to_string(c.max_steps) + " is fewer than the " + count_text(steps) +
+                                  " steps of time.dt = " + num_text(c.dt) + " to time.end = " + num_text(c.end_time));
 
   auto solver = cf.get_string("pressure.solver", "adi");
   if (solver != "adi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: adi)");

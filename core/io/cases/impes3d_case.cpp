@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
@@ -296,7 +297,10 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
     in.report_times = rt;
     if (rt.back() != end) in.report_times.push_back(end);
   } else {
-    for (long r = 1; r <= reports; ++r) in.report_times.push_back(end * double(r) / double(reports));
+    for (long r = 1; r <= reports; ++r) {
+      const double t = end * double(r) / double(reports);  // near the largest double, end x r overflows
+      in.report_times.push_back(std::isfinite(t) ? t : end * (double(r) / double(reports)));
+    }
   }
 }
 
@@ -400,6 +404,11 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   nm.dt_min = cf.positive("time.dt_min", nm.dt_min);
   nm.dt_max = cf.positive("time.dt_max", nm.dt_max);
   if (nm.dt_min > nm.dt_max) cf.fail("time.dt_min", "must not exceed time.dt_max");
+  nm.max_steps = cf.int_at_least("time.max_steps", nm.max_steps, 1);
+  // even at its largest step the run must end within max_steps (time.end = 1e308 would step forever)
+  if (const double end = in.report_times.empty() ? 0.0 : in.report_times.back(), least = std::ceil(end / nm.dt_max * (1 - 1e-12)); least > double(nm.max_steps))
+    cf.fail("time.max_steps", "= " + std::to_string(nm.max_steps) + " is fewer than the " + count_text(least) +
+                                  " steps of time.dt_max = " + num_text(nm.dt_max) + " days to the run's end at day " + num_text(end));
   nm.cfl = cf.in_range("time.cfl", nm.cfl, 0, 10, true, false);
   nm.ds_max = cf.in_range("time.ds_max", nm.ds_max, 0, 1, true, false);
   nm.dp_max = cf.positive("time.dp_max", nm.dp_max);
