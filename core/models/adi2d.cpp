@@ -385,17 +385,23 @@ std::vector<double> Adi2D<T>::series_row() const {
           last_volume_error_};
 }
 
+// per component: the change in place = the wells' net mass (injected - produced), relative to the
+// mass in place
+template <class T>
+std::vector<Balance> Adi2D<T>::balance() const {
+  const auto m = masses(), w = well_net();
+  std::vector<Balance> b;
+  for (int c = 0; c < 4; ++c)
+    b.push_back({"component " + std::to_string(c + 1), m[c] - m0_[c], w[c], std::max(std::fabs(m0_[c]), std::fabs(m[c])),
+                 balance_tolerance(precision_of<T>())});
+  return b;
+}
+
 template <class T>
 std::map<std::string, double> Adi2D<T>::final_stats() const {
-  auto m = masses();
-  auto w = well_net();
   std::map<std::string, double> s;
-  for (int c = 0; c < 4; ++c) {
-    // injected - produced = change in place
-    double change = m[c] - m0_[c];
-    double scale = std::max({std::fabs(m0_[c]), std::fabs(m[c]), 1e-300});
-    s["mass_balance_rel_error_" + std::to_string(c + 1)] = std::fabs(change - w[c]) / scale;
-  }
+  const auto b = balance();
+  for (int c = 0; c < 4; ++c) s["mass_balance_rel_error_" + std::to_string(c + 1)] = b[std::size_t(c)].rel_error();
   s["adi_iterations_total"] = double(adi_total_);
   s["adi_control_reads_total"] = double(adi_reads_);  // host waits for ADI's convergence control
   s["adi_iterations_enqueued_total"] = double(adi_enqueued_);  // those past a stop return at once

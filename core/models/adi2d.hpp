@@ -67,6 +67,7 @@ class Adi2D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  std::vector<Balance> balance() const override;
 
   // mass of each component in place, and the net mass the wells added (injected - produced)
   std::array<double, 4> masses() const;

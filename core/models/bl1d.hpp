@@ -52,6 +52,7 @@ class BL1D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  std::vector<Balance> balance() const override;
 
   const BLAnalytic& analytic() const { return analytic_; }
   double injected() const { return q_; }  // injected volume per unit area, from the simulated rates
@@ -79,6 +80,7 @@ class BL1D final : public Model {
   ReduceConfig reduce_cfg_;
   TimeController clock_;  // each step as long as the CFL limit allows, up to the next stop
   double q_ = 0;
+  double water_in_ = 0, water_out_ = 0;  // water through the first and the last face, per unit area
   long total_iterations_ = 0, unconverged_solves_ = 0;
   JacobiResult last_solve_;
   State state_;

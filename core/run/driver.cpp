@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <algorithm>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -65,6 +66,20 @@ std::string case_differences(const std::string& was, const std::string& now, int
   for (int i = 0; i < static_cast<int>(diffs.size()) && i < max; ++i) out += (i ? "; " : "") + diffs[std::size_t(i)];
   if (static_cast<int>(diffs.size()) > max) out += "; and " + std::to_string(diffs.size() - std::size_t(max)) + " more";
   return out;
+}
+
+// Every conservation law the model keeps must close to its precision's rounding: a lost flux, an
+// overflow or a value past what the arithmetic holds stops the run here, named.
+void check_balance(const Model& m) {
+  for (const auto& b : m.balance()) {
+    const double e = b.rel_error();
+    if (e <= b.tolerance) continue;
+    std::ostringstream o;
+    o << "step " << m.steps() << " (t = " << m.time() << "): the " << b.what << " balance does not close: in place now - at the start = "
+      << b.change << ", injected - produced = " << b.net_in << ", off by " << e << " of the largest term (" << b.scale
+      << "; the rounding allows " << b.tolerance << ")";
+    throw NumericalError(o.str());
+  }
 }
 
 }  // namespace
@@ -198,6 +213,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
       compute += seconds_since(ts);
       for (auto& ob : observers) ob->step(m);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
+      if (reached) check_balance(m);
       // by reports: a row at every series_every-th report time and at the last
       const bool row = by_reports ? reached && ((s + 1) % std::size_t(o.series_every) == 0 || s + 1 == stops.size())
                                   : m.steps() % o.series_every == 0 || (reached && snap_at[s]);
