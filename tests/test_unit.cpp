@@ -8,6 +8,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/format.hpp"
+#include "core/models/memory.hpp"
 #include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
@@ -170,6 +171,8 @@ TEST_CASE("format: durations and counts print without absurd digits") {
   CHECK(count_text(1.2e300) == "1.2e+300");
   CHECK(count_text(HUGE_VAL) == "more than 1e+308");
   CHECK(num_text(0.001) == "0.001");
+  CHECK(bytes_text(std::size_t(3) << 40) == "3 TiB");  // 3.28e+04 GiB before
+  CHECK(bytes_text(std::size_t(5) << 49) == "2.5 PiB");
 }
 
 TEST_CASE("--set into an array of tables: an index past the array or too long for a number is refused") {

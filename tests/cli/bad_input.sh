@@ -35,6 +35,18 @@ printf 'model = "bl1d"\n[grid\npoints = 3\n' > "$tmp/broken.toml"
 expect_fail "broken.toml' line 2" run "$tmp/broken.toml"
 expect_fail "not expected|not found|unrecognized|Extra" run "$case_file" --no-such-option
 expect_fail "--sizes: 'lots' is not a size" bench reduce --backends serial --sizes lots
+# issue 24: 2^70 ran size 64 (and 2^64 size 1); 2^40 ended in std::bad_alloc
+expect_fail "--sizes: '2\^70' is past the limit of 2\^48 = 281474976710656" bench reduce --backends serial --sizes 2^70
+expect_fail "--sizes: '2\^64' is past the limit of 2\^48" bench reduce --backends serial --sizes 2^14,2^64
+expect_fail "--sizes: '2\^1x' is not a size" bench reduce --backends serial --sizes 2^1x
+expect_fail "bench reduce at size 1099511627776 needs .* TiB of memory in float, but .* has .* free" \
+  bench reduce --backends serial --sizes 2^40
+expect_fail "bench bl1d at size 1099511627776 needs .* TiB of memory in float" bench bl1d --backends serial --sizes 2^40
+expect_fail "bench tridiag at 1048576x1048576 needs .* TiB of memory" bench tridiag --backends serial --shapes 2^20x2^20
+expect_fail "--shapes: '2\^30x2\^30': n x batch is past the limit of 2\^48" bench tridiag --backends serial --shapes 2^30x2^30
+expect_fail "bench sor3d at 4096x4096x4096 needs .* TiB of memory" bench sor3d --backends serial --grids 4096^3
+expect_fail "the 100001 x 100001 grid needs .* TiB of memory in float" bench adi2d --backends serial --sizes 100001
+expect_fail "--sizes: 1073741824 is outside \[3, 16777216\]" bench adi2d --backends serial --sizes 2^30
 # the memory a case needs, before anything is allocated
 expect_fail "the 3000000000-point grid needs .* of memory in double, but .* free" "${run_quick[@]}" --set grid.points=3000000000
 expect_fail "the 100001 x 100001 grid needs .* of memory" run "$src/cases/adi2d.toml" --no-output -q --set grid.points=100001
@@ -81,7 +93,7 @@ expect_fail "SWOF does not reach 1 - S_or" "${imp[@]}" --set 'fluid.swof=[[0.2, 
 expect_fail "PVDO's pressure column is not increasing" "${imp[@]}" --set 'fluid.pvdo=[[50.0, 1.2, 1.1], [40.0, 1.1, 1.2]]'
 expect_fail "schedule event 1 \(well 'I2', t = -5\): the time must be >= 0" run "$src/cases/impes_case2.toml" --no-output -q \
   --set 'schedule[0].time=-5'
-expect_fail "100000 x 100000 x 3 grid \(30000000000 cells\) needs .* GiB of memory in double, but .* has .* GiB free" \
+expect_fail "100000 x 100000 x 3 grid \(30000000000 cells\) needs .* TiB of memory in double, but .* has .* GiB free" \
   "${imp[@]}" --set grid.nx=100000 --set grid.ny=100000
 expect_fail "unknown SOR design 'diagonal'|pressure.design" "${imp[@]}" --set pressure.design=diagonal
 expect_fail "grid.nx = 4000000000 must be an integer in \[1, 2147483647\]" "${imp[@]}" --set grid.nx=4000000000
