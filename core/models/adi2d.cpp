@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/models/state.hpp"
@@ -326,7 +327,7 @@ void Adi2D<T>::advance(double dt) {
     if (++subs > cfg_.max_substeps)
       throw NumericalError("step " + std::to_string(steps() + 1) + ": more than time.max_substeps = " +
                            std::to_string(cfg_.max_substeps) + " transport substeps (outflow rate " +
-                           std::to_string(rmax) + ")");
+                           num_text(rmax) + ")");
   }
   check_state("after transport");
   seconds_transport_ += since(t_transport);

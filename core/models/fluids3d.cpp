@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/models/state.hpp"
 #include "core/physics/fluids3d.h"
 
@@ -87,7 +88,7 @@ void Fluids3D<T>::check_finite() const {
   for (int b = 0; b < kFluidsSolves; ++b)
     if (st[b].non_finite)
       throw NumericalError("fluids3d: the " + std::string(names[b]) + " of step " + std::to_string(steps()) +
-                           " met a NaN or infinite change (dt " + std::to_string(cfg_.dt) + " too large?)");
+                           " met a NaN or infinite change (dt " + num_text(cfg_.dt) + " too large?)");
 }
 
 template <class T>

@@ -69,6 +69,8 @@ expect_fail "fluid.k3 = 0 must be a finite number > 0" "${adi[@]}" --set fluid.k
 expect_fail "fluid.k3 = -1 must be a finite number > 0" "${adi[@]}" --set fluid.k3=-1
 expect_fail "saturations must sum to 1" "${adi[@]}" --set initial.sw=0.5
 expect_fail "not a known pattern" "${adi[@]}" --set wells.pattern=spiral
+# numbers in messages print as %g, not as 301 digits (std::to_string)
+expect_fail "K3 at the initial pressure \(1e\+300\) exceeds 1" "${adi[@]}" --set fluid.k3=1e300
 
 # fluids3d (paper 001): grid, fluid, sources and memory, each named
 fl=(run "$src/cases/fluids3d.toml" --no-output -q --set grid.n=10)

@@ -42,11 +42,11 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   c.sg0 = cf.in_range("initial.sg", c.sg0, 0, 1, false, false);
   double sum = c.sw0 + c.so0 + c.sg0;
   if (std::fabs(sum - 1) > 1e-9)
-    cf.fail("initial.sw", "+ initial.so + initial.sg = " + std::to_string(sum) + ": the saturations must sum to 1");
+    cf.fail("initial.sw", "+ initial.so + initial.sg = " + num_text(sum) + ": the saturations must sum to 1");
   c.co3_0 = cf.in_range("initial.c_o3", c.co3_0, 0, 1, false, false);
   double k3 = p[ADI_K3] * std::exp(-p[ADI_K3_BETA] * (c.p_init - p[ADI_P_REF]));
   if (k3 * c.co3_0 > 1)
-    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + std::to_string(k3) +
+    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + num_text(k3) +
                                 ") exceeds 1: the gas cannot hold that much component 3");
   for (int a : {ADI_RHO_W, ADI_RHO_O, ADI_RHO_G}) {
     int cidx = a == ADI_RHO_W ? ADI_C_W : a == ADI_RHO_O ? ADI_C_O : ADI_C_G;
