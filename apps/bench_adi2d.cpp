@@ -32,8 +32,17 @@ void bench_adi2d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
   const auto sizes = parse_sizes(o.sizes.empty() ? "65,129,257,513,1025,2049,4097" : o.sizes);
   auto wanted = split_list(o.variants);
   for (const auto& w : wanted) (void)parse_tridiag_algo(w);  // ConfigError naming an unknown one
+  for (std::size_t n : sizes)
+    if (n < 3 || n > std::size_t(kAdi2dMaxPoints))
+      throw ConfigError("--sizes: " + std::to_string(n) + " is outside [3, " + std::to_string(kAdi2dMaxPoints) +
+                        "] (adi2d's grid.points: N x N nodes of at most 2^48 values an array)");
   for (const auto& name : bench_backends(o)) {
     auto be = make_backend(name, bo);
+    for (std::size_t n : sizes) {  // every size's need before any is allocated, as `run` checks it
+      Adi2DConfig need_of;
+      need_of.points = static_cast<long>(n);
+      check_memory(adi2d_need(need_of, precision_of<T>(), be->is_host()), precision_of<T>(), *be);
+    }
     bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));
     double last_step = 0;  // seconds per step at the previous size (Thomas, this backend)
     std::size_t last_n = 0;

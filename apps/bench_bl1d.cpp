@@ -41,6 +41,12 @@ void bench_bl1d(const BenchOptions& o, const BackendOptions& bo, std::vector<Ben
     double cbw = copy_bandwidth(*be, kCopyBytes);
     bw.emplace_back(name, cbw);
     spdlog::info("bench bl1d: {} on {}: copy {:.1f} GB/s", name, be->device_name(), cbw);
+    // every size's arrays before any is allocated: s, p0, p1 and the face mobilities on the
+    // backend; on the host the state in double (s, p, the noise), the serial double reference's
+    // four arrays, the two results and the state in T
+    for (std::size_t n : sizes)
+      check_bench_memory(fmt::format("bench bl1d at size {}", n), *be, precision_of<T>(), 4 * n * sizeof(T), n * sizeof(T),
+                         n * (9 * sizeof(double) + 2 * sizeof(T)));
     for (std::size_t n : sizes) {
       std::vector<double> sd, pd;
       make_state(n, sd, pd);

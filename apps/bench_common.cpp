@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -14,6 +15,8 @@
 
 #include "backends/registry.hpp"
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
+#include "core/models/memory.hpp"
 
 namespace poreflow::app {
 
@@ -111,17 +114,27 @@ BenchRow make_row(std::string bench, std::string backend, std::string device, st
   return r;
 }
 
-std::vector<std::size_t> parse_sizes(const std::string& s) {
+std::vector<std::size_t> parse_sizes(const std::string& s, const std::string& option) {
+  // digits only, read whole (std::stoi read "2^70" as a shift past 64 bits: size 64; "2^64": size 1)
+  auto digits = [&](const std::string& t, const std::string& d) -> std::uint64_t {
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(d.data(), d.data() + d.size(), v);
+    if (d.empty() || ec == std::errc::invalid_argument || end != d.data() + d.size())
+      throw ConfigError(option + ": '" + t + "' is not a size (use 16384, 2^14 or 2^14..2^20)");
+    if (ec == std::errc::result_out_of_range) v = ~std::uint64_t(0);  // past any limit
+    return v;
+  };
+  const std::string limit = " is past the limit of 2^48 = " + std::to_string(kMaxArrayValues) + " (the most values of one array)";
   auto one = [&](const std::string& t) -> std::size_t {
-    try {
-      if (t.rfind("2^", 0) == 0) return std::size_t(1) << std::stoi(t.substr(2));
-      std::size_t pos = 0;
-      long v = std::stol(t, &pos);
-      if (pos != t.size() || v < 1) throw std::invalid_argument(t);
-      return static_cast<std::size_t>(v);
-    } catch (const std::exception&) {
-      throw ConfigError("--sizes: '" + t + "' is not a size (use 16384, 2^14 or 2^14..2^20)");
+    if (t.rfind("2^", 0) == 0) {
+      const std::uint64_t k = digits(t, t.substr(2));
+      if (k > 48) throw ConfigError(option + ": '" + t + "'" + limit);
+      return std::size_t(1) << k;
     }
+    const std::uint64_t v = digits(t, t);
+    if (v < 1) throw ConfigError(option + ": '" + t + "' is not a size: sizes are at least 1");
+    if (v > kMaxArrayValues) throw ConfigError(option + ": '" + t + "'" + limit);
+    return static_cast<std::size_t>(v);
   };
   std::vector<std::size_t> out;
   std::size_t start = 0;
@@ -140,8 +153,26 @@ std::vector<std::size_t> parse_sizes(const std::string& s) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  if (out.empty()) throw ConfigError("--sizes is empty");
+  if (out.empty()) throw ConfigError(option + " is empty");
   return out;
+}
+
+void check_bench_memory(const std::string& what, const Backend& be, Precision prec, std::size_t device_bytes,
+                        std::size_t largest, std::size_t host_bytes) {
+  MemoryNeed need;
+  need.what = what;
+  need.largest = largest;
+  if (be.is_host()) {  // the arrays of the backend and the bench's own host arrays share the memory
+    need.total = device_bytes + host_bytes;
+    check_memory(need, prec, be);
+    return;
+  }
+  need.total = device_bytes;
+  check_memory(need, prec, be);
+  need.what = what + " (its host arrays)";
+  need.total = host_bytes;
+  need.largest = 0;
+  check_memory(need, prec, *make_backend("serial"));
 }
 
 void print_rows(const std::vector<BenchRow>& rows, const char* unit) {

@@ -78,8 +78,15 @@ void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline);
 BenchRow make_row(std::string bench, std::string backend, std::string device, std::string variant, std::string combine,
                   std::string precision, std::size_t size, const Timing& t, double bytes);
 
-// Parses "16384,2^20,2^14..2^18" (a range doubles from its start to its end).
-std::vector<std::size_t> parse_sizes(const std::string& s);
+// Parses "16384,2^20,2^14..2^18" (a range doubles from its start to its end). A size past 2^48
+// (core/base/limits.hpp) is refused naming `option` and the limit.
+std::vector<std::size_t> parse_sizes(const std::string& s, const std::string& option = "--sizes");
+
+// Before a bench allocates a size: refuses (ConfigError: what, the bytes needed, what is free) one
+// whose arrays do not fit, `device_bytes` on the backend (its largest buffer `largest`) and
+// `host_bytes` of the bench's own host arrays (references, inputs) in the host's memory.
+void check_bench_memory(const std::string& what, const Backend& be, Precision prec, std::size_t device_bytes,
+                        std::size_t largest, std::size_t host_bytes);
 
 void print_rows(const std::vector<BenchRow>& rows, const char* time_unit_label);
 void write_json(const std::string& path, const std::string& bench, const std::vector<BenchRow>& rows,

@@ -95,7 +95,7 @@ void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<
     const bool cpu = name == "serial" || name == "omp";
     const double budget = cpu ? o.serial_budget : o.device_budget;
     for (const auto& it : items) {
-      if (name == "serial" && it.nx * it.ny * it.nz > o.serial_max_cells) {
+      if (name == "serial" && double(it.nx) * double(it.ny) * double(it.nz) > double(o.serial_max_cells)) {
         spdlog::info("bench impes3d: serial {}:{}x{}x{} skipped: over --serial-max-cells {}", it.label, it.nx, it.ny, it.nz,
                      o.serial_max_cells);
         continue;

@@ -45,6 +45,11 @@ void bench_reduce(const BenchOptions& o, const BackendOptions& bo, std::vector<B
     double cbw = copy_bandwidth(*be, kCopyBytes);
     bw.emplace_back(name, cbw);
     spdlog::info("bench reduce: {} on {}: copy {:.1f} GB/s", name, be->device_name(), cbw);
+    // every size's arrays before any is allocated: a and b on the backend; on the host their
+    // values in double (the generator) and in T
+    for (std::size_t n : sizes)
+      check_bench_memory(fmt::format("bench reduce at size {}", n), *be, precision_of<T>(), 2 * n * sizeof(T), n * sizeof(T),
+                         2 * n * (sizeof(double) + sizeof(T)));
     for (std::size_t n : sizes) {
       auto ad = bench_random(n, -1, 1, n), bd = bench_random(n, -1, 1, n + 1);
       std::vector<T> a(ad.begin(), ad.end()), b(bd.begin(), bd.end());

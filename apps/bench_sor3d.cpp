@@ -157,6 +157,15 @@ void bench_sor3d(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
     const double cbw = copy_bandwidth(*be, kCopyBytes);
     bw.emplace_back(name, cbw);
     spdlog::info("bench sor3d: {} on {}: copy {:.1f} GB/s", name, be->device_name(), cbw);
+    // every grid's arrays before any is allocated: p, the coefficients and zline's scratch on the
+    // backend; on the host the system in double (p0, the coefficients, the random numbers behind
+    // them), the serial double reference's arrays, the reference iterate, the result and the uploads in T
+    for (const auto& g : grids) {
+      const Box3 b = Box3::standalone(g.nx, g.ny, g.nz, 1);
+      const std::size_t e = b.extent(), c = sor3d_coef_values(b), cells = std::size_t(g.cells());
+      check_bench_memory("bench sor3d at " + g.label(), *be, precision_of<T>(), (4 * e + c) * sizeof(T), c * sizeof(T),
+                         (e + c + 8 * cells) * sizeof(double) + (5 * e + c) * sizeof(double) + (2 * e + c) * sizeof(T));
+    }
     for (const auto& g : grids) {
       const System s = make_system(g);
       const double n = double(g.cells());

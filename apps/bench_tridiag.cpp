@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/common.hpp"
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
 #include "core/kernels/field.hpp"
 #include "core/kernels/tridiag.hpp"
 
@@ -29,7 +31,10 @@ std::vector<std::pair<std::size_t, std::size_t>> parse_shapes(const std::string&
   for (const auto& item : split_list(s)) {
     auto x = item.find('x');
     if (x == std::string::npos) throw ConfigError("--shapes: '" + item + "' is not NxBATCH (e.g. 1025x1025)");
-    auto n = parse_sizes(item.substr(0, x)), b = parse_sizes(item.substr(x + 1));
+    auto n = parse_sizes(item.substr(0, x), "--shapes"), b = parse_sizes(item.substr(x + 1), "--shapes");
+    if (!product_within({n.front(), b.front()}))
+      throw ConfigError("--shapes: '" + item + "': n x batch is past the limit of 2^48 = " + std::to_string(kMaxArrayValues) +
+                        " (the most values of one array)");
     out.emplace_back(n.front(), b.front());
   }
   return out;
@@ -48,6 +53,14 @@ void bench_tridiag(const BenchOptions& o, const BackendOptions& bo, std::vector<
     bes.push_back(make_backend(name, bo));
     bw.emplace_back(name, copy_bandwidth(*bes.back(), kCopyBytes));
     spdlog::info("bench tridiag: {} on {}: copy {:.1f} GB/s", name, bes.back()->device_name(), bw.back().second);
+    // every shape's arrays before any is allocated: a, b, c, d and x on the backend; on the host
+    // the systems and the reference in double (6 arrays), the serial reference's 5 arrays, the
+    // upload in T and the result
+    for (const auto& shape : shapes) {
+      const std::size_t total = shape.first * shape.second;
+      check_bench_memory(fmt::format("bench tridiag at {}x{}", shape.first, shape.second), *bes.back(), precision_of<T>(),
+                         5 * total * sizeof(T), total * sizeof(T), total * (11 * sizeof(double) + 2 * sizeof(T)));
+    }
   }
   for (const auto& shape : shapes) {
     const auto n = shape.first, batch = shape.second;  // (lambdas capture these; clang 14 cannot capture bindings)

@@ -4,6 +4,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
+#include "core/models/impes3d.hpp"
 #include "core/models/memory.hpp"
 #include "core/run/registry.hpp"
 #include "tests/harness.hpp"
@@ -50,6 +51,32 @@ TEST_CASE("memory: a case too large for the backend is refused before it allocat
     }
     CHECK(big.find("the 100000 x 100000 x 2 grid (20000000000 cells) needs") != std::string::npos);
     CHECK(big.find("free") != std::string::npos);
+  });
+}
+
+TEST_CASE("sizes: a grid past the 64-bit counting limits is refused by key and limit, its count never wrapped") {
+  for_each_backend([](Backend& be) {
+    // issue 24: fluids3d grid.n = 2000000000 was reported as 18339785675282317312 cells, impes3d
+    // grid.nx = 4000000000 as a -294967296 x 10 x 3 grid
+    CHECK(refusal(be, "model = \"fluids3d\"\n", "grid.n=2000000000")
+              .find("grid.n = 2000000000 must be an integer in [1, 65534]") != std::string::npos);
+    CHECK(refusal(be, "model = \"adi2d\"\n", "grid.points=5000000000")
+              .find("grid.points = 5000000000 must be an integer in [3, 16777216]") != std::string::npos);
+    CHECK(refusal(be, "model = \"bl1d\"\n", "grid.points=4000000000000000000")
+              .find("grid.points = 4000000000000000000 must be an integer in [3, 281474976710656]") != std::string::npos);
+    const std::string imp = "model = \"impes3d\"\n[grid]\nnx = 10\nny = 10\nnz = 3\n";
+    CHECK(refusal(be, imp, "grid.nx=4000000000").find("grid.nx = 4000000000 must be an integer in [1, 2147483647]") !=
+          std::string::npos);
+    CHECK(refusal(be, imp + "[time]\nend = 1.0\n", "grid.ny=2000000000")
+              .find("the 10 x 2000000000 x 3 grid (60000000000 cells) needs") != std::string::npos);  // within the limit: memory
+    const std::string past = refusal(be, "model = \"impes3d\"\n[grid]\nnx = 2000000000\nny = 2000000000\n", "grid.nz=3");
+    CHECK(past.find("the 2000000000 x 2000000000 x 3 grid (12000000000000000000 cells) is past the limit of 2^48 cells") !=
+          std::string::npos);
+    // a deck's DIMENS reaches the need unchecked: its count must not wrap either
+    ImpesGrid g;
+    g.nx = g.ny = g.nz = 2147483647;
+    CHECK_THROWS_WITH_AS(impes3d_need(g, 0, 0, Precision::Double, true), doctest::Contains("grid (9.9e+27 cells) is past the limits"),
+                         ConfigError);
   });
 }
 

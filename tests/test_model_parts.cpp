@@ -187,6 +187,53 @@ TEST_CASE("time control: a step may take less than it is offered; a step count f
   CHECK(k.time() == 3 * 0.1);
 }
 
+TEST_CASE("time control: a step the physics limits below dt_min stops the run; a step shortened to a stop does not") {
+  TimeStepOptions o;
+  o.dt_min = 0.01;
+  o.dt_min_source = "time.dt_min";
+  TimeController c(o);
+  auto takes = [](double share, const char* why) {
+    return [share, why](double dt) {
+      TimeController::Outcome r;
+      r.ok = true;
+      r.dt = share * dt;
+      r.why = why;
+      return r;
+    };
+  };
+  c.advance(1, takes(0.5, "the CFL limit"));  // 0.5: above dt_min
+  CHECK(c.time() == 0.5);
+  c.advance(0.501, takes(1, ""));  // the stop leaves 0.001 < dt_min: taken whole
+  CHECK(c.time() == doctest::Approx(0.501));
+  CHECK_THROWS_WITH_AS(c.advance(1, takes(1e-300, "the CFL limit (max |u| = 1e306)")),
+                       doctest::Contains("step 3 (t = 0.501): the CFL limit (max |u| = 1e306) allows dt = 4.99e-301, below the "
+                                         "smallest step 0.01 (time.dt_min); the run stops"),
+                       NumericalError);
+  CHECK(c.steps() == 2);
+}
+
+TEST_CASE("time control: max_steps steps before the end stop the run") {
+  TimeStepOptions o;
+  o.dt_init = 1;
+  o.max_steps = 3;
+  o.end = 10;
+  o.unit = "days";
+  TimeController c(o);
+  auto ok = [](double) {
+    TimeController::Outcome r;
+    r.ok = true;
+    return r;
+  };
+  c.advance(10, ok);
+  c.advance(10, ok);
+  CHECK_THROWS_WITH_AS(c.advance(10, ok), doctest::Contains("time.max_steps = 3 reached at t = 3 days before time.end = 10"),
+                       NumericalError);
+  o.end = 3;
+  TimeController d(o);  // the third step ends the run: no error
+  for (int s = 0; s < 3; ++s) d.advance(3, ok);
+  CHECK(d.time() == 3);
+}
+
 TEST_CASE("communicator: one process combines to its own values and has no device hook") {
   const Communicator& c = self_communicator();
   CHECK(c.size() == 1);

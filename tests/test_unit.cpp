@@ -7,6 +7,9 @@
 #include <string>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
+#include "core/models/memory.hpp"
+#include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/physics/adi2d.h"
@@ -121,6 +124,55 @@ TEST_CASE("case files: unknown keys, types, ranges and overrides") {
   CHECK(cf.get_string("output.dir", "") == "results/run1");
   CHECK_THROWS_AS(cf.set("novalue"), ConfigError);
   CHECK_THROWS_AS(cf.set("wells[2].rate=1"), ConfigError);
+}
+
+TEST_CASE("case files: a subnormal number is refused wherever a number is read, naming the key") {
+  // issue 24: rock.porosity = 1e-320 was accepted and ran with dt = 3e-320
+  auto cf = io::CaseFile::parse("[rock]\nporosity = 1e-320\nporo = [0.2, -4e-310]\n[fluid]\nswof = [[0.2, 5e-324]]\n", "s.toml");
+  CHECK_THROWS_WITH_AS(cf.in_range("rock.porosity", 0.2, 0, 1, true, false),
+                       doctest::Contains("rock.porosity = 9.99989e-321 is below the smallest normal number"), ConfigError);
+  CHECK_THROWS_WITH_AS(cf.get_double("rock.porosity", 0.2), doctest::Contains("rock.porosity"), ConfigError);
+  CHECK_THROWS_WITH_AS(cf.get_numbers("rock.poro"), doctest::Contains("rock.poro = -4e-310"), ConfigError);
+  CHECK_THROWS_WITH_AS(cf.get_rows("fluid.swof"), doctest::Contains("fluid.swof = 4.94066e-324"), ConfigError);
+  cf.set("rock.porosity=2.3e-308");  // the smallest normal numbers and 0 are numbers like any other
+  CHECK(cf.positive("rock.porosity", 1) == 2.3e-308);
+  cf.set("rock.porosity=0");
+  CHECK(cf.non_negative("rock.porosity", 1) == 0);
+}
+
+TEST_CASE("case files: an integer range names the key, the range and what the limit protects") {
+  auto cf = io::CaseFile::parse("[grid]\nn = 2000000000\n", "n.toml");
+  CHECK_THROWS_WITH_AS(cf.int_in_range("grid.n", 84, 1, 65534, "the arrays' limit"),
+                       doctest::Contains("grid.n = 2000000000 must be an integer in [1, 65534] (the arrays' limit)"), ConfigError);
+  cf.set("grid.n=65534");
+  CHECK(cf.int_in_range("grid.n", 84, 1, 65534) == 65534);
+}
+
+TEST_CASE("sizes: a product within a limit never overflows") {
+  CHECK(product_within({2, 3, 4}) == 24);
+  CHECK(product_within({std::uint64_t(1) << 24, std::uint64_t(1) << 24}) == kMaxArrayValues);
+  CHECK(product_within({(std::uint64_t(1) << 24) + 1, std::uint64_t(1) << 24}) == 0);
+  CHECK(product_within({4000000000ull, 4000000000ull, 4000000000ull}, ~std::uint64_t(0)) == 0);  // 6.4e28 wraps in 64 bits
+  CHECK(product_within({0, ~std::uint64_t(0), ~std::uint64_t(0)}) == 0);
+}
+
+TEST_CASE("format: durations and counts print without absurd digits") {
+  CHECK(duration_text(0.42) == "0.4 s");
+  CHECK(duration_text(42) == "42 s");
+  CHECK(duration_text(192) == "3 min 12 s");
+  CHECK(duration_text(2 * 3600 + 5 * 60 + 7) == "2 h 5 min");
+  CHECK(duration_text(3 * 86400 + 4 * 3600 + 100) == "3 d 4 h");
+  CHECK(duration_text(12.5 * 365.25 * 86400) == "12 years");
+  CHECK(duration_text(1e300) == "more than a million years");
+  CHECK(duration_text(HUGE_VAL) == "more than a million years");
+  CHECK(duration_text(-1) == "unknown");
+  CHECK(duration_text(std::nan("")) == "unknown");
+  CHECK(count_text(10000000) == "10000000");
+  CHECK(count_text(1.2e300) == "1.2e+300");
+  CHECK(count_text(HUGE_VAL) == "more than 1e+308");
+  CHECK(num_text(0.001) == "0.001");
+  CHECK(bytes_text(std::size_t(3) << 40) == "3 TiB");  // 3.28e+04 GiB before
+  CHECK(bytes_text(std::size_t(5) << 49) == "2.5 PiB");
 }
 
 TEST_CASE("--set into an array of tables: an index past the array or too long for a number is refused") {

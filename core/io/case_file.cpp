@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -25,6 +26,8 @@ std::string fmt_num(double v) {
   s << v;
   return s.str();
 }
+
+bool subnormal(double v) { return v != 0 && std::isfinite(v) && std::fabs(v) < std::numeric_limits<double>::min(); }
 
 std::vector<std::string> split_key(std::string_view key) {
   std::vector<std::string> parts;
@@ -181,8 +184,17 @@ double CaseFile::get_double(std::string_view key, double def) {
   used_.insert(std::string(key));
   const auto* n = find(impl_->table, key);
   if (!n) return def;
-  if (auto v = n->value<double>()) return *v;  // integers convert too
+  if (auto v = n->value<double>()) {  // integers convert too
+    check_normal(key, *v);
+    return *v;
+  }
   fail(key, "must be a number");
+}
+
+void CaseFile::check_normal(std::string_view key, double v) const {
+  if (subnormal(v))
+    fail(key, "= " + fmt_num(v) + " is below the smallest normal number (" + fmt_num(std::numeric_limits<double>::min()) +
+                  " in magnitude): such a value has lost its precision (use 0 or a value of at least that size)");
 }
 
 long CaseFile::get_int(std::string_view key, long def) {
@@ -217,13 +229,17 @@ std::vector<double> CaseFile::get_numbers(std::string_view key) {
   used_.insert(std::string(key));
   const auto* n = find(impl_->table, key);
   if (!n) return {};
-  if (auto v = n->value<double>()) return {*v};
+  if (auto v = n->value<double>()) {
+    check_normal(key, *v);
+    return {*v};
+  }
   const auto* arr = n->as_array();
   if (!arr) fail(key, "must be a number or an array of numbers");
   std::vector<double> out;
   for (const auto& e : *arr) {
     auto v = e.value<double>();
     if (!v) fail(key, "must be an array of numbers");
+    check_normal(key, *v);
     out.push_back(*v);
   }
   return out;
@@ -243,6 +259,7 @@ std::vector<std::vector<double>> CaseFile::get_rows(std::string_view key) {
     for (const auto& e : *row) {
       auto x = e.value<double>();
       if (!x) fail(key, "row " + std::to_string(rows.size() + 1) + " holds something that is not a number");
+      check_normal(key, *x);
       v.push_back(*x);
     }
     rows.push_back(std::move(v));
@@ -283,6 +300,14 @@ double CaseFile::in_range(std::string_view key, double def, double lo, double hi
 long CaseFile::int_at_least(std::string_view key, long def, long lo) {
   long v = get_int(key, def);
   if (v < lo) fail(key, "= " + std::to_string(v) + " must be an integer >= " + std::to_string(lo));
+  return v;
+}
+
+long CaseFile::int_in_range(std::string_view key, long def, long lo, long hi, const std::string& limit) {
+  long v = get_int(key, def);
+  if (v < lo || v > hi)
+    fail(key, "= " + std::to_string(v) + " must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                  (limit.empty() ? "" : " (" + limit + ")"));
   return v;
 }
 

@@ -24,7 +24,9 @@ class CaseFile {
   const std::string& source() const { return source_; }
   bool has(std::string_view key) const;
 
-  // Typed reads with defaults; a value of the wrong type is a ConfigError naming the key.
+  // Typed reads with defaults; a value of the wrong type is a ConfigError naming the key. A
+  // number of magnitude below the smallest normal double (a subnormal, e.g. 1e-320) is refused
+  // wherever it is read: it has lost its precision, and dividing by it overflows.
   double get_double(std::string_view key, double def);
   long get_int(std::string_view key, long def);
   bool get_bool(std::string_view key, bool def);
@@ -35,6 +37,8 @@ class CaseFile {
   double non_negative(std::string_view key, double def);  // >= 0
   double in_range(std::string_view key, double def, double lo, double hi, bool lo_open, bool hi_open);
   long int_at_least(std::string_view key, long def, long lo);
+  // an integer in [lo, hi]; `limit` says what the upper bound protects ("2^48 values an array")
+  long int_in_range(std::string_view key, long def, long lo, long hi, const std::string& limit = "");
 
   // Arrays. get_numbers: an array of numbers, or one number as one value; empty when absent.
   // get_rows: an array of arrays of numbers (a table's rows). count: the entries of an array of
@@ -68,6 +72,7 @@ class CaseFile {
   [[noreturn]] void fail(std::string_view key, const std::string& why) const;
 
  private:
+  void check_normal(std::string_view key, double v) const;  // refuses a subnormal
   struct Impl;  // holds the toml::table (keeps toml++ out of this header)
   explicit CaseFile(std::unique_ptr<Impl> impl, std::string source);
   std::unique_ptr<Impl> impl_;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/models/state.hpp"
@@ -15,6 +16,8 @@
 namespace poreflow {
 
 MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
+  if (cfg.points < 3 || cfg.points > kAdi2dMaxPoints)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("an adi2d grid of " + std::to_string(cfg.points) + " points a side is outside [3, " + std::to_string(kAdi2dMaxPoints) + "]");
   const std::size_t nn = static_cast<std::size_t>(cfg.points) * static_cast<std::size_t>(cfg.points), v = size_of(prec);
   MemoryNeed need;
   need.what = "the " + std::to_string(cfg.points) + " x " + std::to_string(cfg.points) + " grid";
@@ -25,6 +28,20 @@ MemoryNeed adi2d_need(const Adi2DConfig& cfg, Precision prec, bool host) {
   if (host) need.total += 12 * nn * sizeof(double);  // output copies of the fields
   return need;
 }
+
+namespace {
+
+// steps of time.dt, the last one shortened to meet a stop, at most time.max_steps of them
+TimeStepOptions adi2d_time_options(const Adi2DConfig& cfg) {
+  TimeStepOptions o;
+  o.dt_init = cfg.dt;
+  o.dt_max = cfg.dt;
+  o.max_steps = cfg.max_steps;
+  o.end = cfg.end_time;
+  return o;
+}
+
+}  // namespace
 
 template <class T>
 Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm)
@@ -54,7 +71,7 @@ Adi2D<T>::Adi2D(Backend& be, const Adi2DConfig& cfg, const Communicator& comm)
       m_next_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       acc_{Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_), Field<T>(be, nn_)},
       adi_(be, g_, cfg.adi, comm),
-      clock_(TimeStepOptions{cfg.dt, 0, cfg.dt}) {
+      clock_(adi2d_time_options(cfg)) {
   bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
@@ -279,6 +296,16 @@ void Adi2D<T>::advance(double dt) {
     }
     double h = dt - done;
     if (rmax > 0) h = std::min(h, cfg_.cfl / rmax);
+    // the smallest substep: below it the step cannot end within time.max_substeps (the rate at
+    // 1e300 times the case's would run them all first)
+    const double h_min = cfg_.dt / double(cfg_.max_substeps);
+    if (h < h_min && h < dt - done) {
+      std::ostringstream o;
+      o << "step " << steps() + 1 << " (t = " << time() << "): the CFL limit of the transport (time.cfl = " << cfg_.cfl
+        << ", outflow rate " << rmax << ") allows substeps of " << h << ", below the smallest substep time.dt / time.max_substeps = "
+        << h_min << "; the run stops";
+      throw NumericalError(o.str());
+    }
     Adi2DTransportArgs ta;
     ta.prec = precision_of<T>();
     ta.g = g_;
@@ -300,7 +327,7 @@ void Adi2D<T>::advance(double dt) {
     if (++subs > cfg_.max_substeps)
       throw NumericalError("step " + std::to_string(steps() + 1) + ": more than time.max_substeps = " +
                            std::to_string(cfg_.max_substeps) + " transport substeps (outflow rate " +
-                           std::to_string(rmax) + ")");
+                           num_text(rmax) + ")");
   }
   check_state("after transport");
   seconds_transport_ += since(t_transport);
@@ -359,17 +386,23 @@ std::vector<double> Adi2D<T>::series_row() const {
           last_volume_error_};
 }
 
+// per component: the change in place = the wells' net mass (injected - produced), relative to the
+// mass in place
+template <class T>
+std::vector<Balance> Adi2D<T>::balance() const {
+  const auto m = masses(), w = well_net();
+  std::vector<Balance> b;
+  for (int c = 0; c < 4; ++c)
+    b.push_back({"component " + std::to_string(c + 1), m[c] - m0_[c], w[c], std::max(std::fabs(m0_[c]), std::fabs(m[c])),
+                 balance_tolerance(precision_of<T>())});
+  return b;
+}
+
 template <class T>
 std::map<std::string, double> Adi2D<T>::final_stats() const {
-  auto m = masses();
-  auto w = well_net();
   std::map<std::string, double> s;
-  for (int c = 0; c < 4; ++c) {
-    // injected - produced = change in place
-    double change = m[c] - m0_[c];
-    double scale = std::max({std::fabs(m0_[c]), std::fabs(m[c]), 1e-300});
-    s["mass_balance_rel_error_" + std::to_string(c + 1)] = std::fabs(change - w[c]) / scale;
-  }
+  const auto b = balance();
+  for (int c = 0; c < 4; ++c) s["mass_balance_rel_error_" + std::to_string(c + 1)] = b[std::size_t(c)].rel_error();
   s["adi_iterations_total"] = double(adi_total_);
   s["adi_control_reads_total"] = double(adi_reads_);  // host waits for ADI's convergence control
   s["adi_iterations_enqueued_total"] = double(adi_enqueued_);  // those past a stop return at once

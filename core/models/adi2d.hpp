@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/limits.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
@@ -20,6 +21,10 @@ struct Adi2DWell {
   bool injector = true;
 };
 
+// grid.points: N x N nodes of at most kMaxArrayValues (core/base/limits.hpp)
+constexpr long kAdi2dMaxPoints = 1L << 24;
+static_assert(product_within({kAdi2dMaxPoints, kAdi2dMaxPoints}) != 0);
+
 struct Adi2DConfig {
   long points = 65;  // N x N nodes on [0, L]^2
   double length = 1.0;
@@ -27,6 +32,7 @@ struct Adi2DConfig {
   double p_init = 1.0, sw0 = 0.2, so0 = 0.75, sg0 = 0.05, co3_0 = 0.3;
   double dt = 0.001, end_time = 0.1, cfl = 0.9;
   long max_substeps = 100000;
+  long max_steps = 10'000'000;  // time.end / time.dt steps at most
   // Pressure solves per step: each one re-linearises the volume balance about the last pressure
   // (flash at that pressure, upwinding by its potentials), a Newton step on V(p) = 1.
   int pressure_passes = 1;
@@ -61,6 +67,7 @@ class Adi2D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  std::vector<Balance> balance() const override;
 
   // mass of each component in place, and the net mass the wells added (injected - produced)
   std::array<double, 4> masses() const;

@@ -12,10 +12,13 @@
 #include "core/kernels/bl1d.hpp"
 #include "core/kernels/tridiag.hpp"
 #include "core/models/state.hpp"
+#include "core/physics/bl1d.h"
 
 namespace poreflow {
 
 MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
+  if (cfg.points < 3 || cfg.points > kBl1dMaxPoints)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("a bl1d grid of " + std::to_string(cfg.points) + " points is outside [3, " + std::to_string(kBl1dMaxPoints) + "]");
   const std::size_t n = static_cast<std::size_t>(cfg.points), v = size_of(prec);
   MemoryNeed need;
   need.what = "the " + std::to_string(cfg.points) + "-point grid";
@@ -26,6 +29,21 @@ MemoryNeed bl1d_need(const BL1DConfig& cfg, Precision prec, bool host) {
   if (host) need.total += 4 * n * sizeof(double);  // output copies of the fields
   return need;
 }
+
+namespace {
+
+// each step as long as the CFL limit allows up to the next stop, never below the smallest step
+TimeStepOptions bl1d_time_options(const BL1DConfig& cfg) {
+  TimeStepOptions o;
+  o.dt_min = cfg.dt_min > 0 ? cfg.dt_min : cfg.end_time / double(cfg.max_steps);
+  if (!(cfg.dt_min > 0))
+    o.dt_min_source = "time.end / time.max_steps: at smaller steps the run cannot reach time.end; set time.dt_min to go lower";
+  o.max_steps = cfg.max_steps;
+  o.end = cfg.end_time;
+  return o;
+}
+
+}  // namespace
 
 template <class T>
 BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm)
@@ -45,7 +63,8 @@ BL1D<T>::BL1D(Backend& be, const BL1DConfig& cfg, const Communicator& comm)
       tc_(be, cfg.tridiag ? n_ : 0),
       td_(be, cfg.tridiag ? n_ : 0),
       jacobi_(be, n_, cfg.jacobi),
-      reduce_cfg_(cfg.jacobi.reduce) {
+      reduce_cfg_(cfg.jacobi.reduce),
+      clock_(bl1d_time_options(cfg)) {
   bind_state();
   if (!be.supports(precision_of<T>()))
     throw BackendError(be.name() + " on " + be.device_name() + " does not support " + to_string(precision_of<T>()));
@@ -126,11 +145,14 @@ void BL1D<T>::step(double t_stop) {
     TimeController::Outcome out;
     out.dt = advance(dt);
     out.ok = true;
+    if (out.dt < dt && out.dt < clock_.options().dt_min) {  // the controller stops the run: say why
+      std::ostringstream o;
+      o << "the CFL limit (time.cfl = " << cfg_.cfl << ", max |u| = " << last_umax_ << ", rock.porosity = " << cfg_.phys.porosity
+        << ", h = " << h_ << ")";
+      out.why = o.str();
+    }
     return out;
   });
-  if (steps() >= cfg_.max_steps && time() < cfg_.end_time)
-    throw NumericalError("time.max_steps = " + std::to_string(cfg_.max_steps) + " reached at t = " + std::to_string(time()) +
-                         " before time.end = " + std::to_string(cfg_.end_time));
 }
 
 template <class T>
@@ -161,9 +183,13 @@ double BL1D<T>::advance(double dt_offered) {
   double umax = reduce(ReduceOp::MaxAbs, u_);
   if (!std::isfinite(umax)) fail_non_finite("velocity", u_);
   double dt = dt_offered;
+  last_umax_ = umax;
   if (umax > 0) dt = std::min(dt, cfg_.cfl * cfg_.phys.porosity * h_ / (umax * analytic_.max_dfw()));
-  T u_in;
+  T u_in, u_out, ends[4];  // the boundary faces' velocities; S at points 0, 1, n - 2, n - 1
   be_.download(u_.buffer(), &u_in, sizeof(T));
+  be_.download(u_.buffer(), &u_out, sizeof(T), (n_ - 2) * sizeof(T));
+  be_.download(s_.buffer(), ends, 2 * sizeof(T));
+  be_.download(s_.buffer(), ends + 2, 2 * sizeof(T), (n_ - 2) * sizeof(T));
 
   // 3. explicit upwind saturation
   be_.bl1d().saturation({prec, n_, &s_.buffer(), &u_.buffer(), &s_new_.buffer(), dt / (cfg_.phys.porosity * h_),
@@ -183,6 +209,11 @@ double BL1D<T>::advance(double dt_offered) {
     throw NumericalError(o.str());
   }
   q_ += static_cast<double>(u_in) * dt;
+  // the water through the first and the last face, upwind as the saturation kernel took it: the
+  // interior points' water changes by exactly their difference (the balance)
+  const double mw = cfg_.phys.mu_w, mo = cfg_.phys.mu_o;
+  water_in_ += dt * phys::bl_water_flux<double>(u_in, ends[0], ends[1], mw, mo);
+  water_out_ += dt * phys::bl_water_flux<double>(u_out, ends[2], ends[3], mw, mo);
   return dt;
 }
 
@@ -252,6 +283,21 @@ std::vector<double> BL1D<T>::series_row() const {
           last_solve_.converged ? 1.0 : 0.0};
 }
 
+// The water of the interior points (each holds m h of pore volume; the end points are boundary
+// values) changes by what entered through the first face less what left through the last.
+template <class T>
+std::vector<Balance> BL1D<T>::balance() const {
+  T ends[2];
+  be_.download(s_.buffer(), ends, sizeof(T));
+  be_.download(s_.buffer(), ends + 1, sizeof(T), (n_ - 1) * sizeof(T));
+  const double pv = cfg_.phys.porosity * h_;
+  const double now = pv * (reduce(ReduceOp::Sum, s_) - double(ends[0]) - double(ends[1]));
+  const double start = pv * double(n_ - 2) * cfg_.phys.s_init;
+  return {{"water", now - start, water_in_ - water_out_,
+           std::max({std::fabs(now), std::fabs(start), std::fabs(water_in_), std::fabs(water_out_)}),
+           balance_tolerance(precision_of<T>())}};
+}
+
 template <class T>
 std::map<std::string, double> BL1D<T>::final_stats() const {
   auto f = fields();
@@ -263,7 +309,9 @@ std::map<std::string, double> BL1D<T>::final_stats() const {
           {"front_position", front_position(s)},
           {"front_analytic", std::min(analytic_.front_position(analytic_.injected(time())), cfg_.length)},
           {"pressure_iterations_total", static_cast<double>(total_iterations_)},
-          {"pressure_unconverged_solves", static_cast<double>(unconverged_solves_)}};
+          {"pressure_unconverged_solves", static_cast<double>(unconverged_solves_)},
+          {"water_balance_rel_error", balance()[0].rel_error()},
+          {"water_produced", water_out_}};
 }
 
 // The pressure is the next Jacobi solve's first guess; mobilities, velocities and the tridiagonal
@@ -274,6 +322,8 @@ void BL1D<T>::bind_state() {
   state_.field("saturation", s_);
   clock_.bind(state_);
   state_.value("injected", q_);
+  state_.value("water_in", water_in_);
+  state_.value("water_out", water_out_);
   state_.value("pressure_iterations_total", total_iterations_);
   state_.value("unconverged_solves", unconverged_solves_);
   state_.value("last_solve_iterations", last_solve_.iterations);

@@ -3,6 +3,7 @@
 // to the convergence test, then an explicit upwind saturation step with a CFL-limited dt.
 #include <memory>
 
+#include "core/base/limits.hpp"
 #include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/bl1d_analytic.hpp"
@@ -13,6 +14,9 @@
 
 namespace poreflow {
 
+// grid.points: at most kMaxArrayValues (core/base/limits.hpp)
+constexpr long kBl1dMaxPoints = static_cast<long>(kMaxArrayValues);
+
 struct BL1DConfig {
   long points = 201;
   double length = 1.0;
@@ -20,6 +24,7 @@ struct BL1DConfig {
   double p_init = 0.3;
   double end_time = 60.0, cfl = 0.5;
   long max_steps = 10'000'000;
+  double dt_min = 0;  // the smallest step the CFL limit may set (time.dt_min); 0: end_time / max_steps
   bool tridiag = false;  // pressure.solver: "jacobi" (paper 000) or "tridiag" (one exact solve)
   TridiagAlgo algo = TridiagAlgo::Auto;
   JacobiOptions jacobi;
@@ -47,6 +52,7 @@ class BL1D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  std::vector<Balance> balance() const override;
 
   const BLAnalytic& analytic() const { return analytic_; }
   double injected() const { return q_; }  // injected volume per unit area, from the simulated rates
@@ -57,6 +63,7 @@ class BL1D final : public Model {
   [[noreturn]] void fail_non_finite(const char* what, const Field<T>& f) const;
   double front_position(const std::vector<double>& s) const;
   double advance(double dt_offered);  // one step of at most dt_offered; returns the step taken
+  double last_umax_ = 0;              // the last step's max |u| (its CFL limit)
   void bind_state();
 
   Backend& be_;
@@ -73,6 +80,7 @@ class BL1D final : public Model {
   ReduceConfig reduce_cfg_;
   TimeController clock_;  // each step as long as the CFL limit allows, up to the next stop
   double q_ = 0;
+  double water_in_ = 0, water_out_ = 0;  // water through the first and the last face, per unit area
   long total_iterations_ = 0, unconverged_solves_ = 0;
   JacobiResult last_solve_;
   State state_;

@@ -7,12 +7,15 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/models/state.hpp"
 #include "core/physics/fluids3d.h"
 
 namespace poreflow {
 
 MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host) {
+  if (cfg.n < 1 || cfg.n > kFluids3dMaxN)  // the counts below stay exact (core/base/limits.hpp)
+    throw ConfigError("a fluids3d grid of " + std::to_string(cfg.n) + " cells a side is outside [1, " + std::to_string(kFluids3dMaxN) + "]");
   const std::size_t side = static_cast<std::size_t>(cfg.n) + 2, extent = side * side * side, v = size_of(prec);
   const std::size_t cells = static_cast<std::size_t>(cfg.n) * cfg.n * cfg.n;
   MemoryNeed need;
@@ -85,7 +88,7 @@ void Fluids3D<T>::check_finite() const {
   for (int b = 0; b < kFluidsSolves; ++b)
     if (st[b].non_finite)
       throw NumericalError("fluids3d: the " + std::string(names[b]) + " of step " + std::to_string(steps()) +
-                           " met a NaN or infinite change (dt " + std::to_string(cfg_.dt) + " too large?)");
+                           " met a NaN or infinite change (dt " + num_text(cfg_.dt) + " too large?)");
 }
 
 template <class T>

@@ -3,6 +3,7 @@
 #include <array>
 #include <vector>
 
+#include "core/base/limits.hpp"
 #include "core/kernels/box3.hpp"
 
 namespace poreflow {
@@ -17,6 +18,11 @@ struct FluidsSource {
   std::array<double, 3> force{0, 0, 0};  // velocity per unit time
   long first_step = 0, last_step = 0;
 };
+
+// grid.n: the (N + 2)^3 values of a field with its ghost layers are at most kMaxArrayValues
+// (core/base/limits.hpp): 65536^3 = 2^48
+constexpr long kFluids3dMaxN = 65534;
+static_assert(product_within({kFluids3dMaxN + 2, kFluids3dMaxN + 2, kFluids3dMaxN + 2}) != 0);
 
 struct Fluids3DConfig {
   long n = 84;

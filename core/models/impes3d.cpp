@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
@@ -29,10 +30,13 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
 }
 
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host) {
+  // a deck's DIMENS comes here unchecked: the count must be exact before anything is counted in bytes
+  if (g.nx < 1 || g.ny < 1 || g.nz < 1 || !product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
+    throw ConfigError("the grid of " + impes_grid_text(g) + " is past the limits: every axis at least 1, at most 2^48 cells (" +
+                      std::to_string(kMaxArrayValues) + ", the most values of one array)");
   const ImpesMemory m = impes3d_memory(g, completions, wells, prec);
   MemoryNeed need;
-  need.what = "the " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " grid (" +
-              std::to_string(static_cast<std::size_t>(g.nx) * g.ny * g.nz) + " cells)";
+  need.what = "the " + impes_grid_text(g);
   need.total = m.total;
   need.largest = m.largest;
   // on the host backends the input's own per-cell arrays (double) share the memory
@@ -49,7 +53,7 @@ namespace {
 // the controller of an impes3d run: steps that grow by time.growth within the CFL limit and the
 // largest S_w and pressure changes, halved on a failure, ending exactly on report times and
 // schedule events (two even steps rather than a sliver before them)
-TimeStepOptions impes_time_options(const ImpesNumerics& nm) {
+TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   TimeStepOptions o;
   o.dt_init = nm.dt_init;
   o.dt_min = nm.dt_min;
@@ -59,6 +63,8 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm) {
   o.even_split = true;
   o.land_on_stop = true;
   o.unit = "days";
+  o.max_steps = nm.max_steps;
+  o.end = end;
   return o;
 }
 
@@ -99,7 +105,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       step_settings_(settings_),
       stopped_(settings_.size(), 0),
       wells_(cfg_.input.wells.size()),
-      clock_(impes_time_options(cfg_.numerics)),
+      clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, geo_, wa_, prm_host_, *initial_, cfg_.numerics.tables),
       impes_(be, comm, arrays_, cfg_.numerics, cfg_.input, geo_, prm_host_, *initial_,
              std::min(cfg_.numerics.dt_init, injection_dt())) {
@@ -471,6 +477,21 @@ std::vector<double> Impes3D<T>::series_row() const {
   return r;
 }
 
+// (in place now - in place at the start) = injected - produced, per phase, relative to the largest
+// volume involved (a reservoir may start without water)
+template <class T>
+std::vector<Balance> Impes3D<T>::balance() const {
+  double inj = 0, wprod = 0, oprod = 0;
+  for (const auto& w : wells_) {
+    inj += w.water_injected;
+    wprod += w.water_total;
+    oprod += w.oil_total;
+  }
+  const double mw = water_in_place(), mo = oil_in_place(), tol = balance_tolerance(precision_of<T>());
+  return {{"water (sm3)", mw - mw0_, inj - wprod, std::max({mw0_, mw, inj, wprod}), tol},
+          {"oil (sm3)", mo - mo0_, -oprod, std::max({mo0_, mo, oprod}), tol}};
+}
+
 template <class T>
 std::map<std::string, double> Impes3D<T>::final_stats() const {
   std::map<std::string, double> s;
@@ -480,11 +501,10 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
     wprod += w.water_total;
     oprod += w.oil_total;
   }
+  const auto b = balance();
   const double mw = water_in_place(), mo = oil_in_place();
-  // (in place now - in place at the start) = injected - produced, per phase
-  // relative to the largest volume involved (a reservoir may start without water)
-  s["mass_balance_water_rel"] = std::fabs((mw - mw0_) - (inj - wprod)) / std::max({mw0_, mw, inj, wprod, 1e-300});
-  s["mass_balance_oil_rel"] = std::fabs((mo - mo0_) + oprod) / std::max({mo0_, mo, oprod, 1e-300});
+  s["mass_balance_water_rel"] = b[0].rel_error();
+  s["mass_balance_oil_rel"] = b[1].rel_error();
   s["water_injected_sm3"] = inj;
   s["water_produced_sm3"] = wprod;
   s["oil_produced_sm3"] = oprod;

@@ -88,6 +88,7 @@ class Impes3D final : public Reservoir {
   const ImpesGeometry& geometry() const override { return geo_; }
   const std::vector<ImpesWellResult>& wells() const override { return wells_; }
   const std::vector<WellSetting>& step_settings() const override { return step_settings_; }
+  std::vector<Balance> balance() const override;
   double water_in_place() const override;
   double oil_in_place() const override;
   double water_in_place_initial() const override { return mw0_; }

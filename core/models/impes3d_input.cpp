@@ -1,13 +1,28 @@
 #include "core/models/impes3d_input.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <set>
 #include <sstream>
 
 #include "core/base/enum_names.hpp"
 #include "core/base/error.hpp"
+#include "core/base/limits.hpp"
 
 namespace poreflow {
+
+std::string impes_grid_text(const ImpesGrid& g) {
+  std::ostringstream o;
+  o << g.nx << " x " << g.ny << " x " << g.nz << " grid (";
+  const auto c = product_within({std::uint64_t(std::max(g.nx, 0)), std::uint64_t(std::max(g.ny, 0)), std::uint64_t(std::max(g.nz, 0))},
+                                ~std::uint64_t(0));
+  if (c || g.nx <= 0 || g.ny <= 0 || g.nz <= 0) o << c;
+  else o << std::setprecision(3) << double(g.nx) * double(g.ny) * double(g.nz);
+  o << " cells)";
+  return o.str();
+}
+
 namespace {
 
 constexpr EnumNames<WellControl, 5> kControls{{{"orat", WellControl::Orat},

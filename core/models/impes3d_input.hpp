@@ -20,7 +20,7 @@ struct ImpesGrid {
   std::vector<double> dx, dy, dz, tops, permx, permy, permz, poro, ntg;
   std::vector<int> actnum;               // 0: inactive (empty: all active)
   std::vector<double> multx, multy, multz;  // transmissibility multipliers of the +i, +j, +k faces (empty: 1)
-  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nz; }
+  std::size_t cells() const { return static_cast<std::size_t>(nx) * ny * nz; }  // within kMaxArrayValues once read
   std::size_t index(long i, long j, long k) const { return static_cast<std::size_t>(i + nx * (j + static_cast<long>(ny) * k)); }
 };
 
@@ -112,6 +112,7 @@ const char* to_string(PressurePreconditioner p);
 
 struct ImpesNumerics {
   double dt_init = 0.1, dt_min = 1e-6, dt_max = 30;  // days
+  long max_steps = 10'000'000;  // steps before the run's end at most
   double cfl = 0.9;       // of the saturation update's CFL limit (Coats)
   double ds_max = 0.1;    // largest S_w change per step ...
   double dp_max = 50;     // ... and pressure change (bar); the next step is sized from the last one's
@@ -143,5 +144,8 @@ struct ImpesNumerics {
 // completed in an inactive cell, two wells in one cell, a schedule event in the past or for an
 // unknown well, ...).
 void validate(const ImpesInput& in);
+
+// "2000000000 x 10 x 3 grid (60000000000 cells)", the count exact in 64 bits or rounded past them
+std::string impes_grid_text(const ImpesGrid& g);
 
 }  // namespace poreflow

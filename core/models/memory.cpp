@@ -9,13 +9,14 @@ namespace poreflow {
 std::string bytes_text(std::size_t bytes) {
   std::ostringstream o;
   o.precision(3);
-  const double b = double(bytes);
-  if (b < 1024.0 * 1024.0)
-    o << b / 1024.0 << " KiB";
-  else if (b < 1024.0 * 1024.0 * 1024.0)
-    o << b / (1024.0 * 1024.0) << " MiB";
-  else
-    o << b / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  double b = double(bytes) / 1024.0;
+  for (const char* unit : {"KiB", "MiB", "GiB", "TiB", "PiB"}) {
+    if (b < 1024.0 || unit[0] == 'P') {
+      o << b << " " << unit;
+      break;
+    }
+    b /= 1024.0;
+  }
   return o.str();
 }
 

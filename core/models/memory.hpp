@@ -15,7 +15,7 @@ struct MemoryNeed {
   std::size_t largest = 0;   // the largest single buffer
 };
 
-// 512 KiB, 3.2 MiB, 246 GiB
+// 512 KiB, 3.2 MiB, 246 GiB, 32 TiB, 2.5 PiB
 std::string bytes_text(std::size_t bytes);
 
 // ConfigError naming the need and what the backend has when it does not fit

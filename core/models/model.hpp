@@ -4,7 +4,9 @@
 // plots, a deck's summary files, checkpoints) is done by observers (observer.hpp) that read the
 // model through this interface; the time loop (core/run/driver.hpp) drives both. Models read and
 // write no files.
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +28,24 @@ struct GridInfo {
   std::array<double, 3> origin{0, 0, 0};
   std::array<double, 3> spacing{1, 1, 1};
 };
+
+// A conservation law a model keeps, at its present state: the change of what is in place since the
+// start, the net inflow over the same time (injected - produced), and the largest term the
+// imbalance is measured against. The driver checks it at every stop (core/run/driver.cpp).
+struct Balance {
+  std::string what;      // "water", "component 2"
+  double change = 0;     // in place now - in place at the start
+  double net_in = 0;     // injected - produced
+  double scale = 0;      // the largest of in place (now, at the start), injected, produced
+  double tolerance = 0;  // of the relative imbalance: what the precision's rounding allows
+  double rel_error() const {
+    const double e = std::fabs(change - net_in) / std::max(scale, 1e-300);
+    return std::isnan(e) ? HUGE_VAL : e;
+  }
+};
+
+// the tolerance of a balance in precision p: rounding over a run's steps, far below a lost flux
+inline double balance_tolerance(Precision p) { return p == Precision::Float ? 1e-4 : 1e-9; }
 
 class Model {
  public:
@@ -61,6 +81,8 @@ class Model {
   virtual std::vector<double> series_row() const = 0;
   // Scalars for the end-of-run summary (e.g. the error against an analytic solution).
   virtual std::map<std::string, double> final_stats() const = 0;
+  // The conservation laws the model keeps (mass, per phase or component); empty where it has none.
+  virtual std::vector<Balance> balance() const { return {}; }
 };
 
 }  // namespace poreflow

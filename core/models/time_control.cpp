@@ -41,10 +41,25 @@ void TimeController::advance(double limit, const Attempt& attempt, const Restore
     if (restore) restore();
   }
   const double taken = out.dt >= 0 ? out.dt : dt;
+  if (taken < dt && taken < o_.dt_min) {  // the physics limited it (a stop alone is no reason)
+    std::ostringstream o;
+    o << "step " << steps_ + 1 << " (t = " << t0 << (o_.unit.empty() ? "" : " ") << o_.unit << "): "
+      << (out.why.empty() ? std::string("the step's own limit") : out.why) << " allows dt = " << taken
+      << ", below the smallest step " << o_.dt_min << " (" << o_.dt_min_source << ")";
+    if (give_up) o << give_up();
+    o << "; the run stops";
+    throw NumericalError(o.str());
+  }
   if (!o_.fixed_count) t_ = (o_.land_on_stop && taken == left) ? limit : t0 + taken;
   last_dt_ = taken;
   ++steps_;
   dt_limit_ = out.dt_limit;
+  if (o_.max_steps > 0 && steps_ >= o_.max_steps && time() < o_.end * (1 - 1e-12)) {
+    std::ostringstream o;
+    o << "time.max_steps = " << o_.max_steps << " reached at t = " << time() << (o_.unit.empty() ? "" : " ") << o_.unit
+      << " before time.end = " << o_.end << " (the last step was dt = " << taken << ")";
+    throw NumericalError(o.str());
+  }
   if (o_.fixed_count) return;
   // the next step grows from this one (from the planned size when a stop shortened it, from the
   // size that worked after a retry) within what this step's changes allow

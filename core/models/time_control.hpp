@@ -13,6 +13,12 @@
 //   - limited by the step itself (bl1d's CFL): the attempt is offered the whole way to the stop and
 //     takes what it can (Outcome::dt below the offer);
 //   - fixed (adi2d: dt, shortened to meet a stop; fluids3d: a step count, time = steps x dt).
+//
+// Every model has a smallest step: an attempt is never made below dt_min, and a step the physics
+// limits below it (Outcome::dt under the offer, with Outcome::why naming the limit) stops the run
+// with the reason, instead of creeping on at steps that cannot reach the end (bl1d at
+// boundary.p_inj = 1e308 stepped dt = 5e-309). A step shortened only to meet a stop is not held
+// to it. max_steps bounds the steps before `end`.
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -24,7 +30,8 @@ class State;
 
 struct TimeStepOptions {
   double dt_init = std::numeric_limits<double>::infinity();  // the first step's size (inf: as far as allowed)
-  double dt_min = 0;   // no attempt below this: the run stops with the reason
+  double dt_min = 0;   // no attempt below this, no step the physics limits below it: the run stops with the reason
+  std::string dt_min_source = "time.dt_min";  // where dt_min comes from, for messages ("time.end / time.max_steps")
   double dt_max = std::numeric_limits<double>::infinity();
   double growth = 1;   // the next step: at most growth x this one
   int max_cuts = 0;    // halvings of a failed attempt before the run stops
@@ -32,6 +39,8 @@ struct TimeStepOptions {
   bool land_on_stop = false;    // a step that reaches the stop ends exactly on it (else time += dt)
   bool fixed_count = false;     // time is steps x dt_init (a step-count model)
   std::string unit;             // the time unit in messages ("days"), empty for none
+  long max_steps = 0;           // > 0: the run stops when this many steps end before `end`
+  double end = std::numeric_limits<double>::infinity();  // the model's end time, for max_steps
 };
 
 class TimeController {
@@ -39,7 +48,8 @@ class TimeController {
   // What an attempt of a step of dt gave.
   struct Outcome {
     bool ok = false;
-    std::string why;  // when not ok: why the attempt failed (it is retried at half the size)
+    std::string why;  // when not ok: why the attempt failed (it is retried at half the size); when ok with dt
+                      // below the offer: what limited it ("the CFL limit (max |u| = 2)")
     double dt = -1;   // the step taken when ok, <= the dt offered; < 0: the whole dt
     double dt_limit = std::numeric_limits<double>::infinity();  // the largest next step the physics allows
   };
@@ -50,7 +60,8 @@ class TimeController {
   explicit TimeController(TimeStepOptions o = {});
 
   // One accepted step that ends no later than `limit`. Throws NumericalError naming the step, the
-  // time, dt and the reason when no attempt succeeds within max_cuts halvings and above dt_min.
+  // time, dt and the reason when no attempt succeeds within max_cuts halvings and above dt_min,
+  // when the physics limits the step below dt_min, or when max_steps steps end before `end`.
   void advance(double limit, const Attempt& attempt, const Restore& restore = nullptr, const GiveUp& give_up = nullptr);
 
   // the step sizes start again from dt_init (a control change: the flow changes abruptly)

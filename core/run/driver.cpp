@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <algorithm>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/io/case_file.hpp"
 #include "core/kernels/program_builds.hpp"
 #include "core/run/interrupt.hpp"
@@ -73,6 +75,20 @@ std::string case_differences(const std::string& was, const std::string& now, int
   for (int i = 0; i < static_cast<int>(diffs.size()) && i < max; ++i) out += (i ? "; " : "") + diffs[std::size_t(i)];
   if (static_cast<int>(diffs.size()) > max) out += "; and " + std::to_string(diffs.size() - std::size_t(max)) + " more";
   return out;
+}
+
+// Every conservation law the model keeps must close to its precision's rounding: a lost flux, an
+// overflow or a value past what the arithmetic holds stops the run here, named.
+void check_balance(const Model& m) {
+  for (const auto& b : m.balance()) {
+    const double e = b.rel_error();
+    if (e <= b.tolerance) continue;
+    std::ostringstream o;
+    o << "step " << m.steps() << " (t = " << m.time() << "): the " << b.what << " balance does not close: in place now - at the start = "
+      << b.change << ", injected - produced = " << b.net_in << ", off by " << e << " of the largest term (" << b.scale
+      << "; the rounding allows " << b.tolerance << ")";
+    throw NumericalError(o.str());
+  }
 }
 
 }  // namespace
@@ -138,21 +154,29 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   const double t_end = m.end_time();
   const int nsnap = o.enabled ? o.snapshots : 0;
   // where the loop stops: the model's report times (a CSV row at every series_every-th and the
-  // last, snapshots spread over them), or equal intervals with a snapshot at each (and a CSV row
-  // every series_every steps)
+  // last, snapshots spread over them), part of the case whether or not output is written; or only
+  // the end, with snapshots at equal intervals written after the first step that reaches each (and
+  // a CSV row every series_every steps). The steps never depend on the output: output times that
+  // cut the steps made --no-output change bl1d's answer (issue 24).
   const auto reports = m.report_times();
   const bool by_reports = !reports.empty();
   std::vector<double> stops;
   std::vector<char> snap_at;
+  std::vector<double> snap_times;  // without report times: the snapshots' times
   if (by_reports) {
     stops = reports;
     const std::size_t n = stops.size();
     const std::size_t every = nsnap > 0 ? (n + static_cast<std::size_t>(nsnap) - 1) / static_cast<std::size_t>(nsnap) : 0;
     for (std::size_t r = 0; r < n; ++r) snap_at.push_back(nsnap > 0 && ((r + 1) % every == 0 || r + 1 == n));
   } else {
-    for (int k = 1; k <= std::max(nsnap, 1); ++k) stops.push_back(nsnap > 0 ? t_end * k / nsnap : t_end);
-    snap_at.assign(stops.size(), nsnap > 0);
+    stops = {t_end};
+    snap_at = {0};
+    for (int k = 1; k <= nsnap; ++k) snap_times.push_back(t_end * k / nsnap);
   }
+  // the next snapshot time not yet passed (a restart continues after those its time has passed)
+  std::size_t next_snap = 0;
+  auto passed = [&](double t) { return m.time() >= t * (1 - 1e-12); };
+  while (next_snap < snap_times.size() && m.time() > 0 && passed(snap_times[next_snap])) ++next_snap;
   std::size_t first_stop = 0;
   if (resume) {
     const long s = resume->integer("stop_index");
@@ -208,21 +232,27 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
       compute += seconds_since(ts) - (program_builds().seconds - built);  // building device code is not stepping
       for (auto& ob : observers) ob->step(m);
       const bool reached = m.time() >= t_stop * (1 - 1e-12);
+      if (reached) check_balance(m);
+      // a snapshot after the step that passes its time (one, however many times the step passed)
+      bool snap = reached && snap_at[s];
+      for (; next_snap < snap_times.size() && passed(snap_times[next_snap]); ++next_snap) snap = true;
       // by reports: a row at every series_every-th report time and at the last
       const bool row = by_reports ? reached && ((s + 1) % std::size_t(o.series_every) == 0 || s + 1 == stops.size())
-                                  : m.steps() % o.series_every == 0 || (reached && snap_at[s]);
+                                  : m.steps() % o.series_every == 0 || snap;
       if (o.enabled && row) series();
-      if (reached && snap_at[s]) snapshot();
+      if (snap) snapshot();
       if (m.time() >= next_checkpoint * (1 - 1e-12) && m.time() < t_end * (1 - 1e-12)) {
         write_checkpoint(s);
         next_checkpoint = next_multiple(m.time());
       }
       if (progress && seconds_since(last_print) > 1.0) {
         last_print = Clock::now();
-        double el = seconds_since(t0), frac = m.time() / t_end;
-        char line[256];
-        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %.1f s elapsed, ~%.0f s left", m.steps(),
-                      m.time(), t_end, 100 * frac, m.progress().c_str(), el, frac > 0 ? el * (1 - frac) / frac : 0.0);
+        // the estimate of what is left in words: a run at t = 3e-307 of 60 would otherwise print 150 digits
+        const double el = seconds_since(t0), frac = m.time() / t_end;
+        const std::string left = frac > 0 ? duration_text(el * (1 - frac) / frac) : "unknown";
+        char line[512];
+        std::snprintf(line, sizeof line, "step %ld  t = %.4g / %.4g (%.0f%%)  %s  %s elapsed, ~%s left", m.steps(), m.time(),
+                      t_end, 100 * frac, m.progress().c_str(), duration_text(el).c_str(), left.c_str());
         if (tty)
           std::fprintf(stderr, "\r%s\033[K", line);
         else

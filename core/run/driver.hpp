@@ -1,5 +1,5 @@
 #pragma once
-// The time loop shared by every model: where it stops (report times or equal intervals), when its
+// The time loop shared by every model: where it stops (report times or the end; never for output), when its
 // observers write (CSV rows, snapshots), checkpoints and the stop on a signal, the progress line,
 // and the wall-clock measurement.
 #include <array>
@@ -22,7 +22,7 @@ class CaseFile;
 struct OutputOptions {
   bool enabled = true;
   std::filesystem::path dir = "out";
-  int snapshots = 10;     // VTK snapshots (and PNG plots) at equal time intervals, plus t = 0
+  int snapshots = 10;     // VTK snapshots (and PNG plots) after the first step past each of N equal intervals, plus t = 0
   long series_every = 1;  // a CSV row every N steps (and at every snapshot); by report times: every N-th and the last
   bool vtk = true, csv = true, png = true;
   // output.range.<map> = [low, high]: that map's colour range (else the range of the whole run)

@@ -2,13 +2,14 @@
 #include <cmath>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
 #include "core/io/cases/cases.hpp"
 
 namespace poreflow {
 
 Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   Adi2DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.points = cf.int_in_range("grid.points", c.points, 3, kAdi2dMaxPoints, "2^24: the N x N nodes fill at most 2^48 values an array");
   c.length = cf.positive("grid.length", c.length);
   auto& p = c.prm;
   p[ADI_PERM] = cf.positive("rock.permeability", 1.0);
@@ -41,11 +42,11 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   c.sg0 = cf.in_range("initial.sg", c.sg0, 0, 1, false, false);
   double sum = c.sw0 + c.so0 + c.sg0;
   if (std::fabs(sum - 1) > 1e-9)
-    cf.fail("initial.sw", "+ initial.so + initial.sg = " + std::to_string(sum) + ": the saturations must sum to 1");
+    cf.fail("initial.sw", "+ initial.so + initial.sg = " + num_text(sum) + ": the saturations must sum to 1");
   c.co3_0 = cf.in_range("initial.c_o3", c.co3_0, 0, 1, false, false);
   double k3 = p[ADI_K3] * std::exp(-p[ADI_K3_BETA] * (c.p_init - p[ADI_P_REF]));
   if (k3 * c.co3_0 > 1)
-    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + std::to_string(k3) +
+    cf.fail("initial.c_o3", "times K3 at the initial pressure (" + num_text(k3) +
                                 ") exceeds 1: the gas cannot hold that much component 3");
   for (int a : {ADI_RHO_W, ADI_RHO_O, ADI_RHO_G}) {
     int cidx = a == ADI_RHO_W ? ADI_C_W : a == ADI_RHO_O ? ADI_C_O : ADI_C_G;
@@ -56,6 +57,10 @@ Adi2DConfig read_adi2d_config(io::CaseFile& cf, Backend& be) {
   c.end_time = cf.positive("time.end", c.end_time);
   c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
   c.max_substeps = cf.int_at_least("time.max_substeps", c.max_substeps, 1);
+  c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
+  if (const double steps = std::ceil(c.end_time / c.dt * (1 - 1e-12)); steps > double(c.max_steps))
+    cf.fail("time.max_steps", "= " + std::to_string(c.max_steps) + " is fewer than the " + count_text(steps) +
+                                  " steps of time.dt = " + num_text(c.dt) + " to time.end = " + num_text(c.end_time));
 
   auto solver = cf.get_string("pressure.solver", "adi");
   if (solver != "adi") cf.fail("pressure.solver", "= '" + solver + "' is not available (expected: adi)");

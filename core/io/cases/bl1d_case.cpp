@@ -8,7 +8,7 @@ namespace poreflow {
 
 BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
   BL1DConfig c;
-  c.points = cf.int_at_least("grid.points", c.points, 3);
+  c.points = cf.int_in_range("grid.points", c.points, 3, kBl1dMaxPoints, "2^48: the most values of one array");
   c.length = cf.positive("grid.length", c.length);
   auto& p = c.phys;
   p.length = c.length;
@@ -28,6 +28,7 @@ BL1DConfig read_bl1d_config(io::CaseFile& cf, Backend& be) {
   c.end_time = cf.positive("time.end", c.end_time);
   c.cfl = cf.in_range("time.cfl", c.cfl, 0, 1, true, false);
   c.max_steps = cf.int_at_least("time.max_steps", c.max_steps, 1);
+  c.dt_min = cf.has("time.dt_min") ? cf.positive("time.dt_min", 0) : 0;
 
   auto solver = cf.get_string("pressure.solver", "jacobi");
   if (solver != "jacobi" && solver != "tridiag")

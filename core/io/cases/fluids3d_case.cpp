@@ -30,7 +30,7 @@ std::vector<FluidsSource> default_sources(long n) {
 
 Fluids3DConfig read_fluids3d_config(io::CaseFile& cf) {
   Fluids3DConfig c;
-  c.n = cf.int_at_least("grid.n", c.n, 1);
+  c.n = cf.int_in_range("grid.n", c.n, 1, kFluids3dMaxN, "the (N + 2)^3 values with the ghost layers fill at most 2^48 an array");
   c.dt = cf.positive("time.dt", c.dt);
   c.steps = cf.int_at_least("time.steps", c.steps, 1);
   c.viscosity = cf.non_negative("fluid.viscosity", c.viscosity);

@@ -2,6 +2,7 @@
 // grid of uniform, per-axis or generated properties, tables, wells, a schedule, report times and
 // the numerics. Fills the same ImpesInput an Eclipse deck fills.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <sstream>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
+#include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
 #include "core/io/cases/cases.hpp"
@@ -108,9 +111,13 @@ SwofTable read_swof(io::CaseFile& cf) {
 void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& in) {
   in.source = cf.source();
   ImpesGrid& g = in.grid;
-  g.nx = static_cast<int>(cf.int_at_least("grid.nx", 10, 1));
-  g.ny = static_cast<int>(cf.int_at_least("grid.ny", 10, 1));
-  g.nz = static_cast<int>(cf.int_at_least("grid.nz", 1, 1));
+  const std::string axis = "2^31 - 1: an axis is counted in 32 bits";
+  g.nx = static_cast<int>(cf.int_in_range("grid.nx", 10, 1, INT_MAX, axis));
+  g.ny = static_cast<int>(cf.int_in_range("grid.ny", 10, 1, INT_MAX, axis));
+  g.nz = static_cast<int>(cf.int_in_range("grid.nz", 1, 1, INT_MAX, axis));
+  if (!product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
+    cf.fail("grid.nx", "x grid.ny x grid.nz: the " + impes_grid_text(g) + " is past the limit of 2^48 cells (" +
+                           std::to_string(kMaxArrayValues) + ", the most values of one array)");
   const std::size_t n = g.cells();
   check_impes3d_memory(g, 0, 0, prec, be);  // before anything of the grid's size is built
   const auto dxs = axis_sizes(cf, "dx", "lx", g.nx, 10), dys = axis_sizes(cf, "dy", "ly", g.ny, 10),
@@ -293,7 +300,10 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
     in.report_times = rt;
     if (rt.back() != end) in.report_times.push_back(end);
   } else {
-    for (long r = 1; r <= reports; ++r) in.report_times.push_back(end * double(r) / double(reports));
+    for (long r = 1; r <= reports; ++r) {
+      const double t = end * double(r) / double(reports);  // near the largest double, end x r overflows
+      in.report_times.push_back(std::isfinite(t) ? t : end * (double(r) / double(reports)));
+    }
   }
 }
 
@@ -397,6 +407,11 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   nm.dt_min = cf.positive("time.dt_min", nm.dt_min);
   nm.dt_max = cf.positive("time.dt_max", nm.dt_max);
   if (nm.dt_min > nm.dt_max) cf.fail("time.dt_min", "must not exceed time.dt_max");
+  nm.max_steps = cf.int_at_least("time.max_steps", nm.max_steps, 1);
+  // even at its largest step the run must end within max_steps (time.end = 1e308 would step forever)
+  if (const double end = in.report_times.empty() ? 0.0 : in.report_times.back(), least = std::ceil(end / nm.dt_max * (1 - 1e-12)); least > double(nm.max_steps))
+    cf.fail("time.max_steps", "= " + std::to_string(nm.max_steps) + " is fewer than the " + count_text(least) +
+                                  " steps of time.dt_max = " + num_text(nm.dt_max) + " days to the run's end at day " + num_text(end));
   nm.cfl = cf.in_range("time.cfl", nm.cfl, 0, 10, true, false);
   nm.ds_max = cf.in_range("time.ds_max", nm.ds_max, 0, 1, true, false);
   nm.dp_max = cf.positive("time.dp_max", nm.dp_max);
