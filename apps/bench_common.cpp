@@ -229,14 +229,16 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
                   {"speedup_vs_serial", r.speedup},
                   {"verified", r.verified},
                   {"note", r.note}};
-    for (const auto& [key, v] : r.extra)
+    for (const auto& kv : r.extra) {
+      const std::string& key = kv.first;  // a name, not a structured binding: clang cannot capture those
       std::visit(
           [&](const auto& x) {
             using X = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<X, long>) t.insert_or_assign(key, static_cast<int64_t>(x));
             else t.insert_or_assign(key, x);
           },
-          v);
+          kv.second);
+    }
     arr.push_back(std::move(t));
   }
   root.insert("rows", arr);
