@@ -471,7 +471,9 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
         spdlog::warn("bench linalg: {} skipped: its serial double reference does not fit: {}", m.label, e.what());
         continue;
       }
-      for (auto& [name, be] : bes) {
+      for (auto& name_be : bes) {
+        auto& name = name_be.first;  // named: lambdas below capture it (clang cannot capture bindings)
+        auto& be = name_be.second;
         const double cbw = copy_of(name);
         auto add_untimed = [&](const std::string& variant, const std::string& note) {
           BenchRow r = make_row("linalg", name, be->device_name(), variant, "-", prec, m.vector_size(), Timing{}, bytes);
@@ -556,7 +558,9 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
         r.speedup = s.t.median / r.t.median;
   // dots in both precisions, whatever --precision says
   for (std::size_t n : all.dots)
-    for (auto& [name, be] : bes) {
+    for (auto& name_be : bes) {
+      auto& name = name_be.first;  // named: lambdas below capture it (clang cannot capture bindings)
+      auto& be = name_be.second;
       dot_rows<double>(o, *be, name, n, copy_of(name), rows);
       dot_rows<float>(o, *be, name, n, copy_of(name), rows);
     }

@@ -769,7 +769,9 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
     }
     std::map<std::string, std::pair<long, std::string>> known;  // iterations per variant, and the backend that ran it
     std::map<std::string, std::pair<double, std::string>> known_host_setup;  // AMG's host setup seconds, the same
-    for (auto& [name, bep] : order) {
+    for (auto& name_bep : order) {
+      auto& name = name_bep.first;  // named: lambdas below capture it (clang cannot capture bindings)
+      auto& bep = name_bep.second;
       Backend& be = *bep;
       const bool cpu = be.is_host();
       const double budget = cpu ? o.serial_budget : o.device_budget;
