@@ -159,7 +159,8 @@ TEST_CASE_TEMPLATE("csr spmv: y = alpha A x + beta y against the double referenc
       const HostMatrix m = random_matrix(s.rows, s.cols, block, s.lo, s.hi, s.long_rows, s.long_len);
       const auto x = random_vector<T>(s.cols * block, -1, 1);
       const auto y0 = random_vector<T>(s.rows * block + 1, -1, 1);  // one past the end: must stay as it is
-      for (const auto& [alpha, beta] : {std::pair{1.0, 0.0}, std::pair{-0.75, 0.0}, std::pair{1.25, -0.5}}) {
+      for (const auto& ab : {std::pair{1.0, 0.0}, std::pair{-0.75, 0.0}, std::pair{1.25, -0.5}}) {
+        const double alpha = ab.first, beta = ab.second;  // named: CAPTURE's lambdas cannot capture bindings (clang)
         CAPTURE(alpha);
         CAPTURE(beta);
         std::vector<double> want, scale, z = convert<double>(y0);

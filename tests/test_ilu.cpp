@@ -482,7 +482,8 @@ TEST_CASE_TEMPLATE("ilu csr: each kernel against the double reference, both vari
         for (int c = 0; c < plan.colours; ++c) stages.push_back({0, c});
         for (int c = 0; c < plan.colours; ++c) stages.push_back({1, c});
         for (int c = plan.colours - 2; c >= 0; --c) stages.push_back({2, c});
-        for (auto [kind, c] : stages) {
+        for (const auto& st : stages) {
+          const int kind = st.first, c = st.second;  // named: CAPTURE's lambdas cannot capture bindings (clang)
           CAPTURE(kind);
           CAPTURE(c);
           const auto [glu, gd, gz] = stage(be, T{}, kind, c);
