@@ -72,10 +72,12 @@ void check_axes(const io::MapFigure& f) {
 TEST_SUITE("io") {
 
 TEST_CASE("maps: every model's maps have axes with units and a colour bar with ticks") {
-  for (const auto& [name, make, maps] :
+  for (const auto& nmm :
        {std::tuple{"adi2d", &small_adi2d, &io::adi2d_maps}, std::tuple{"impes3d", &small_impes3d, &io::impes3d_maps},
         std::tuple{"fluids3d", &small_fluids3d, &io::fluids3d_maps}}) {
-    INFO(std::string(name));
+    const auto& [name, make, maps] = nmm;
+    const char* const label = name;  // named: INFO's lambda cannot capture a binding (clang)
+    INFO(std::string(label));
     auto m = make();
     m->step(m->end_time());  // a field that is not flat
     const auto figs = maps().make(*m);
@@ -177,8 +179,10 @@ TEST_CASE("maps: output.range.<map> fixes a map's range; an unknown map or a bad
     CHECK(p.vmin == 0);
     CHECK(p.vmax == 0.2);
   }
-  for (const auto& [set, key] : {std::pair{"output.range.sgas=[0, 1]", "output.range.sgas"}, std::pair{"output.range.sw=[1, 0]", "output.range.sw"},
-                                 std::pair{"output.range.sw=[0, 1, 2]", "output.range.sw"}, std::pair{"output.range.p=0.5", "output.range.p"}}) {
+  for (const auto& sk : {std::pair{"output.range.sgas=[0, 1]", "output.range.sgas"}, std::pair{"output.range.sw=[1, 0]", "output.range.sw"},
+                         std::pair{"output.range.sw=[0, 1, 2]", "output.range.sw"}, std::pair{"output.range.p=0.5", "output.range.p"}}) {
+    const char* const set = sk.first;  // named: INFO's lambda cannot capture a binding (clang)
+    const char* const key = sk.second;
     INFO(set);
     try {
       (void)record_adi2d({set});
