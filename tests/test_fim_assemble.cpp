@@ -11,26 +11,13 @@
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/physics/fim.h"
+#include "tests/fim_fluid.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
 using namespace poreflow::test;
 
 namespace {
-
-ImpesFluid fluid() {
-  ImpesFluid f;
-  f.pvtw = {200.0, 1.02, 4.5e-5, 0.45, 1e-5};
-  f.rock = {200.0, 5e-5};
-  f.pvdo.p = {50, 150, 250, 350, 450};
-  f.pvdo.bo = {1.20, 1.17, 1.15, 1.13, 1.11};
-  f.pvdo.muo = {1.6, 1.8, 2.0, 2.2, 2.4};
-  f.swof.sw = {0.2, 0.35, 0.5, 0.65, 0.8};
-  f.swof.krw = {0.0, 0.05, 0.15, 0.3, 0.5};
-  f.swof.krow = {0.9, 0.5, 0.25, 0.08, 0.0};
-  f.swof.pcow = {4.0, 1.5, 0.7, 0.3, 0.1};
-  return f;
-}
 
 struct Problem {
   Box3 box;
@@ -66,7 +53,7 @@ Problem problem(long nx, long ny, long nz, unsigned seed) {
         P.ty[L] = face(L + b.sy, j + 1 < ny);
         P.tz[L] = face(L + b.sz, k + 1 < nz);
       }
-  P.prm = build_prm(fluid());
+  P.prm = build_prm(fim_fluid());
   // masses at the start of the step: those of a nearby state
   for (std::size_t L = 0; L < E; ++L)
     if (P.pv0[L] > 0) {

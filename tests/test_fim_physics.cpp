@@ -9,6 +9,7 @@
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/physics/fim.h"
+#include "tests/fim_fluid.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
@@ -16,20 +17,6 @@ using namespace poreflow::test;
 using Cell = phys::fim_cell<double>;
 
 namespace {
-
-ImpesFluid fluid() {
-  ImpesFluid f;
-  f.pvtw = {200.0, 1.02, 4.5e-5, 0.45, 1e-5};
-  f.rock = {200.0, 5e-5};
-  f.pvdo.p = {50, 150, 250, 350, 450};
-  f.pvdo.bo = {1.20, 1.17, 1.15, 1.13, 1.11};
-  f.pvdo.muo = {1.6, 1.8, 2.0, 2.2, 2.4};
-  f.swof.sw = {0.2, 0.35, 0.5, 0.65, 0.8};
-  f.swof.krw = {0.0, 0.05, 0.15, 0.3, 0.5};
-  f.swof.krow = {0.9, 0.5, 0.25, 0.08, 0.0};
-  f.swof.pcow = {4.0, 1.5, 0.7, 0.3, 0.1};
-  return f;
-}
 
 // a state well inside a table segment, so the central difference sees one linear piece
 double inside_segment(std::mt19937_64& g, const std::vector<double>& x) {
@@ -44,7 +31,7 @@ double rel(double got, double want, double scale) { return std::fabs(got - want)
 }  // namespace
 
 TEST_CASE("fim: a cell's masses, mobilities, capillary pressure and densities have their analytic derivatives") {
-  const auto f = fluid();
+  const auto f = fim_fluid();
   const auto prm = build_prm(f);
   auto& g = rng();
   for (int t = 0; t < 200; ++t) {
@@ -74,7 +61,7 @@ TEST_CASE("fim: a cell's masses, mobilities, capillary pressure and densities ha
 }
 
 TEST_CASE("fim: a face's fluxes have their analytic derivatives in both directions, and cancel from the two sides") {
-  const auto f = fluid();
+  const auto f = fim_fluid();
   const auto prm = build_prm(f);
   auto& g = rng();
   std::uniform_real_distribution<double> u(0, 1);
@@ -121,7 +108,7 @@ TEST_CASE("fim: a face's fluxes have their analytic derivatives in both directio
 }
 
 TEST_CASE("fim: a completion's rates have their analytic derivatives; flow the wrong way is closed") {
-  const auto f = fluid();
+  const auto f = fim_fluid();
   const auto prm = build_prm(f);
   auto& g = rng();
   std::uniform_real_distribution<double> u(0, 1);
