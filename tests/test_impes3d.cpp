@@ -52,6 +52,12 @@ std::vector<double> make_prm() {
   return prm;
 }
 
+// whether S_w lies within d of one of make_prm's SWOF knots (0.2 + 0.06 r)
+bool near_knot(double sw, double d) {
+  const double r = std::round((sw - 0.2) / 0.06);
+  return std::abs(sw - (0.2 + 0.06 * r)) <= d;
+}
+
 // A random reservoir on a box with a halo of 1, in double; zeros in the halo.
 struct Scene {
   Box3 box;
@@ -337,6 +343,11 @@ TEST_CASE_TEMPLATE("impes3d: the step's kernels match the double reference", T, 
             CAPTURE(q);
             std::vector<double> a(got.props.begin() + q * s.E, got.props.begin() + (q + 1) * s.E);
             std::vector<double> b(ref.props.begin() + q * s.E, ref.props.begin() + (q + 1) * s.E);
+            // dfw/dSw jumps at the SWOF knots: where float's S_w may fall on the other side of
+            // one, both sides are right, so those cells are left out
+            if (q == IMP_P_FWD)
+              for (std::size_t L = 0; L < s.E; ++L)
+                if (near_knot(ref.props[IMP_P_SW * s.E + L], 10 * tol<T>())) a[L] = b[L];
             // RES is a small difference of large volumes: scaled by them
             CHECK(max_rel_diff(cells(s, a), cells(s, b), q == IMP_P_RES ? 200.0 : 0.0) <= tl);
           }
