@@ -7,86 +7,12 @@
 #include <random>
 #include <vector>
 
-#include "core/kernels/fim.hpp"
-#include "core/models/impes3d_input.hpp"
-#include "core/models/impes3d_setup.hpp"
-#include "core/physics/fim.h"
-#include "tests/fim_fluid.hpp"
-#include "tests/harness.hpp"
+#include "tests/fim_problem.hpp"
 
 using namespace poreflow;
 using namespace poreflow::test;
 
 namespace {
-
-struct Problem {
-  Box3 box;
-  std::vector<double> tx, ty, tz, depth, pv0, x, mw_n, mo_n, prm;
-};
-
-Problem problem(long nx, long ny, long nz, unsigned seed) {
-  Problem P;
-  P.box = Box3::standalone(nx, ny, nz, 1);
-  const Box3& b = P.box;
-  const std::size_t E = b.extent();
-  for (auto* v : {&P.tx, &P.ty, &P.tz, &P.depth, &P.pv0, &P.mw_n, &P.mo_n}) v->assign(E, 0.0);
-  P.x.assign(2 * E, 0.0);
-  std::mt19937_64 g(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  for (long k = 0; k < nz; ++k)
-    for (long j = 0; j < ny; ++j)
-      for (long i = 0; i < nx; ++i) {
-        const long L = b.at(i, j, k);
-        P.pv0[L] = u(g) < 0.04 ? 0.0 : 500 + 1000 * u(g);
-        P.depth[L] = 2000 + 4 * k + 0.1 * i;
-        // states inside the tables' segments away from the knots (0.2 .. 0.8 in S_w)
-        P.x[2 * L] = 150 + 100 * u(g);
-        P.x[2 * L + 1] = 0.22 + 0.56 * u(g);
-      }
-  for (long k = 0; k < nz; ++k)
-    for (long j = 0; j < ny; ++j)
-      for (long i = 0; i < nx; ++i) {
-        const long L = b.at(i, j, k);
-        if (!(P.pv0[L] > 0)) continue;
-        auto face = [&](long N, bool inside) { return inside && P.pv0[N] > 0 ? 0.5 + 3 * u(g) : 0.0; };
-        P.tx[L] = face(L + 1, i + 1 < nx);
-        P.ty[L] = face(L + b.sy, j + 1 < ny);
-        P.tz[L] = face(L + b.sz, k + 1 < nz);
-      }
-  P.prm = build_prm(fim_fluid());
-  // masses at the start of the step: those of a nearby state
-  for (std::size_t L = 0; L < E; ++L)
-    if (P.pv0[L] > 0) {
-      const auto c = phys::fim_cell_at<double>(P.prm.data(), P.pv0[L], P.x[2 * L] - 3 * u(g), P.x[2 * L + 1] - 0.01 * u(g));
-      P.mw_n[L] = c.mw;
-      P.mo_n[L] = c.mo;
-    }
-  return P;
-}
-
-template <class T>
-struct OnDevice {
-  OnDevice(Backend& be, const Problem& P)
-      : tx(make_field(be, convert<T>(P.tx))),
-        ty(make_field(be, convert<T>(P.ty))),
-        tz(make_field(be, convert<T>(P.tz))),
-        depth(make_field(be, convert<T>(P.depth))),
-        pv0(make_field(be, convert<T>(P.pv0))),
-        prm(make_field(be, convert<T>(P.prm))),
-        x(make_field(be, convert<T>(P.x))),
-        mw_n(make_field(be, convert<T>(P.mw_n))),
-        mo_n(make_field(be, convert<T>(P.mo_n))),
-        coef(be, 28 * P.box.extent()),
-        res(be, 2 * P.box.extent()),
-        box(P.box) {}
-  Field<T> tx, ty, tz, depth, pv0, prm, x, mw_n, mo_n, coef, res;
-  Box3 box;
-  Impes3DGrid grid() const { return {box, &tx.buffer(), &ty.buffer(), &tz.buffer(), &depth.buffer(), &pv0.buffer()}; }
-  void assemble(Backend& be, double dt) {
-    be.fim().assemble({precision_of<T>(), grid(), &prm.buffer(), prm.size(), dt, &x.buffer(), &mw_n.buffer(), &mo_n.buffer(),
-                       &coef.buffer(), &res.buffer()});
-  }
-};
 
 constexpr double kDt = 3.0;
 
@@ -96,15 +22,15 @@ TEST_SUITE("backend") {
 
 TEST_CASE_TEMPLATE("fim: masses, residual and Jacobian rows on every backend equal the serial double reference", T, float,
                    double) {
-  const Problem P = problem(17, 11, 7, rng()());
-  OnDevice<double> ref(reference(), P);
+  const FimProblem P = fim_problem(17, 11, 7, rng()(), false);
+  FimOnDevice<double> ref(reference(), P);
   ref.coef.fill(0.0);
   ref.res.fill(0.0);
   ref.assemble(reference(), kDt);
   const auto rc = ref.coef.download(), rr = ref.res.download();
   for_each_backend([&](Backend& be) {
     if (!be.supports(precision_of<T>())) return;
-    OnDevice<T> d(be, P);
+    FimOnDevice<T> d(be, P);
     d.coef.fill(T(0));  // outside the cells the arrays keep what they held: 0, as the reference's
     d.res.fill(T(0));
     Field<T> mw(be, P.box.extent()), mo(be, P.box.extent());
@@ -144,9 +70,9 @@ TEST_CASE_TEMPLATE("fim: masses, residual and Jacobian rows on every backend equ
 }  // TEST_SUITE
 
 TEST_CASE("fim: the assembled Jacobian equals finite differences of the assembled residual") {
-  const Problem P = problem(9, 7, 5, 17);
+  const FimProblem P = fim_problem(9, 7, 5, 17, false);
   Backend& be = reference();
-  OnDevice<double> d(be, P);
+  FimOnDevice<double> d(be, P);
   d.coef.fill(0.0);
   d.res.fill(0.0);
   d.assemble(be, kDt);
@@ -199,9 +125,9 @@ TEST_CASE("fim: the assembled Jacobian equals finite differences of the assemble
 }
 
 TEST_CASE("fim: each phase's fluxes cancel: the residuals sum to the change of the masses in place") {
-  const Problem P = problem(13, 8, 6, 5);
+  const FimProblem P = fim_problem(13, 8, 6, 5, false);
   Backend& be = reference();
-  OnDevice<double> d(be, P);
+  FimOnDevice<double> d(be, P);
   d.coef.fill(0.0);
   d.res.fill(0.0);
   d.assemble(be, kDt);

@@ -8,14 +8,26 @@ namespace {
 class ClFim final : public FimImpl {
  public:
   explicit ClFim(ClContext& ctx) : ctx_(ctx) {}
-  void masses(const FimMassesArgs& a) override { run(a, "fim_masses", a.grid.box.extent()); }
-  void assemble(const FimAssembleArgs& a) override { run(a, "fim_assemble", static_cast<std::size_t>(a.grid.box.cells())); }
+  void masses(const FimMassesArgs& a) override { run(a.prec, "fim_masses", a.kernel_args(), a.grid.box.extent()); }
+  void assemble(const FimAssembleArgs& a) override {
+    run(a.prec, "fim_assemble", a.kernel_args(), static_cast<std::size_t>(a.grid.box.cells()));
+  }
+  void well_start(const FimWellStartArgs& a) override { run(a.prec, "fim_wells_start", a.kernel_args(), wells(a.wells)); }
+  void well_equation(const FimWellEquationArgs& a) override { run(a.prec, "fim_well_eq", a.kernel_args(), wells(a.wells)); }
+  void schur(const FimSchurArgs& a) override { run(a.prec, "fim_schur", a.kernel_args(), wells(a.wells)); }
+  void update(const FimUpdateArgs& a) override {
+    if (a.wells.wells > 0) run(a.prec, "fim_update_wells", a.well_args(), wells(a.wells));
+    run(a.prec, "fim_update_cells", a.cell_args(), a.grid.box.extent());
+  }
+  void unpack(const FimUnpackArgs& a) override { run(a.prec, "fim_unpack", a.kernel_args(), a.grid.box.extent()); }
+  void pack(const FimPackArgs& a) override { run(a.prec, "fim_pack", a.kernel_args(), a.grid.box.extent()); }
 
  private:
-  template <class A>
-  void run(const A& a, const char* name, std::size_t n) {
-    ClKernel& k = ctx_.kernel("fim", a.prec, ctx_.fast_block(), name);
-    ctx_.set_args(k, a.prec, a.kernel_args());
+  static std::size_t wells(const FimWells& w) { return static_cast<std::size_t>(w.wells); }
+  template <class Args>
+  void run(Precision prec, const char* name, const Args& args, std::size_t n) {
+    ClKernel& k = ctx_.kernel("fim", prec, ctx_.fast_block(), name);
+    ctx_.set_args(k, prec, args);
     ctx_.launch_points(k, n);
   }
   ClContext& ctx_;
