@@ -37,11 +37,11 @@ PF_KERNEL void fim_well_eq(long nw, __global const pf_real* wp, __global pf_real
 }
 
 PF_KERNEL void fim_schur(long nw, __global const pf_real* wp, __global const pf_real* ws, __global const long* cidx,
-                         __global const pf_real* cq, pf_real dt, __global const pf_real* v, __global pf_real* y,
-                         __global const ulong* guard) {
+                         __global const pf_real* cq, pf_real dt, pf_real alpha, __global const pf_real* v,
+                         __global pf_real* y, __global const ulong* guard) {
   if (guard && !pf_cv_running(guard)) return;
   const long w = get_global_id(0);
-  if (w < nw) fim_schur_well(w, wp, ws, cidx, cq, dt, v, y);
+  if (w < nw) fim_schur_well(w, wp, ws, cidx, cq, dt, alpha, v, y);
 }
 
 PF_KERNEL void fim_update_wells(long nw, __global const pf_real* wp, __global pf_real* ws, __global const long* cidx,

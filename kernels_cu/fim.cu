@@ -41,11 +41,11 @@ __global__ void well_equation_kernel(long nw, const T* wp, T* ws, const long* ci
 }
 
 template <class T>
-__global__ void schur_kernel(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, const T* v, T* y,
+__global__ void schur_kernel(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, T alpha, const T* v, T* y,
                              const unsigned long long* guard) {
   if (guard && !phys::pf_cv_running(guard)) return;
   const long w = thread_index();
-  if (w < nw) phys::fim_schur_well<T>(w, wp, ws, cidx, cq, dt, v, y);
+  if (w < nw) phys::fim_schur_well<T>(w, wp, ws, cidx, cq, dt, alpha, v, y);
 }
 
 template <class T>
@@ -101,9 +101,9 @@ void launch_fim_well_equation(long nw, const T* wp, T* ws, const long* cidx, T* 
 }
 
 template <class T>
-void launch_fim_schur(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, const T* v, T* y,
+void launch_fim_schur(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, T alpha, const T* v, T* y,
                       const unsigned long long* guard, cudaStream_t st) {
-  schur_kernel<T><<<blocks_for(nw), kBlock, 0, st>>>(nw, wp, ws, cidx, cq, dt, v, y, guard);
+  schur_kernel<T><<<blocks_for(nw), kBlock, 0, st>>>(nw, wp, ws, cidx, cq, dt, alpha, v, y, guard);
 }
 
 template <class T>
@@ -134,7 +134,7 @@ void launch_fim_pack(long E, const T* pv0, const T* p, const T* sw, T* x, cudaSt
   template void launch_fim_well_start<T>(const T*, long, const T*, T*, const long*, const T*, const T*, const T*, const T*,  \
                                          T*, cudaStream_t);                                                                 \
   template void launch_fim_well_equation<T>(long, const T*, T*, const long*, T*, T, T*, T*, cudaStream_t);                  \
-  template void launch_fim_schur<T>(long, const T*, const T*, const long*, const T*, T, const T*, T*,                       \
+  template void launch_fim_schur<T>(long, const T*, const T*, const long*, const T*, T, T, const T*, T*,                    \
                                     const unsigned long long*, cudaStream_t);                                               \
   template void launch_fim_update_wells<T>(long, const T*, T*, const long*, const T*, const T*, T, cudaStream_t);           \
   template void launch_fim_update_cells<T>(long, const T*, const T*, T*, T, T, cudaStream_t);                               \

@@ -19,7 +19,7 @@ void launch_fim_well_start(const T* prm, long nw, const T* wp, T* ws, const long
 template <class T>
 void launch_fim_well_equation(long nw, const T* wp, T* ws, const long* cidx, T* cq, T dt, T* coef, T* res, cudaStream_t st);
 template <class T>
-void launch_fim_schur(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, const T* v, T* y,
+void launch_fim_schur(long nw, const T* wp, const T* ws, const long* cidx, const T* cq, T dt, T alpha, const T* v, T* y,
                       const unsigned long long* guard, cudaStream_t st);
 template <class T>
 void launch_fim_update_wells(long nw, const T* wp, T* ws, const long* cidx, const T* cq, const T* dx, T dbhp_max, cudaStream_t st);

@@ -77,7 +77,7 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
     o.coef = convert<double>(d.coef.download());
     o.res = convert<double>(d.res.download());
     auto dv = make_field(be, convert<U>(v)), dy = make_field(be, convert<U>(y0)), ddx = make_field(be, convert<U>(dx));
-    be.fim().schur({precision_of<U>(), d.well_arrays(), kDt, E, &dv.buffer(), &dy.buffer(), nullptr});
+    be.fim().schur({precision_of<U>(), d.well_arrays(), kDt, E, -0.7, &dv.buffer(), &dy.buffer(), nullptr});
     o.y = convert<double>(dy.download());
     be.fim().update({precision_of<U>(), d.grid(), d.well_arrays(), &ddx.buffer(), &d.x.buffer(), 0.5, 0.004, 3.0});
     o.ws_upd = convert<double>(d.ws.download());
@@ -204,7 +204,7 @@ TEST_CASE("fim: the Schur-reduced system equals finite differences of the cells'
     auto dv = make_field(be, v);
     Field<double> y(be, 2 * E);
     A.apply(dv, y, {});
-    be.fim().schur({Precision::Double, d.well_arrays(), kDt, E, &dv.buffer(), &y.buffer(), nullptr});
+    be.fim().schur({Precision::Double, d.well_arrays(), kDt, E, 1.0, &dv.buffer(), &y.buffer(), nullptr});
     const auto sv = y.download();
     auto xp = P.x, xm = P.x;
     auto bp = bhp0, bm = bhp0;

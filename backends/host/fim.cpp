@@ -72,7 +72,7 @@ class HostFim final : public FimImpl {
       const FimWells& w = a.wells;
       for (long i = 0; i < w.wells; ++i)
         phys::fim_schur_well<T>(i, host_ptr<T>(w.wp), host_ptr<T>(w.ws), host_ptr<long>(w.cidx), host_ptr<T>(w.cq),
-                                static_cast<T>(a.dt), host_ptr<T>(a.v), host_ptr<T>(a.y));
+                                static_cast<T>(a.dt), static_cast<T>(a.alpha), host_ptr<T>(a.v), host_ptr<T>(a.y));
     });
   }
 

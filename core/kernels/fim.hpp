@@ -43,7 +43,7 @@ struct FimMassesArgs {
 // assemble: for every cell of the box, its residual (res: 2 x extent) and its Jacobian rows (coef:
 // 7 planes x 4 x extent) at the state x for a step of dt days from the masses mw_n, mo_n, with its
 // completion's rates at the wells' BHPs (their values and derivatives into cq), and the convergence
-// measures cnv (2 x extent: B_a |R_a| / V_p0, water then oil), mbw, mbo (B_a R_a). Entries outside
+// measures cnv (2 x extent: B_a |R_a| / V_p0, water then oil), mbw, mbo (R_a, sm3). Entries outside
 // the box's cells are not written.
 struct FimAssembleArgs {
   Precision prec = Precision::Double;
@@ -102,22 +102,24 @@ struct FimWellEquationArgs {
   }
 };
 
-// schur (a work-item per well): y -= the coupling of each rate-controlled well's completions
-// through its BHP applied to v (after y = A' v). Returns at once when the guard says stop.
+// schur (a work-item per well): y += alpha x the coupling of each rate-controlled well's
+// completions through its BHP applied to v (alpha 1 after y = A' v; -1 after y = b - A' v).
+// Returns at once when the guard says stop.
 struct FimSchurArgs {
   Precision prec = Precision::Double;
   FimWells wells;
   double dt = 0;
   std::size_t extent = 0;
+  double alpha = 1;
   const Buffer* v = nullptr;
   Buffer* y = nullptr;
   const Buffer* guard = nullptr;
 
-  // fim_schur(nw, wp, ws, cidx, cq, dt, v, y, guard)
+  // fim_schur(nw, wp, ws, cidx, cq, dt, alpha, v, y, guard)
   auto kernel_args() const {
     using namespace karg;
     return std::tuple(wells.wells, In<Real>{wells.wp}, In<Real>{wells.ws}, In<long>{wells.cidx}, In<Real>{wells.cq}, Real{dt},
-                      In<Real>{v}, Out<Real>{y}, Opt<pf_u64>{guard});
+                      Real{alpha}, In<Real>{v}, Out<Real>{y}, Opt<pf_u64>{guard});
   }
 };
 

@@ -13,6 +13,7 @@
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
 #include "core/kernels/sor3d.hpp"
+#include "core/models/fim_step.hpp"
 
 namespace poreflow {
 
@@ -84,6 +85,14 @@ ImpesGeometry geometry_of(const ImpesInput& in) {
   return geo;
 }
 
+template <class T>
+std::unique_ptr<ReservoirScheme<T>> make_scheme(Backend& be, const Communicator& comm, ReservoirArrays<T>& a, ImpesNumerics& nm,
+                                                const ImpesInput& in, const ImpesGeometry& geo, const ImpesWellArrays& wa,
+                                                const std::vector<double>& prm, const ImpesState& st, double dt_first) {
+  if (nm.scheme == ReservoirSchemeKind::Fim) return std::make_unique<FimStep<T>>(be, comm, a, nm, in, geo, wa);
+  return std::make_unique<ImpesStep<T>>(be, comm, a, nm, in, geo, prm, st, dt_first);
+}
+
 std::vector<WellSetting> initial_settings(const ImpesInput& in) {
   std::vector<WellSetting> s;
   for (const auto& w : in.wells) s.push_back(w.initial);
@@ -107,10 +116,9 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       wells_(cfg_.input.wells.size()),
       clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, geo_, wa_, prm_host_, *initial_, cfg_.numerics.tables),
-      impes_(be, comm, arrays_, cfg_.numerics, cfg_.input, geo_, prm_host_, *initial_,
-             std::min(cfg_.numerics.dt_init, injection_dt())) {
+      scheme_(make_scheme<T>(be, comm, arrays_, cfg_.numerics, cfg_.input, geo_, wa_, prm_host_, *initial_, first_dt())) {
   initial_.reset();
-  clock_.set_next_dt(std::min(cfg_.numerics.dt_init, injection_dt()));
+  clock_.set_next_dt(first_dt());
   mw0_ = sum(arrays_.mw);
   mo0_ = sum(arrays_.mo);
   bind_state();
@@ -132,7 +140,7 @@ void Impes3D<T>::bind_state() {
   state_.field("sw", arrays_.sw);
   state_.field("well_parameters", arrays_.wp);
   clock_.bind(state_);
-  impes_.bind(state_);
+  scheme_->bind(state_);
   state_.value("schedule_position", next_event_);
   state_.value("cfl_max", max_cfl_);
   state_.value("water_in_place_initial", mw0_);
@@ -174,18 +182,10 @@ void Impes3D<T>::bind_state() {
 template <class T>
 std::string Impes3D<T>::summary() const {
   const auto& g = cfg_.input.grid;
-  const auto& nm = cfg_.numerics;
   std::ostringstream o;
   o << "impes3d: " << g.nx << " x " << g.ny << " x " << g.nz << " cells (" << geo_.active << " active, pore volume "
     << geo_.pore_volume << " m3), " << cfg_.input.wells.size() << " wells, " << cfg_.input.report_times.size()
-    << " reports to " << end_time() << " days; ";
-  if (nm.solver == PressureSolver::Sor)
-    o << "SOR " << to_string(nm.design) << " " << to_string(nm.sor_shape) << ", omega "
-      << (nm.omega > 0 ? std::to_string(nm.omega) : "auto") << ", to a volume error of " << nm.tolerance_for(precision_of<T>());
-  else
-    o << "pressure by " << impes_.describe_solver() << ", to a pore-volume-weighted RMS volume error of "
-      << nm.tolerance_for(precision_of<T>());
-  o << "; precision "
+    << " reports to " << end_time() << " days; scheme " << scheme_->describe() << "; precision "
     << to_string(precision_of<T>());
   return o.str();
 }
@@ -246,7 +246,7 @@ void Impes3D<T>::apply_schedule() {
     spdlog::info("t = {:g} days: well {} {} ({}, rate {:g}, BHP {:g})", t, e.well, e.setting.open ? "open" : "shut",
                  to_string(e.setting.control), e.setting.rate, e.setting.bhp);
     // the flow changes abruptly: the steps start again from the first step's size and grow
-    if (t > 0) clock_.restart_from(std::min(cfg_.numerics.dt_init, injection_dt()));
+    if (t > 0) clock_.restart_from(first_dt());
   }
 }
 
@@ -279,6 +279,7 @@ void Impes3D<T>::upload_well(std::size_t w) {
   const auto x = well_params(cfg_.input.wells[w], st, wa_, w);
   const std::vector<T> xt(x.begin(), x.end());
   be_.upload(arrays_.wp.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
+  if (scheme_) scheme_->well_changed(w, st, st.open);
 }
 
 // A well at its BHP that flows the wrong way as a whole (a producer pushing oil and water it never
@@ -287,7 +288,7 @@ void Impes3D<T>::upload_well(std::size_t w) {
 // rates are implicit: the solved ones decide. Returns whether a well was stopped.
 template <class T>
 bool Impes3D<T>::stop_wrong_way_wells() {
-  const auto& words = impes_.result().well;
+  const auto& words = scheme_->result().well;
   bool any = false;
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     const double* x = words.data() + i * IMP_NWO;
@@ -308,12 +309,12 @@ bool Impes3D<T>::stop_wrong_way_wells() {
 template <class T>
 TimeController::Outcome Impes3D<T>::attempt(double dt) {
   TimeController::Outcome out;
-  auto a = impes_.solve(dt, clock_.last_dt());
+  auto a = scheme_->solve(dt, clock_.last_dt());
   while (a.ok && stop_wrong_way_wells()) {  // each redo stops one more well at most as often as there are wells
-    impes_.restore();
-    a = impes_.solve(dt, clock_.last_dt());
+    scheme_->restore();
+    a = scheme_->solve(dt, clock_.last_dt());
   }
-  if (a.ok) a = impes_.check();
+  if (a.ok) a = scheme_->check();
   if (!a.ok) {
     out.why = a.why;
     if (a.sw_out) {  // name the cell (a copy only on this path)
@@ -336,15 +337,17 @@ TimeController::Outcome Impes3D<T>::attempt(double dt) {
       out.why = why;
       return out;
     }
-  impes_.commit();
+  scheme_->commit();
   accept_wells(dt);
-  const double* s = impes_.result().stat;
+  const double* s = scheme_->result().stat;
   const auto& nm = cfg_.numerics;
   max_cfl_ = std::max(max_cfl_, dt * s[IMP_S_CFL]);
-  // what the last step allows the next: the CFL limit, and the S_w and pressure changes scaled
+  // what the last step allows the next: the CFL limit (IMPES), and the S_w and pressure changes scaled
   const double tiny = 1e-30;
   out.dt_limit = std::min({nm.cfl / std::max(s[IMP_S_CFL], tiny), dt * nm.ds_max / std::max(s[IMP_S_DSW], tiny),
                            dt * nm.dp_max / std::max(s[IMP_S_DP], tiny)});
+  // a Newton that needed more than its target iterations: the next step no larger
+  if (a.newton > nm.fim.target_iterations) out.dt_limit = std::min(out.dt_limit, dt);
   out.ok = true;
   return out;
 }
@@ -353,7 +356,7 @@ TimeController::Outcome Impes3D<T>::attempt(double dt) {
 // the masses (crossflow included)
 template <class T>
 void Impes3D<T>::accept_wells(double dt) {
-  const auto& words = impes_.result().well;
+  const auto& words = scheme_->result().well;
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     const double* x = words.data() + i * IMP_NWO;
     auto& r = wells_[i];
@@ -397,7 +400,7 @@ void Impes3D<T>::step(double t_stop) {
   if (next_event_ < ev.size()) limit = std::min(limit, ev[next_event_].time);
   step_settings_ = settings_;
   clock_.advance(
-      limit, [this](double dt) { return attempt(dt); }, [this] { impes_.restore(); }, [this] { return worst_cell(); });
+      limit, [this](double dt) { return attempt(dt); }, [this] { scheme_->restore(); }, [this] { return worst_cell(); });
   // the stopped wells are tried again in the next step
   for (std::size_t w = 0; w < stopped_.size(); ++w)
     if (stopped_[w]) {
@@ -408,15 +411,24 @@ void Impes3D<T>::step(double t_stop) {
 }
 
 template <class T>
+double Impes3D<T>::omega() const {
+  const auto* impes = dynamic_cast<const ImpesStep<T>*>(scheme_.get());
+  return impes ? impes->omega() : 0.0;
+}
+
+// the first step's size, and the size the steps start from again after a schedule event: IMPES
+// bounds it by the injectors (injection_dt); the fully implicit scheme needs no such bound
+template <class T>
+double Impes3D<T>::first_dt() const {
+  if (cfg_.numerics.scheme == ReservoirSchemeKind::Fim) return cfg_.numerics.dt_init;
+  return std::min(cfg_.numerics.dt_init, injection_dt());
+}
+
+template <class T>
 std::string Impes3D<T>::progress() const {
   std::ostringstream o;
   o.precision(3);
-  if (cfg_.numerics.solver == PressureSolver::Sor)
-    o << "dt " << clock_.last_dt() << " d, SOR " << impes_.last_sor() << " it (omega " << impes_.omega() << ", error "
-      << impes_.last_residual() << "), " << clock_.cuts() << " retries";
-  else
-    o << "dt " << clock_.last_dt() << " d, " << to_string(cfg_.numerics.solver) << " " << impes_.last_sor() << " it (error "
-      << impes_.last_residual() << "), " << clock_.cuts() << " retries";
+  o << "dt " << clock_.last_dt() << " d, " << scheme_->progress() << ", " << clock_.cuts() << " retries";
   return o.str();
 }
 
@@ -467,7 +479,7 @@ std::vector<double> Impes3D<T>::series_row() const {
   }
   std::vector<double> r = {time(), double(steps()), clock_.last_dt(), fopr, fwpr, fopr + fwpr, fwir, fopt, fwpt, fwit,
                            fopr + fwpr > 0 ? fwpr / (fopr + fwpr) : 0.0, mean_pressure(), oil_in_place(), water_in_place(),
-                           double(impes_.sor_total()), double(clock_.cuts())};
+                           double(scheme_->linear_total()), double(clock_.cuts())};
   for (std::size_t i = 0; i < wells_.size(); ++i) {
     const auto& w = wells_[i];
     const double l = w.oil_rate + w.water_rate;
@@ -488,8 +500,10 @@ std::vector<Balance> Impes3D<T>::balance() const {
     oprod += w.oil_total;
   }
   const double mw = water_in_place(), mo = oil_in_place(), tol = balance_tolerance(precision_of<T>());
-  return {{"water (sm3)", mw - mw0_, inj - wprod, std::max({mw0_, mw, inj, wprod}), tol},
-          {"oil (sm3)", mo - mo0_, -oprod, std::max({mo0_, mo, oprod}), tol}};
+  // a Newton's converged residuals leave at most their sum unbalanced: the tolerance adds it
+  const double sw = std::max({mw0_, mw, inj, wprod}), so = std::max({mo0_, mo, oprod});
+  return {{"water (sm3)", mw - mw0_, inj - wprod, sw, tol + std::fabs(scheme_->balance_residual(0)) / std::max(sw, 1e-300)},
+          {"oil (sm3)", mo - mo0_, -oprod, so, tol + std::fabs(scheme_->balance_residual(1)) / std::max(so, 1e-300)}};
 }
 
 template <class T>
@@ -511,17 +525,8 @@ std::map<std::string, double> Impes3D<T>::final_stats() const {
   s["oil_in_place_sm3"] = mo;
   s["water_in_place_sm3"] = mw;
   s["retried_steps"] = double(clock_.cuts());
-  s["sor_iterations_total"] = double(impes_.sor_total());
-  s["sor_iterations_per_step"] = steps() ? double(impes_.sor_total()) / double(steps()) : 0.0;
-  // the same counts under the solver's own name when it is not SOR (the sor_* keys stay: scripts read them)
-  if (cfg_.numerics.solver != PressureSolver::Sor) {
-    s["pressure_iterations_total"] = double(impes_.sor_total());
-    s["pressure_iterations_per_step"] = steps() ? double(impes_.sor_total()) / double(steps()) : 0.0;
-  }
-  s["seconds_pressure"] = impes_.seconds_pressure();
-  s["seconds_transport_and_wells"] = impes_.seconds_other();
+  scheme_->add_stats(s, steps());
   s["cfl_max"] = max_cfl_;
-  s["omega_last"] = impes_.omega();
   return s;
 }
 

@@ -1,10 +1,12 @@
 #pragma once
-// impes3d: paper 003's 3D two-phase (oil-water) black-oil model. The model composes its parts:
+// impes3d: the 3D two-phase (oil-water) dead-oil reservoir model. The model composes its parts:
 // the device arrays of the reservoir (ReservoirArrays: grid, tables, wells, the state), the scheme
-// that steps them (ImpesStep: the pressure equation solved by red-black SOR on the device, then
-// the explicit mass update), the time-step controller (adaptive steps from the CFL limit and the
-// largest S_w and pressure change, retried at half the size on NaN, S_w out of bounds or an
-// unconverged solve) and the wells' schedule. Its outputs are observers (core/io/outputs:
+// that steps them (case key `scheme`: ImpesStep, paper 003's IMPES, the pressure equation solved
+// by red-black SOR or a Krylov solver on the device, then the explicit mass update; or FimStep,
+// fully implicit with implicit wells, a Newton iteration with CPR-preconditioned linear solves),
+// the time-step controller (adaptive steps from the CFL limit, the largest S_w and pressure change
+// and the Newton iterations, retried at half the size on NaN, S_w out of bounds or an unconverged
+// solve) and the wells' schedule. Its outputs are observers (core/io/outputs:
 // CSV, VTU snapshots, plots, a deck's summary files). See docs/impes3d.md.
 #include <functional>
 #include <memory>
@@ -16,6 +18,7 @@
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/models/impes3d_step.hpp"
+#include "core/models/reservoir_scheme.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
 
@@ -98,9 +101,11 @@ class Impes3D final : public Reservoir {
   std::vector<double> saturation() const override;
 
   long retries() const { return clock_.cuts(); }
-  long sor_iterations() const { return impes_.sor_total(); }
+  // the pressure solver's iterations (IMPES), or the linear solver's (fully implicit)
+  long sor_iterations() const { return scheme_->linear_total(); }
   double last_dt() const { return clock_.last_dt(); }
-  double omega() const { return impes_.omega(); }
+  double omega() const;  // SOR's last omega (0 for another solver or scheme)
+  ReservoirSchemeKind scheme() const { return cfg_.numerics.scheme; }
   SorDesign design() const { return cfg_.numerics.design; }
 
   // A check of every attempted step after the scheme's own (S_w in [0, 1], no negative mass):
@@ -117,6 +122,7 @@ class Impes3D final : public Reservoir {
   void upload_well(std::size_t w);  // its setting's parameters (shut while stopped)
   double sum(const Field<T>& f) const;
   double injection_dt() const;  // days
+  double first_dt() const;
   std::vector<double> cells_of(const Field<T>& f) const;
   std::string worst_cell() const;
   void bind_state();
@@ -135,7 +141,7 @@ class Impes3D final : public Reservoir {
   std::vector<ImpesWellResult> wells_;
   TimeController clock_;
   ReservoirArrays<T> arrays_;
-  ImpesStep<T> impes_;
+  std::unique_ptr<ReservoirScheme<T>> scheme_;
   std::vector<StepCheck> checks_;
   double max_cfl_ = 0;
   double mw0_ = 0, mo0_ = 0;

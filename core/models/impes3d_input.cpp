@@ -241,6 +241,7 @@ struct Checker {
 }  // namespace
 
 const char* to_string(WellControl c) { return enum_name(c, kControls); }
+const char* to_string(ReservoirSchemeKind s) { return s == ReservoirSchemeKind::Fim ? "fim" : "impes"; }
 WellControl parse_well_control(std::string_view s) { return parse_enum(s, kControls, "well control"); }
 
 void validate(const ImpesInput& in) {

@@ -110,7 +110,30 @@ enum class PressurePreconditioner { Amg, Ilu0, Jacobi };
 const char* to_string(PressureSolver s);
 const char* to_string(PressurePreconditioner p);
 
+// The reservoir model's scheme (case key `scheme`): paper 003's IMPES, or fully implicit
+// (core/models/fim_step.hpp; docs/fim.md).
+enum class ReservoirSchemeKind { Impes, Fim };
+const char* to_string(ReservoirSchemeKind s);
+
+// The fully implicit scheme's Newton iteration and linear solve (case keys [newton], [linear]).
+struct FimNumerics {
+  int max_iterations = 15;   // Newton iterations of a step before it is cut
+  double cnv = 1e-2;         // converged: every cell's B_a |R_a| / V_p0 at most this ...
+  double mb = 1e-7;          // ... and each phase's |sum B_a R_a| / sum V_p0 at most this ...
+  double wells = 1e-5;       // ... and each rate well's |R_w| at most this x max(target, 1 sm3/day)
+  double dp_max = 100;       // the largest change of a cell's pressure in one Newton iteration, bar
+  double ds_max = 0.2;       // ... and of its S_w
+  double dbhp_max = 100;     // ... and of a rate-controlled well's BHP, bar
+  int max_switches = 4;      // control switches of a well in one step before its control stays
+  bool fgmres = false;       // linear.solver: bicgstab (default) or fgmres
+  double linear_tolerance = 1e-2;  // relative residual of each linear solve
+  long linear_max_iterations = 200;
+  int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
+};
+
 struct ImpesNumerics {
+  ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes;
+  FimNumerics fim;
   double dt_init = 0.1, dt_min = 1e-6, dt_max = 30;  // days
   long max_steps = 10'000'000;  // steps before the run's end at most
   double cfl = 0.9;       // of the saturation update's CFL limit (Coats)

@@ -124,6 +124,44 @@ std::string ImpesStep<T>::describe_solver() const {
 }
 
 template <class T>
+std::string ImpesStep<T>::describe() const {
+  std::ostringstream o;
+  o << "IMPES, ";
+  if (nm_.solver == PressureSolver::Sor)
+    o << "SOR " << to_string(nm_.design) << " " << to_string(nm_.sor_shape) << ", omega "
+      << (nm_.omega > 0 ? std::to_string(nm_.omega) : "auto") << ", to a volume error of " << nm_.tolerance_for(precision_of<T>());
+  else
+    o << "pressure by " << describe_solver() << ", to a pore-volume-weighted RMS volume error of "
+      << nm_.tolerance_for(precision_of<T>());
+  return o.str();
+}
+
+template <class T>
+std::string ImpesStep<T>::progress() const {
+  std::ostringstream o;
+  o.precision(3);
+  if (nm_.solver == PressureSolver::Sor)
+    o << "SOR " << last_sor_ << " it (omega " << omega_ << ", error " << last_residual_ << ")";
+  else
+    o << to_string(nm_.solver) << " " << last_sor_ << " it (error " << last_residual_ << ")";
+  return o.str();
+}
+
+template <class T>
+void ImpesStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
+  s["sor_iterations_total"] = double(sor_total_);
+  s["sor_iterations_per_step"] = steps ? double(sor_total_) / double(steps) : 0.0;
+  // the same counts under the solver's own name when it is not SOR (the sor_* keys stay: scripts read them)
+  if (nm_.solver != PressureSolver::Sor) {
+    s["pressure_iterations_total"] = double(sor_total_);
+    s["pressure_iterations_per_step"] = steps ? double(sor_total_) / double(steps) : 0.0;
+  }
+  s["seconds_pressure"] = seconds_pressure_;
+  s["seconds_transport_and_wells"] = seconds_other_;
+  s["omega_last"] = omega_;
+}
+
+template <class T>
 double ImpesStep<T>::omega_for(double dt) const {
   if (nm_.omega > 0) return nm_.omega;
   // Young's optimum 2 / (1 + sqrt(1 - rho^2)) for the Jacobi spectral radius rho of the smoothest

@@ -1,11 +1,11 @@
 #pragma once
-// The parts of an impes3d run (core/models/impes3d.hpp composes them):
-//   - ReservoirArrays: the device arrays every scheme of the reservoir model reads: the static grid
-//     and tables, the wells' completions and parameters, and the state (pressure, masses, S_w);
+// paper 003's scheme of the reservoir model (core/models/impes3d.hpp composes it with the arrays of
+// core/models/reservoir_arrays.hpp):
 //   - ImpesStep: paper 003's IMPES scheme as one attempt of a step of dt: properties, the pressure
 //     rows with the wells' terms, the red-black SOR solve decided on the device, the wells' rates
 //     at the new pressure, the explicit mass update, and its acceptance (NaN, S_w out of [0, 1], a
 //     negative mass). It owns its work arrays and the solver's statistics.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +16,8 @@
 #include "core/models/impes3d_input.hpp"
 #include "core/models/impes3d_krylov.hpp"
 #include "core/models/impes3d_setup.hpp"
+#include "core/models/reservoir_arrays.hpp"
+#include "core/models/reservoir_scheme.hpp"
 #include "core/physics/impes3d.h"
 
 namespace poreflow {
@@ -23,50 +25,30 @@ namespace poreflow {
 class State;
 
 template <class T>
-struct ReservoirArrays {
-  ReservoirArrays(Backend& be, const ImpesInput& in, const ImpesGeometry& geo, const ImpesWellArrays& wa,
-                  const std::vector<double>& prm, const ImpesState& initial, TableSpace tables);
-  std::size_t extent() const { return geo_box.extent(); }
-
-  Box3 geo_box;
-  Field<T> tx, ty, tz, depth, pv0, prm;  // static
-  Field<T> p, mw, mo, sw;                // the state
-  Field<T> wp, cwi, cdepth;              // wells: parameters per well, well index and depth per completion
-  std::unique_ptr<Buffer> cidx, ccell;
-  Impes3DGrid grid;
-  Impes3DTables tables;
-  long wells = 0, completions = 0;
-};
-
-// What an accepted attempt reports: the step's statistics (IMP_S_*) and per well its words (IMP_O_*).
-struct ImpesStepResult {
-  double stat[IMP_NSTAT] = {};
-  std::vector<double> well;  // IMP_NWO per well
-};
-
-template <class T>
-class ImpesStep {
+class ImpesStep final : public ReservoirScheme<T> {
  public:
+  using Attempt = SchemeAttempt;
   ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a, ImpesNumerics& nm, const ImpesInput& in, const ImpesGeometry& geo,
             const std::vector<double>& prm_host, const ImpesState& initial, double dt_first);
 
-  struct Attempt {
-    bool ok = false;
-    std::string why;      // when not ok
-    bool sw_out = false;  // S_w left [0, 1] (the model names the cell)
-  };
   // One attempt of a step of dt from the state in the arrays: the new pressure in place, the new
   // masses and S_w aside, result() what the step did (the wells' rates, the step's statistics);
   // not ok when the pressure solve failed. prev_dt: the last accepted step (0: none), whose
   // pressure increment scaled by dt / prev_dt is the solve's first guess.
-  Attempt solve(double dt, double prev_dt);
+  Attempt solve(double dt, double prev_dt) override;
   // whether the solved step holds: no NaN, S_w within [0, 1], no negative mass
-  Attempt check() const;
+  Attempt check() const override;
   // An attempt the caller accepts is commit()ed (the new masses become the state); one it refuses
   // is undone by restore() (the pressure at the start of the step).
-  void commit();
-  void restore();
-  const ImpesStepResult& result() const { return result_; }
+  void commit() override;
+  void restore() override;
+  const ImpesStepResult& result() const override { return result_; }
+  // IMPES reads the wells' parameters from the device arrays each step: nothing to do
+  void well_changed(std::size_t, const WellSetting&, bool) override {}
+  std::string describe() const override;
+  std::string progress() const override;
+  void add_stats(std::map<std::string, double>& s, long steps) const override;
+  long linear_total() const override { return sor_total_; }
 
   // the pressure solve
   long sor_total() const { return sor_total_; }
@@ -80,7 +62,7 @@ class ImpesStep {
   const ImpesNumerics& numerics() const { return nm_; }
 
   // the records a restart needs: the last pressure increment and the solver's counters
-  void bind(State& s);
+  void bind(State& s) override;
 
  private:
   double omega_for(double dt) const;

@@ -206,7 +206,7 @@ PF_TEMPLATE PF_FN int fim_ctrl(pf_real v) { return (int)(v + (pf_real)0.5); }
    faces' neighbours are read through tx, ty, tz (0 at the boundary and next to inactive cells), as
    impes3d's. A cell with a completion (ccell[L] = c >= 0, of well cwell[c]) adds its rates at
    pw = bhp + head and writes them with their derivatives into cq. The convergence measures:
-   cnv[L], cnv[E + L] = B_a |R_a| / V_p0 (water, oil), mbw[L], mbo[L] = B_a R_a (reservoir m3). */
+   cnv[L], cnv[E + L] = B_a |R_a| / V_p0 (water, oil), mbw[L], mbo[L] = R_a (sm3). */
 PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_box3 bx, long i, long j, long k, long E,
                                          pf_real dt, PF_GLOBAL const pf_real* x, PF_GLOBAL const pf_real* mw_n,
                                          PF_GLOBAL const pf_real* mo_n, PF_GLOBAL const pf_real* tx,
@@ -291,8 +291,8 @@ PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_b
   const pf_real v0 = pv0[L];
   cnv[L] = fabs(rw) / (ca.ibw * v0);
   cnv[E + L] = fabs(ro) / (ca.ibo * v0);
-  mbw[L] = rw / ca.ibw;
-  mbo[L] = ro / ca.ibo;
+  mbw[L] = rw;
+  mbo[L] = ro;
 }
 
 /* The masses of cell L at the state x (the start of a step): mw, mo (0 where inactive). */
@@ -419,16 +419,16 @@ PF_TEMPLATE PF_FN void fim_well_equation(long w, PF_GLOBAL const pf_real* wp, PF
 }
 
 /* In the Schur operator, after y = A' v (A' holds the completions' own blocks): well w's coupling
-   between its completions, y_c -= B_c D^-1 (sum_{c' != c} C_c' v_c'). Only rate-controlled wells
-   couple (C = 0 otherwise). */
+   between its completions, y_c -= alpha B_c D^-1 (sum_{c' != c} C_c' v_c') (alpha 1: the operator's
+   product; -1: its residual, after y = b - A' v). Only rate-controlled wells couple (C = 0 otherwise). */
 PF_TEMPLATE PF_FN void fim_schur_well(long w, PF_GLOBAL const pf_real* wp, PF_GLOBAL const pf_real* ws,
                                       PF_GLOBAL const long* cidx, PF_GLOBAL const pf_real* cq, pf_real dt,
-                                      PF_GLOBAL const pf_real* v, PF_GLOBAL pf_real* y) {
+                                      pf_real alpha, PF_GLOBAL const pf_real* v, PF_GLOBAL pf_real* y) {
   PF_GLOBAL const pf_real* P = wp + w * IMP_NWP;
   PF_GLOBAL const pf_real* S = ws + w * FIM_NWS;
   if (fim_ctrl(S[FIM_WS_CTRL]) != IMP_CTRL_RATE) return;
   const long first = (long)P[IMP_W_FIRST], count = (long)P[IMP_W_COUNT];
-  const pf_real inv = (pf_real)1 / S[FIM_WS_D];
+  const pf_real inv = alpha / S[FIM_WS_D];
   pf_real t = (pf_real)0;
   for (long c = first; c < first + count; ++c) {
     const long L = cidx[2 * c];

@@ -384,6 +384,45 @@ void shorten(ImpesInput& in, double end, const io::CaseFile& cf, const std::stri
 
 }  // namespace
 
+// `scheme` (decks default to the fully implicit scheme, as OPM Flow; TOML cases to paper 003's
+// IMPES), the fully implicit scheme's [newton] and [linear] keys, and its time-step defaults: a
+// first step of a day, up to a year, growing threefold, sized for S_w changes of 0.2 and pressure
+// changes of 100 bar (the time keys override them)
+static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
+  const std::string scheme = cf.get_string("scheme", deck ? "fim" : "impes");
+  if (scheme == "fim") nm.scheme = ReservoirSchemeKind::Fim;
+  else if (scheme == "impes") nm.scheme = ReservoirSchemeKind::Impes;
+  else cf.fail("scheme", "= '" + scheme + "' is not one of impes (paper 003's IMPES) or fim (fully implicit)");
+  const bool fim = nm.scheme == ReservoirSchemeKind::Fim;
+  for (const auto& key : cf.keys()) {
+    const bool newton = key.rfind("newton.", 0) == 0 || key.rfind("linear.", 0) == 0;
+    if (newton && !fim) cf.fail(key, "applies to scheme = fim, not impes");
+    if (key.rfind("pressure.", 0) == 0 && fim) cf.fail(key, "applies to scheme = impes (the fully implicit scheme's solver is set by linear.*)");
+    if (fim && (key == "time.cfl" || key == "time.sw_tolerance")) cf.fail(key, "applies to scheme = impes, not fim");
+  }
+  if (!fim) return;
+  nm.dt_init = 1;
+  nm.dt_max = 365;
+  nm.growth = 3;
+  nm.ds_max = 0.2;
+  nm.dp_max = 100;
+  FimNumerics& f = nm.fim;
+  f.max_iterations = static_cast<int>(cf.int_in_range("newton.max_iterations", f.max_iterations, 1, 1000));
+  f.cnv = cf.in_range("newton.cnv", f.cnv, 0, 1, true, false);
+  f.mb = cf.in_range("newton.mb", f.mb, 0, 1, true, false);
+  f.wells = cf.in_range("newton.wells", f.wells, 0, 1, true, false);
+  f.dp_max = cf.positive("newton.dp_max", f.dp_max);
+  f.ds_max = cf.in_range("newton.ds_max", f.ds_max, 0, 1, true, false);
+  f.dbhp_max = cf.positive("newton.dbhp_max", f.dbhp_max);
+  f.max_switches = static_cast<int>(cf.int_in_range("newton.max_switches", f.max_switches, 0, 100));
+  f.target_iterations = static_cast<int>(cf.int_in_range("newton.target_iterations", f.target_iterations, 1, 1000));
+  const std::string solver = cf.get_string("linear.solver", "bicgstab");
+  if (solver == "fgmres") f.fgmres = true;
+  else if (solver != "bicgstab") cf.fail("linear.solver", "= '" + solver + "' is not one of bicgstab, fgmres");
+  f.linear_tolerance = cf.in_range("linear.tolerance", f.linear_tolerance, 0, 1, true, true);
+  f.linear_max_iterations = cf.int_in_range("linear.max_iterations", f.linear_max_iterations, 1, 100000);
+}
+
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   ImpesCase r;
   Impes3DConfig& c = r.config;
@@ -403,6 +442,7 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
   const ImpesInput& in = c.input;
   const ImpesGrid& g = in.grid;
   auto& nm = c.numerics;
+  read_scheme(cf, cf.has("input.deck"), nm);
   nm.dt_init = cf.positive("time.dt_init", nm.dt_init);
   nm.dt_min = cf.positive("time.dt_min", nm.dt_min);
   nm.dt_max = cf.positive("time.dt_max", nm.dt_max);

@@ -1,0 +1,390 @@
+#include "core/models/fim_step.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+#include "core/base/error.hpp"
+#include "core/comm/global_reduce.hpp"
+#include "core/kernels/reduce.hpp"
+#include "core/models/impes3d_setup.hpp"
+#include "core/models/state.hpp"
+#include "core/physics/fim.h"
+
+namespace poreflow {
+
+template <class T>
+void FimSchurOperator<T>::apply(const Field<T>& x, Field<T>& y, linalg::Guard g) const {
+  a_.apply(x, y, g);
+  if (coupled_)
+    backend().fim().schur({precision_of<T>(), w_, dt_, a_.matrix().extent(), 1.0, &x.buffer(), &y.buffer(), g.ctrl});
+}
+
+template <class T>
+void FimSchurOperator<T>::residual(const Field<T>& b, const Field<T>& x, Field<T>& r, linalg::Guard g) const {
+  a_.residual(b, x, r, g);
+  if (coupled_)
+    backend().fim().schur({precision_of<T>(), w_, dt_, a_.matrix().extent(), -1.0, &x.buffer(), &r.buffer(), g.ctrl});
+}
+
+namespace {
+
+template <class T>
+Field<T> zeros(Backend& be, std::size_t n) {
+  Field<T> f(be, std::max<std::size_t>(n, 1));
+  f.fill(T(0));
+  return f;
+}
+
+bool injector(const ImpesWell& w) { return w.kind == WellKind::Injector; }
+
+// the weights of a producer's controlled rate (ORAT, WRAT, else the liquid), as well_params sets them
+void rate_weights(const ImpesWell& w, const WellSetting& s, double* ao, double* aw) {
+  *ao = injector(w) ? 0 : (s.control == WellControl::Wrat ? 0 : 1);
+  *aw = injector(w) ? 1 : (s.control == WellControl::Orat ? 0 : 1);
+}
+
+linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
+  linalg::KrylovOptions o;
+  o.method = nm.fgmres ? linalg::KrylovMethod::FGMRES : linalg::KrylovMethod::BiCGSTAB;
+  o.tolerance = nm.linear_tolerance;
+  o.max_iterations = nm.linear_max_iterations;
+  return o;
+}
+
+}  // namespace
+
+template <class T>
+FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a, const ImpesNumerics& nm, const ImpesInput& in,
+                    const ImpesGeometry& geo, const ImpesWellArrays& wa)
+    : be_(be),
+      comm_(comm),
+      a_(a),
+      nm_(nm.fim),
+      in_(in),
+      E_(a.extent()),
+      x_(zeros<T>(be, 2 * E_)),
+      x_n_(zeros<T>(be, 2 * E_)),
+      dx_(zeros<T>(be, 2 * E_)),
+      res_(zeros<T>(be, 2 * E_)),
+      cnv_(zeros<T>(be, 2 * E_)),
+      mbw_(zeros<T>(be, E_)),
+      mbo_(zeros<T>(be, E_)),
+      mw2_(zeros<T>(be, E_)),
+      mo2_(zeros<T>(be, E_)),
+      dp_(zeros<T>(be, E_)),
+      ds_(zeros<T>(be, E_)),
+      ws_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
+      ws_n_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
+      cq_(zeros<T>(be, std::size_t(a.completions) * FIM_NCQ)),
+      jac_(be, geo.box, 2),
+      jop_(jac_),
+      op_(jop_, wells_, dt_),
+      cpr_(linalg::CprOptions{}, comm) {
+  // per completion its well; per box entry whether it is an unknown
+  std::vector<int> cwell(std::max<std::size_t>(wa.cwi.size(), 1), 0);
+  for (std::size_t w = 0; w < wa.first.size(); ++w)
+    for (long c = wa.first[w]; c < wa.first[w] + wa.count[w]; ++c) cwell[std::size_t(c)] = static_cast<int>(w);
+  cwell_ = be.alloc(cwell.size() * sizeof(int));
+  be.upload(*cwell_, cwell.data(), cwell.size() * sizeof(int));
+  std::vector<int> active(E_, 0);
+  double pv = 0, pp = 0;
+  for (std::size_t L = 0; L < E_; ++L)
+    if (geo.pv0[L] > 0) {
+      active[L] = 1;
+      pv += geo.pv0[L];
+    }
+  be.upload(*jac_.active, active.data(), E_ * sizeof(int));
+  wells_ = well_arrays();
+  // the state: (p, S_w) from the arrays, and the masses of that state by this scheme's physics
+  be.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
+  be.fim().masses({precision_of<T>(), a_.grid, &a_.prm.buffer(), a_.prm.size(), &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer()});
+  // the MB measure's scale: the pore volume and the B's at the mean initial pressure (as OPM Flow's
+  // B_avg, fixed here)
+  const auto p = a_.p.download();
+  for (std::size_t L = 0; L < E_; ++L)
+    if (active[L]) pp += geo.pv0[L] * double(p[L]);
+  double both[2] = {pv, pp};
+  comm_.sum(both);
+  pv_total_ = both[0];
+  const auto prm = build_prm(in.fluid);
+  const auto c = phys::fim_cell_at<double>(prm.data(), 1.0, both[0] > 0 ? both[1] / both[0] : 100.0, 0.5);
+  bw_ref_ = 1 / c.ibw;
+  bo_ref_ = 1 / c.ibo;
+  // the wells: their controls as the input starts them, their BHPs set by the first step
+  ws_host_.assign(std::size_t(std::max<long>(a.wells, 1)) * FIM_NWS, T(0));
+  for (std::size_t w = 0; w < in.wells.size(); ++w) {
+    const WellSetting& s = in.wells[w].initial;
+    ws_host_[w * FIM_NWS + FIM_WS_CTRL] = T(!s.open ? IMP_CTRL_SHUT : s.control == WellControl::Bhp ? IMP_CTRL_BHP : IMP_CTRL_RATE);
+    ws_host_[w * FIM_NWS + FIM_WS_INIT] = T(1);
+  }
+  ws_.upload(ws_host_);
+  settings_.clear();
+  for (const auto& w : in.wells) settings_.push_back(w.initial);
+  open_.assign(in.wells.size(), 1);
+  for (std::size_t w = 0; w < in.wells.size(); ++w) open_[w] = in.wells[w].initial.open ? 1 : 0;
+  result_.well.assign(std::size_t(IMP_NWO) * std::size_t(a.wells), 0.0);
+  krylov_ = std::make_unique<linalg::KrylovSolver<T>>(op_, krylov_options(nm_), comm);
+}
+
+template <class T>
+FimStep<T>::~FimStep() = default;
+
+template <class T>
+FimWells FimStep<T>::well_arrays() {
+  return {a_.wells, a_.completions, &a_.wp.buffer(), a_.cidx.get(), &a_.cwi.buffer(), &a_.cdepth.buffer(),
+          a_.ccell.get(), cwell_.get(), &ws_.buffer(), &cq_.buffer()};
+}
+
+template <class T>
+double FimStep<T>::reduce(ReduceOp op, const Field<T>& f) const {
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = op;
+  r.cfg = {be_.reduce().default_variant()};
+  r.a = &f.buffer();
+  r.n = f.size();
+  return global_reduce(be_, comm_, r);
+}
+
+template <class T>
+void FimStep<T>::assemble(double dt) {
+  const Precision prec = precision_of<T>();
+  auto k = be_.fim();
+  k.assemble({prec, a_.grid, &a_.prm.buffer(), a_.prm.size(), dt, &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer(), wells_,
+              &jac_.coef.buffer(), &res_.buffer(), &cnv_.buffer(), &mbw_.buffer(), &mbo_.buffer()});
+  k.well_equation({prec, wells_, dt, E_, &jac_.coef.buffer(), &res_.buffer()});
+}
+
+template <class T>
+typename FimStep<T>::Measures FimStep<T>::measure() {
+  Measures m;
+  m.cnv = reduce(ReduceOp::Max, cnv_);
+  m.sum_w = reduce(ReduceOp::Sum, mbw_);
+  m.sum_o = reduce(ReduceOp::Sum, mbo_);
+  m.mb_w = std::fabs(m.sum_w) * bw_ref_ / std::max(pv_total_, 1e-300);
+  m.mb_o = std::fabs(m.sum_o) * bo_ref_ / std::max(pv_total_, 1e-300);
+  m.finite = std::isfinite(m.cnv) && std::isfinite(m.sum_w) && std::isfinite(m.sum_o);
+  if (a_.wells > 0) ws_host_ = ws_.download();
+  for (std::size_t w = 0; w < settings_.size(); ++w) {
+    const T* s = ws_host_.data() + w * FIM_NWS;
+    if (!std::isfinite(double(s[FIM_WS_BHP])) || !std::isfinite(double(s[FIM_WS_RES]))) m.finite = false;
+    if (std::lround(double(s[FIM_WS_CTRL])) == IMP_CTRL_RATE)
+      m.well = std::max(m.well, std::fabs(double(s[FIM_WS_RES])) / std::max(settings_[w].rate, 1.0));
+  }
+  return m;
+}
+
+// A rate-controlled well past its BHP limit goes to BHP control at the limit; a BHP-controlled well
+// that makes more than its rate limit goes to rate control (OPM Flow's switching), at most
+// max_switches times a well in one step. Returns whether a control changed (then uploaded).
+template <class T>
+bool FimStep<T>::switch_controls() {
+  bool any = false;
+  for (std::size_t w = 0; w < settings_.size(); ++w) {
+    if (!open_[w] || switches_[w] >= nm_.max_switches) continue;
+    T* s = ws_host_.data() + w * FIM_NWS;
+    const WellSetting& st = settings_[w];
+    const bool inj = injector(in_.wells[w]);
+    const int ctrl = static_cast<int>(std::lround(double(s[FIM_WS_CTRL])));
+    const double bhp = double(s[FIM_WS_BHP]);
+    if (ctrl == IMP_CTRL_RATE && (inj ? bhp > st.bhp : bhp < st.bhp)) {
+      s[FIM_WS_CTRL] = T(IMP_CTRL_BHP);
+      s[FIM_WS_BHP] = T(st.bhp);
+    } else if (ctrl == IMP_CTRL_BHP && st.rate > 0) {
+      double ao, aw;
+      rate_weights(in_.wells[w], st, &ao, &aw);
+      const double qw = double(s[FIM_WS_QW]), qo = double(s[FIM_WS_QO]);
+      const double rate = inj ? qw : -(ao * qo + aw * qw);
+      if (!(rate > st.rate * (1 + 1e-9))) continue;
+      s[FIM_WS_CTRL] = T(IMP_CTRL_RATE);
+    } else {
+      continue;
+    }
+    ++switches_[w];
+    ++switches_total_;
+    any = true;
+  }
+  if (any) ws_.upload(ws_host_);
+  return any;
+}
+
+template <class T>
+std::string FimStep<T>::worst_cell() const {
+  const auto c = cnv_.download();
+  std::size_t worst = 0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (!(double(c[i]) <= double(c[worst]))) worst = i;  // NaN wins
+  const std::size_t L = worst % E_;
+  const Box3& b = a_.geo_box;
+  const long rel = static_cast<long>(L) - b.off;
+  const long k = rel / b.sz, j = (rel % b.sz) / b.sy, i = rel % b.sy;
+  const auto x = x_.download();
+  std::ostringstream o;
+  o.precision(4);
+  o << "; the worst cell (" << i + 1 << ", " << j + 1 << ", " << k + 1 << "): " << (worst < E_ ? "water" : "oil")
+    << " CNV " << double(c[worst]) << " at p = " << double(x[2 * L]) << " bar, S_w = " << double(x[2 * L + 1]);
+  return o.str();
+}
+
+template <class T>
+typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
+  using clock = std::chrono::steady_clock;
+  const Precision prec = precision_of<T>();
+  Attempt at;
+  dt_ = dt;
+  be_.copy(x_.buffer(), x_n_.buffer(), x_.size() * sizeof(T));
+  be_.copy(ws_.buffer(), ws_n_.buffer(), ws_.size() * sizeof(T));
+  switches_.assign(settings_.size(), 0);
+  auto k = be_.fim();
+  k.well_start({prec, &a_.prm.buffer(), a_.prm.size(), wells_, &x_.buffer(), a_.grid.pv0, E_});
+  int it = 0;
+  for (;; ++it) {
+    const auto t0 = clock::now();
+    assemble(dt);
+    Measures m = measure();
+    if (m.finite && switch_controls()) {
+      assemble(dt);
+      m = measure();
+    }
+    seconds_assemble_ += std::chrono::duration<double>(clock::now() - t0).count();
+    last_ = m;
+    std::ostringstream o;
+    o.precision(3);
+    if (!m.finite) {
+      o << "Newton iteration " << it << " gave a non-finite residual or well" << worst_cell();
+      at.why = o.str();
+      return at;
+    }
+    if (m.cnv <= nm_.cnv && m.mb_w <= nm_.mb && m.mb_o <= nm_.mb && m.well <= nm_.wells) break;
+    if (it >= nm_.max_iterations) {
+      o << "Newton did not converge in newton.max_iterations = " << nm_.max_iterations << " iterations (CNV " << m.cnv << ", MB "
+        << std::max(m.mb_w, m.mb_o) << ", wells " << m.well << ")" << worst_cell();
+      at.why = o.str();
+      return at;
+    }
+    // the linear solve: CPR on A', the operator with the wells' couplings where a well is under rate control
+    const auto t1 = clock::now();
+    bool coupled = false;
+    for (std::size_t w = 0; w < settings_.size(); ++w)
+      coupled = coupled || std::lround(double(ws_host_[w * FIM_NWS + FIM_WS_CTRL])) == IMP_CTRL_RATE;
+    op_.set_coupled(coupled);
+    cpr_.update(jop_);
+    dx_.fill(T(0));
+    const auto r = krylov_->solve(res_, dx_, cpr_);
+    linear_last_ = r.iterations;
+    linear_total_ += r.iterations;
+    seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
+    if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
+      o << "the linear solve of Newton iteration " << it << " failed: " << r.describe();
+      at.why = o.str();
+      return at;
+    }
+    k.update({prec, a_.grid, wells_, &dx_.buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max});
+    ++newton_total_;
+  }
+  last_newton_ = it;
+  // the new state: p and S_w into the arrays (restore() undoes it), the masses aside until commit()
+  k.masses({prec, a_.grid, &a_.prm.buffer(), a_.prm.size(), &x_.buffer(), &mw2_.buffer(), &mo2_.buffer()});
+  k.unpack({prec, a_.grid, &x_.buffer(), &a_.p.buffer(), &a_.sw.buffer(), &dp_.buffer(), &ds_.buffer()});
+  for (double& v : result_.stat) v = 0;
+  result_.stat[IMP_S_DSW] = reduce(ReduceOp::Max, ds_);
+  result_.stat[IMP_S_DP] = reduce(ReduceOp::Max, dp_);
+  for (std::size_t w = 0; w < settings_.size(); ++w) {
+    const T* s = ws_host_.data() + w * FIM_NWS;
+    double* o = result_.well.data() + w * IMP_NWO;
+    const int ctrl = static_cast<int>(std::lround(double(s[FIM_WS_CTRL])));
+    o[IMP_O_QW] = double(s[FIM_WS_QW]);
+    o[IMP_O_QO] = double(s[FIM_WS_QO]);
+    o[IMP_O_BHP] = ctrl == IMP_CTRL_SHUT ? 0.0 : double(s[FIM_WS_BHP]);
+    o[IMP_O_CTRL] = ctrl;
+    o[IMP_O_RHO] = double(s[FIM_WS_RHO]);
+  }
+  at.ok = true;
+  at.newton = it;
+  return at;
+}
+
+template <class T>
+typename FimStep<T>::Attempt FimStep<T>::check() const {
+  Attempt at;  // S_w stays in [0, 1] by the update's clamp, the masses >= 0 with it
+  at.ok = true;
+  at.newton = last_newton_;
+  return at;
+}
+
+template <class T>
+void FimStep<T>::commit() {
+  a_.mw.swap(mw2_);
+  a_.mo.swap(mo2_);
+  residual_w_ += last_.sum_w;
+  residual_o_ += last_.sum_o;
+}
+
+template <class T>
+void FimStep<T>::restore() {
+  be_.copy(x_n_.buffer(), x_.buffer(), x_.size() * sizeof(T));
+  be_.copy(ws_n_.buffer(), ws_.buffer(), ws_.size() * sizeof(T));
+  be_.fim().unpack({precision_of<T>(), a_.grid, &x_.buffer(), &a_.p.buffer(), &a_.sw.buffer(), &dp_.buffer(), &ds_.buffer()});
+}
+
+template <class T>
+void FimStep<T>::well_changed(std::size_t w, const WellSetting& s, bool open) {
+  settings_[w] = s;
+  open_[w] = open ? 1 : 0;
+  ws_host_ = ws_.download();
+  T* x = ws_host_.data() + w * FIM_NWS;
+  x[FIM_WS_CTRL] = T(!open ? IMP_CTRL_SHUT : s.control == WellControl::Bhp ? IMP_CTRL_BHP : IMP_CTRL_RATE);
+  x[FIM_WS_INIT] = T(1);
+  ws_.upload(ws_host_);
+}
+
+template <class T>
+void FimStep<T>::bind(State& s) {
+  s.field("fim_well_state", ws_);
+  s.value("newton_iterations_total", newton_total_);
+  s.value("linear_iterations_total", linear_total_);
+  s.value("well_switches_total", switches_total_);
+  s.value("newton_residual_water", residual_w_);
+  s.value("newton_residual_oil", residual_o_);
+  s.value("seconds_assemble", seconds_assemble_);
+  s.value("seconds_linear", seconds_linear_);
+  s.after_load([this] {
+    be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
+    return std::string();
+  });
+}
+
+template <class T>
+std::string FimStep<T>::describe() const {
+  std::ostringstream o;
+  o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
+    << " iterations), linear " << krylov_->describe() << " with " << cpr_.describe() << " to " << nm_.linear_tolerance;
+  return o.str();
+}
+
+template <class T>
+std::string FimStep<T>::progress() const {
+  std::ostringstream o;
+  o << "Newton " << last_newton_ << " it, linear " << linear_last_ << " it (last)";
+  return o.str();
+}
+
+template <class T>
+void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
+  s["newton_iterations_total"] = double(newton_total_);
+  s["newton_iterations_per_step"] = steps ? double(newton_total_) / double(steps) : 0.0;
+  s["linear_iterations_total"] = double(linear_total_);
+  s["linear_iterations_per_newton"] = newton_total_ ? double(linear_total_) / double(newton_total_) : 0.0;
+  s["well_control_switches"] = double(switches_total_);
+  s["seconds_assemble"] = seconds_assemble_;
+  s["seconds_linear"] = seconds_linear_;
+}
+
+template class FimSchurOperator<float>;
+template class FimSchurOperator<double>;
+template class FimStep<float>;
+template class FimStep<double>;
+
+}  // namespace poreflow
