@@ -144,8 +144,12 @@ for s in "${stages[@]}"; do
       if [ -f .devkit/flowkit.tar.xz ]; then  # OPM Flow 2022.10 and the libraries Debian gives it (tools/device/README.md)
         [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
         [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
+        [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
         [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
-        FLOW_CMD=(env LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /opt/flowkit/flow)
+        # the timing anchor: CPR on FLOW_RANKS (16) MPI ranks of one thread (orterun and orted in the kit)
+        FLOW_CMD=(env PATH=/opt/flowkit:$PATH LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1
+                  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /opt/flowkit/orterun -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME
+                  -x LD_LIBRARY_PATH -x PATH /opt/flowkit/flow)
       fi
       threads=$(nproc)
       tf="$OUT/deck_timings${DECK_TAG:-}.json"  # DECK_TAG: a second run-decks in one call keeps the first's
@@ -161,7 +165,8 @@ for s in "${stages[@]}"; do
           rm -rf "$ROOT/deck-runs/${name}_$b"
           if [ $b = flow ]; then
             mkdir -p "$ROOT/deck-runs/${name}_flow"
-            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$ROOT/deck-runs/${name}_flow" --threads-per-process=$threads
+            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$ROOT/deck-runs/${name}_flow" --linear-solver=cpr \
+              --threads-per-process=1
             rm -f "$ROOT/deck-runs/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,INFOSTEP,RFT}
           else
             run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA --threads $threads -o "$ROOT/deck-runs/${name}_$b" \
