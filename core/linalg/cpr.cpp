@@ -17,12 +17,20 @@ Cpr<T>::~Cpr() = default;
 
 template <class T>
 void Cpr<T>::update(const LinearOperator<T>& A) {
+  update(A, true);
+}
+
+template <class T>
+void Cpr<T>::update(const LinearOperator<T>& A, bool pressure_stage) {
   if (A.block() != 2)
     throw ConfigError("CPR preconditions systems of 2 x 2 blocks (pressure and a second unknown per cell); " + A.describe() +
                       " has blocks of " + std::to_string(A.block()));
-  if (&A != op_) setup(A);
-  compute_pressure_matrix();
-  amg_.update(*pop_);
+  if (&A != op_) {
+    setup(A);
+    pressure_stage = true;
+  }
+  compute_pressure_matrix(pressure_stage);
+  if (pressure_stage) amg_.update(*pop_);
   if (s7_) ilu_.update(*s7_);
   else ilu_.update(*csr_);
 }
@@ -78,17 +86,18 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
 }
 
 template <class T>
-void Cpr<T>::compute_pressure_matrix() {
+void Cpr<T>::compute_pressure_matrix(bool matrix) {
   Backend& be = op_->backend();
   const Precision prec = precision_of<T>();
   CprKernels k = be.cpr();
   if (s7_) {
     // the diagonal plane's blocks are the first cells_ blocks of the coefficients
     k.weights({prec, cells_, nullptr, &s7_->coef.buffer(), &w_.buffer(), cells_});
-    k.pressure({prec, kStencilPlanes * cells_, cells_, nullptr, &w_.buffer(), &s7_->coef.buffer(), &ps7_->coef.buffer(), cells_});
+    if (matrix)
+      k.pressure({prec, kStencilPlanes * cells_, cells_, nullptr, &w_.buffer(), &s7_->coef.buffer(), &ps7_->coef.buffer(), cells_});
   } else {
     k.weights({prec, cells_, diag_pos_.get(), &csr_->val.buffer(), &w_.buffer(), csr_->nnz});
-    k.pressure({prec, csr_->nnz, 0, rows_.get(), &w_.buffer(), &csr_->val.buffer(), &pcsr_->val.buffer(), cells_});
+    if (matrix) k.pressure({prec, csr_->nnz, 0, rows_.get(), &w_.buffer(), &csr_->val.buffer(), &pcsr_->val.buffer(), cells_});
   }
 }
 

@@ -34,6 +34,10 @@ class Cpr final : public Preconditioner<T> {
 
   // A 2 x 2 block Stencil7Operator or CsrOperator; anything else is a ConfigError naming it.
   void update(const LinearOperator<T>& A) override;
+  // pressure_stage false: the weights and the whole system's ILU follow A's values, the pressure
+  // stage keeps the AMG of the last refresh (the reuse OPM Flow's CPR makes between its setups; a
+  // Newton iteration's pressure matrix changes little). The first update with A refreshes all.
+  void update(const LinearOperator<T>& A, bool pressure_stage);
   void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
   std::string describe() const override;
 
@@ -44,7 +48,7 @@ class Cpr final : public Preconditioner<T> {
 
  private:
   void setup(const LinearOperator<T>& A);
-  void compute_pressure_matrix();
+  void compute_pressure_matrix(bool matrix);
 
   CprOptions o_;
   const Communicator& comm_;

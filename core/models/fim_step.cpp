@@ -45,6 +45,14 @@ void rate_weights(const ImpesWell& w, const WellSetting& s, double* ao, double* 
   *aw = injector(w) ? 1 : (s.control == WellControl::Orat ? 0 : 1);
 }
 
+// CPR's pressure AMG with a small coarsest level: it is inverted on the host at every refresh
+// (a Newton iteration), O(n^3)
+linalg::CprOptions cpr_options(const FimNumerics& nm) {
+  linalg::CprOptions o;
+  o.amg.setup.coarse_size = static_cast<std::size_t>(nm.coarse_size);
+  return o;
+}
+
 linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
   linalg::KrylovOptions o;
   o.method = nm.fgmres ? linalg::KrylovMethod::FGMRES : linalg::KrylovMethod::BiCGSTAB;
@@ -81,7 +89,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       jac_(be, geo.box, 2),
       jop_(jac_),
       op_(jop_, wells_, dt_),
-      cpr_(linalg::CprOptions{}, comm) {
+      cpr_(cpr_options(nm.fim), comm) {
   // per completion its well; per box entry whether it is an unknown
   std::vector<int> cwell(std::max<std::size_t>(wa.cwi.size(), 1), 0);
   for (std::size_t w = 0; w < wa.first.size(); ++w)
@@ -270,11 +278,20 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     for (std::size_t w = 0; w < settings_.size(); ++w)
       coupled = coupled || std::lround(double(ws_host_[w * FIM_NWS + FIM_WS_CTRL])) == IMP_CTRL_RATE;
     op_.set_coupled(coupled);
-    cpr_.update(jop_);
+    // the pressure AMG is refreshed every linear.amg_reuse Newton iterations, or sooner when the
+    // solves slow down against the first after the last refresh
+    const bool refresh = since_refresh_ + 1 >= nm_.amg_reuse || linear_last_ > 2 * linear_fresh_ + 4;
+    cpr_.update(jop_, refresh);
+    since_refresh_ = refresh ? 0 : since_refresh_ + 1;
+    refreshes_ += refresh ? 1 : 0;
+    be_.sync();
+    const auto t2 = clock::now();
+    seconds_precond_ += std::chrono::duration<double>(t2 - t1).count();
     dx_.fill(T(0));
     const auto r = krylov_->solve(res_, dx_, cpr_);
     linear_last_ = r.iterations;
     linear_total_ += r.iterations;
+    if (since_refresh_ == 0) linear_fresh_ = r.iterations;
     seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
     if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
       o << "the linear solve of Newton iteration " << it << " failed: " << r.describe();
@@ -350,6 +367,7 @@ void FimStep<T>::bind(State& s) {
   s.value("newton_residual_oil", residual_o_);
   s.value("seconds_assemble", seconds_assemble_);
   s.value("seconds_linear", seconds_linear_);
+  s.value("seconds_preconditioner_refresh", seconds_precond_);
   s.after_load([this] {
     be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
     return std::string();
@@ -380,6 +398,8 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["well_control_switches"] = double(switches_total_);
   s["seconds_assemble"] = seconds_assemble_;
   s["seconds_linear"] = seconds_linear_;
+  s["seconds_preconditioner_refresh"] = seconds_precond_;
+  s["pressure_amg_refreshes"] = double(refreshes_);
 }
 
 template class FimSchurOperator<float>;

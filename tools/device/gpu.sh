@@ -147,9 +147,13 @@ for s in "${stages[@]}"; do
         [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
         [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
         # the timing anchor: CPR on FLOW_RANKS (16) MPI ranks of one thread (orterun and orted in the kit)
-        FLOW_CMD=(env PATH=/opt/flowkit:$PATH LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1
-                  OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 /opt/flowkit/orterun -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME
-                  -x LD_LIBRARY_PATH -x PATH /opt/flowkit/flow)
+        # a clean environment: the machine's own PMIx/launcher variables send Open MPI's pmix
+        # component down paths Debian's libpmix lacks
+        env | grep -i -E '^(pmix|slurm|ompi|opal)' | sed 's/=.*//' > "$LOGS/flow_env_cleared.txt" || true
+        FLOW_CMD=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
+                  PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                  /opt/flowkit/orterun -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
+                  /opt/flowkit/flow)
       fi
       threads=$(nproc)
       tf="$OUT/deck_timings${DECK_TAG:-}.json"  # DECK_TAG: a second run-decks in one call keeps the first's

@@ -421,6 +421,8 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   else if (solver != "bicgstab") cf.fail("linear.solver", "= '" + solver + "' is not one of bicgstab, fgmres");
   f.linear_tolerance = cf.in_range("linear.tolerance", f.linear_tolerance, 0, 1, true, true);
   f.linear_max_iterations = cf.int_in_range("linear.max_iterations", f.linear_max_iterations, 1, 100000);
+  f.coarse_size = cf.int_in_range("linear.coarse_size", f.coarse_size, 1, 5000);
+  f.amg_reuse = static_cast<int>(cf.int_in_range("linear.amg_reuse", f.amg_reuse, 1, 1000000));
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
