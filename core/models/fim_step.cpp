@@ -50,6 +50,7 @@ void rate_weights(const ImpesWell& w, const WellSetting& s, double* ao, double* 
 linalg::CprOptions cpr_options(const FimNumerics& nm) {
   linalg::CprOptions o;
   o.amg.setup.coarse_size = static_cast<std::size_t>(nm.coarse_size);
+  o.amg.degree = nm.amg_degree;
   return o;
 }
 

@@ -129,7 +129,8 @@ struct FimNumerics {
   double linear_tolerance = 1e-2;  // relative residual of each linear solve
   long linear_max_iterations = 200;
   long coarse_size = 150;
-  int amg_reuse = 10;        // Newton iterations between refreshes of the pressure AMG (1: every one)    // rows of the pressure AMG's coarsest level (inverted on the host each refresh)
+  int amg_reuse = 10;
+  int amg_degree = 3;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction        // Newton iterations between refreshes of the pressure AMG (1: every one)    // rows of the pressure AMG's coarsest level (inverted on the host each refresh)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 

@@ -152,7 +152,7 @@ for s in "${stages[@]}"; do
         env | grep -i -E '^(pmix|slurm|ompi|opal)' | sed 's/=.*//' > "$LOGS/flow_env_cleared.txt" || true
         FLOW_CMD=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
                   PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                  /opt/flowkit/orterun -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
+                  /opt/flowkit/orterun --mca plm isolated -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
                   /opt/flowkit/flow)
       fi
       threads=$(nproc)

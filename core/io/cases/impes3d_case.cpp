@@ -423,6 +423,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.linear_max_iterations = cf.int_in_range("linear.max_iterations", f.linear_max_iterations, 1, 100000);
   f.coarse_size = cf.int_in_range("linear.coarse_size", f.coarse_size, 1, 5000);
   f.amg_reuse = static_cast<int>(cf.int_in_range("linear.amg_reuse", f.amg_reuse, 1, 1000000));
+  f.amg_degree = static_cast<int>(cf.int_in_range("linear.amg_degree", f.amg_degree, 1, 10));
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
