@@ -128,9 +128,11 @@ struct FimNumerics {
   bool fgmres = false;       // linear.solver: bicgstab (default) or fgmres
   double linear_tolerance = 1e-2;  // relative residual of each linear solve
   long linear_max_iterations = 200;
-  long coarse_size = 150;
-  int amg_reuse = 10;
-  int amg_degree = 3;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction        // Newton iterations between refreshes of the pressure AMG (1: every one)    // rows of the pressure AMG's coarsest level (inverted on the host each refresh)
+  long coarse_size = 150;    // rows of the pressure AMG's coarsest level (inverted on the host at each refresh)
+  // Newton iterations between refreshes of the pressure AMG at most (1: every one); it is refreshed
+  // sooner when a solve takes more than twice the iterations of the first after the last refresh
+  int amg_reuse = 1000;
+  int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 

@@ -150,9 +150,13 @@ for s in "${stages[@]}"; do
         # a clean environment: the machine's own PMIx/launcher variables send Open MPI's pmix
         # component down paths Debian's libpmix lacks
         env | grep -i -E '^(pmix|slurm|ompi|opal)' | sed 's/=.*//' > "$LOGS/flow_env_cleared.txt" || true
+        # and the kit's own Open MPI and PMIx components (the machine may carry other builds at Debian's paths)
         FLOW_CMD=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
                   PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                  OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
+                  PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
                   /opt/flowkit/orterun --mca plm isolated -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
+                  -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path
                   /opt/flowkit/flow)
       fi
       threads=$(nproc)
