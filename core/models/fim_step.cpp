@@ -185,14 +185,15 @@ typename FimStep<T>::Measures FimStep<T>::measure() {
   return m;
 }
 
-// A rate-controlled well past its BHP limit goes to BHP control at the limit; a BHP-controlled well
-// that makes more than its rate limit goes to rate control (OPM Flow's switching), at most
-// max_switches times a well in one step. Returns whether a control changed (then uploaded).
+// A rate-controlled well past its BHP limit goes to BHP control at the limit, always; a
+// BHP-controlled well that makes more than its rate limit goes to rate control (OPM Flow's
+// switching), until the well has switched max_switches times in the step (then it stays at its
+// BHP limit: the limit is never crossed). Returns whether a control changed (then uploaded).
 template <class T>
 bool FimStep<T>::switch_controls() {
   bool any = false;
   for (std::size_t w = 0; w < settings_.size(); ++w) {
-    if (!open_[w] || switches_[w] >= nm_.max_switches) continue;
+    if (!open_[w]) continue;
     T* s = ws_host_.data() + w * FIM_NWS;
     const WellSetting& st = settings_[w];
     const bool inj = injector(in_.wells[w]);
@@ -201,7 +202,7 @@ bool FimStep<T>::switch_controls() {
     if (ctrl == IMP_CTRL_RATE && (inj ? bhp > st.bhp : bhp < st.bhp)) {
       s[FIM_WS_CTRL] = T(IMP_CTRL_BHP);
       s[FIM_WS_BHP] = T(st.bhp);
-    } else if (ctrl == IMP_CTRL_BHP && st.rate > 0) {
+    } else if (ctrl == IMP_CTRL_BHP && st.rate > 0 && switches_[w] < nm_.max_switches) {
       double ao, aw;
       rate_weights(in_.wells[w], st, &ao, &aw);
       const double qw = double(s[FIM_WS_QW]), qo = double(s[FIM_WS_QO]);

@@ -124,7 +124,7 @@ struct FimNumerics {
   double dp_max = 100;       // the largest change of a cell's pressure in one Newton iteration, bar
   double ds_max = 0.2;       // ... and of its S_w
   double dbhp_max = 100;     // ... and of a rate-controlled well's BHP, bar
-  int max_switches = 4;      // control switches of a well in one step before its control stays
+  int max_switches = 4;      // control switches of a well in one step before it stays at its BHP limit
   bool fgmres = false;       // linear.solver: bicgstab (default) or fgmres
   double linear_tolerance = 1e-2;  // relative residual of each linear solve
   long linear_max_iterations = 200;

@@ -1,0 +1,151 @@
+// The fully implicit scheme as a model (core/models/fim_step.hpp): the decks of tests/decks run to
+// their end on every backend with the serial double run's result, each phase balanced within what
+// the Newton tolerances allow, OPM Flow's cumulative oil within 1 %, and the wells' controls
+// obeyed at every step (a rate well within its BHP limit, a BHP well within its rate limit).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/models/impes3d.hpp"
+#include "core/run/registry.hpp"
+#include "tests/harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::test;
+
+namespace {
+
+const std::string kDecks = std::string(POREFLOW_SOURCE_DIR) + "/tests/decks/";
+
+// OPM Flow 2022.10's totals at the end of each deck, from `flow DECK --output-dir=DIR` with its
+// default settings (Debian's libopm-simulators-bin 2022.10+ds-2, 2026-11-26): FOPT, FWPT, FWIT
+struct Reference {
+  const char* deck;
+  double end, fopt, fwpt, fwit;
+};
+const Reference kOpm[] = {{"SMALL", 300, 25369.764, 649.4289, 30000.0}, {"SWITCH", 244, 14871.497, 198.26064, 18320.0}};
+
+std::unique_ptr<Model> model_of(Backend& be, const std::string& deck, const std::vector<std::string>& sets = {}) {
+  auto cf = io::CaseFile::load(kDecks + deck + ".DATA");
+  for (const auto& s : sets) cf.set(s);
+  return make_model(cf, be, Precision::Double);
+}
+
+void run_to_end(Model& m) {
+  for (double stop : m.report_times())
+    while (m.time() < stop * (1 - 1e-12)) m.step(stop);
+}
+
+// the rate a setting controls, of a well's last step (production positive)
+double controlled_rate(const ImpesWellResult& r, const WellSetting& s, bool injector) {
+  if (injector) return r.water_injection;
+  if (s.control == WellControl::Orat) return r.oil_rate;
+  if (s.control == WellControl::Wrat) return r.water_rate;
+  return r.oil_rate + r.water_rate;
+}
+
+}  // namespace
+
+#if POREFLOW_HAVE_OPM
+TEST_SUITE("model") {
+
+TEST_CASE("fim: the decks give the serial double run on every backend, balance each phase, and meet OPM Flow's oil") {
+  for (const auto& ref : kOpm) {
+    CAPTURE(std::string(ref.deck));
+    auto base = model_of(reference(), ref.deck);
+    auto& b = dynamic_cast<Impes3D<double>&>(*base);
+    REQUIRE(b.scheme() == ReservoirSchemeKind::Fim);  // a deck's default
+    run_to_end(b);
+    const auto sb = b.final_stats();
+    CHECK(b.time() == doctest::Approx(ref.end));
+    CHECK(sb.at("oil_produced_sm3") == doctest::Approx(ref.fopt).epsilon(0.01));
+    CHECK(sb.at("water_injected_sm3") == doctest::Approx(ref.fwit).epsilon(1e-6));
+    // water production is small here: its share of a breakthrough's timing, within 5 %
+    CHECK(sb.at("water_produced_sm3") == doctest::Approx(ref.fwpt).epsilon(0.05));
+    for (const auto& bal : b.balance()) {
+      CAPTURE(bal.what);
+      CHECK(bal.rel_error() <= bal.tolerance);
+    }
+    for_each_backend([&](Backend& be) {
+      if (&be == &reference()) return;
+      auto m = model_of(be, ref.deck);
+      auto& r = dynamic_cast<Impes3D<double>&>(*m);
+      run_to_end(r);
+      const auto s = r.final_stats();
+      CHECK(r.steps() == b.steps());
+      CHECK(max_rel_diff(r.pressure(), b.pressure()) <= 1e-8);
+      CHECK(max_rel_diff(r.saturation(), b.saturation(), 1.0) <= 1e-8);
+      for (const char* k : {"oil_produced_sm3", "water_produced_sm3", "water_injected_sm3"}) {
+        CAPTURE(k);
+        CHECK(s.at(k) == doctest::Approx(sb.at(k)).epsilon(1e-8));
+      }
+    });
+  }
+}
+
+TEST_CASE("fim: every step obeys each well's control and its limit, and controls switch inside the Newton iteration") {
+  for (const char* deck : {"SMALL", "SWITCH"}) {
+    CAPTURE(std::string(deck));
+    auto m = model_of(reference(), deck);
+    auto& r = dynamic_cast<Impes3D<double>&>(*m);
+    const auto& wells = r.config().input.wells;
+    int rate_steps = 0, bhp_steps = 0;
+    for (double stop : r.report_times())
+      while (r.time() < stop * (1 - 1e-12)) {
+        r.step(stop);
+        for (std::size_t w = 0; w < wells.size(); ++w) {
+          CAPTURE(wells[w].name);
+          CAPTURE(r.time());
+          const auto& res = r.wells()[w];
+          const auto& st = r.step_settings()[w];
+          const bool inj = wells[w].kind == WellKind::Injector;
+          const double rate = controlled_rate(res, st, inj);
+          if (res.control == IMP_CTRL_RATE) {
+            ++rate_steps;
+            CHECK(rate == doctest::Approx(st.rate).epsilon(1e-4));
+            CAPTURE(res.bhp);
+            CAPTURE(st.bhp);
+            CAPTURE(rate);
+            CHECK((inj ? res.bhp <= st.bhp + 1e-6 : res.bhp >= st.bhp - 1e-6));
+          } else if (res.control == IMP_CTRL_BHP) {
+            ++bhp_steps;
+            CHECK(res.bhp == doctest::Approx(st.bhp).epsilon(1e-9));
+            if (st.rate > 0) CHECK(rate <= st.rate * (1 + 1e-6));
+          }
+        }
+      }
+    CHECK(rate_steps > 0);
+    CHECK(bhp_steps > 0);
+    // SMALL's producer runs into its BHP limit at day 90 (SWITCH's changes come from its schedule)
+    if (std::string(deck) == "SMALL") CHECK(r.final_stats().at("well_control_switches") > 0);
+  }
+}
+
+}  // TEST_SUITE
+#endif
+
+TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to impes, and keys of the other scheme are refused") {
+  const std::vector<std::string> small = {"grid.nx=10", "grid.ny=10", "grid.nz=3"};
+  auto toml = io::CaseFile::load(std::string(POREFLOW_SOURCE_DIR) + "/cases/impes_case1.toml");
+  for (const auto& s : small) toml.set(s);
+  auto m = make_model(toml, reference(), Precision::Double);
+  CHECK(dynamic_cast<Impes3D<double>&>(*m).scheme() == ReservoirSchemeKind::Impes);
+  auto refused = [&small](const std::vector<std::string>& sets) {
+    auto cf = io::CaseFile::load(std::string(POREFLOW_SOURCE_DIR) + "/cases/impes_case1.toml");
+    for (const auto& s : small) cf.set(s);
+    for (const auto& s : sets) cf.set(s);
+    try {
+      make_model(cf, reference(), Precision::Double);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(refused({"newton.cnv=1e-3"}).find("newton.cnv applies to scheme = fim, not impes") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "pressure.solver=\"cg\""}).find("pressure.solver applies to scheme = impes") != std::string::npos);
+  CHECK(refused({"scheme=\"implicit\""}).find("scheme = 'implicit' is not one of impes") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "linear.solver=\"gmres\""}).find("linear.solver = 'gmres' is not one of bicgstab, fgmres") !=
+        std::string::npos);
+}
