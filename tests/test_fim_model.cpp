@@ -138,13 +138,15 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
     for (const auto& s : sets) cf.set(s);
     try {
       make_model(cf, reference(), Precision::Double);
+      cf.check_all_used();
     } catch (const ConfigError& e) {
       return std::string(e.what());
     }
     return std::string("(no error)");
   };
   CHECK(refused({"newton.cnv=1e-3"}).find("newton.cnv applies to scheme = fim, not impes") != std::string::npos);
-  CHECK(refused({"scheme=\"fim\"", "pressure.solver=\"cg\""}).find("pressure.solver applies to scheme = impes") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "pressure.solver=\"cg\""}).find("pressure.solver applies to scheme = impes, not fim") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "newton.cvn=0.1"}).find("unknown key 'newton.cvn'") != std::string::npos);
   CHECK(refused({"scheme=\"implicit\""}).find("scheme = 'implicit' is not one of impes") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.solver=\"gmres\""}).find("linear.solver = 'gmres' is not one of bicgstab, fgmres") !=
         std::string::npos);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <sstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -394,11 +395,18 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   else if (scheme == "impes") nm.scheme = ReservoirSchemeKind::Impes;
   else cf.fail("scheme", "= '" + scheme + "' is not one of impes (paper 003's IMPES) or fim (fully implicit)");
   const bool fim = nm.scheme == ReservoirSchemeKind::Fim;
+  // each scheme's own keys (a key neither knows stays an unknown key)
+  static const std::set<std::string> impes_keys = {"pressure.solver", "pressure.preconditioner", "pressure.omega",
+                                                   "pressure.tolerance", "pressure.max_iterations", "pressure.check_every",
+                                                   "pressure.design", "pressure.shape", "pressure.zline_lanes",
+                                                   "pressure.initial_guess", "time.cfl", "time.sw_tolerance"};
+  static const std::set<std::string> fim_keys = {
+      "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
+      "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
+      "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree"};
   for (const auto& key : cf.keys()) {
-    const bool newton = key.rfind("newton.", 0) == 0 || key.rfind("linear.", 0) == 0;
-    if (newton && !fim) cf.fail(key, "applies to scheme = fim, not impes");
-    if (key.rfind("pressure.", 0) == 0 && fim) cf.fail(key, "applies to scheme = impes (the fully implicit scheme's solver is set by linear.*)");
-    if (fim && (key == "time.cfl" || key == "time.sw_tolerance")) cf.fail(key, "applies to scheme = impes, not fim");
+    if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
+    if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
   }
   if (!fim) return;
   nm.dt_init = 1;
