@@ -68,18 +68,27 @@ TEST_CASE("fim: the decks give the serial double run on every backend, balance e
       CAPTURE(bal.what);
       CHECK(bal.rel_error() <= bal.tolerance);
     }
+    // every backend against the serial one, both converged far past the defaults: a Newton that
+    // stops anywhere within CNV 1e-2 leaves the last digits to the order of the GPUs' sums (1e-7
+    // apart at the defaults on the H100), so the same solution is asked to 1e-8 of tight solves
+    const std::vector<std::string> tight = {"newton.cnv=1e-10", "newton.mb=1e-13", "newton.wells=1e-10",
+                                            "newton.max_iterations=30", "linear.tolerance=1e-11", "linear.max_iterations=2000"};
+    auto tm = model_of(reference(), ref.deck, tight);
+    auto& tb = dynamic_cast<Impes3D<double>&>(*tm);
+    run_to_end(tb);
+    const auto stb = tb.final_stats();
     for_each_backend([&](Backend& be) {
       if (&be == &reference()) return;
-      auto m = model_of(be, ref.deck);
+      auto m = model_of(be, ref.deck, tight);
       auto& r = dynamic_cast<Impes3D<double>&>(*m);
       run_to_end(r);
       const auto s = r.final_stats();
-      CHECK(r.steps() == b.steps());
-      CHECK(max_rel_diff(r.pressure(), b.pressure()) <= 1e-8);
-      CHECK(max_rel_diff(r.saturation(), b.saturation(), 1.0) <= 1e-8);
-      for (const char* k : {"oil_produced_sm3", "water_produced_sm3", "water_injected_sm3"}) {
+      CHECK(r.steps() == tb.steps());
+      CHECK(max_rel_diff(r.pressure(), tb.pressure()) <= 1e-8);
+      CHECK(max_rel_diff(r.saturation(), tb.saturation(), 1.0) <= 1e-8);
+      for (const std::string k : {"oil_produced_sm3", "water_produced_sm3", "water_injected_sm3"}) {
         CAPTURE(k);
-        CHECK(s.at(k) == doctest::Approx(sb.at(k)).epsilon(1e-8));
+        CHECK(s.at(k) == doctest::Approx(stb.at(k)).epsilon(1e-8));
       }
     });
   }
