@@ -36,6 +36,28 @@ void Cpr<T>::update(const LinearOperator<T>& A, bool pressure_stage) {
 }
 
 template <class T>
+const Field<T>& Cpr<T>::pressure_values() const {
+  if (!ps7_) throw ConfigError("CPR: the pressure values are kept for a 7-point operator only, after an update");
+  return ps7_->coef;
+}
+
+template <class T>
+void Cpr<T>::restore_pressure_stage(const LinearOperator<T>& A, const Field<T>& setup_values, const Field<T>& refresh_values) {
+  if (&A != op_) setup(A);
+  if (!ps7_) throw ConfigError("CPR: a pressure stage is restored for a 7-point operator only, not " + A.describe());
+  Backend& be = A.backend();
+  const std::size_t bytes = ps7_->coef.size() * sizeof(T);
+  if (setup_values.size() != ps7_->coef.size() || refresh_values.size() != ps7_->coef.size())
+    throw ConfigError("CPR: the restored pressure values do not fit " + A.describe());
+  // a fresh operator object makes the AMG set up anew from the values it holds
+  pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
+  be.copy(setup_values.buffer(), ps7_->coef.buffer(), bytes);
+  amg_.update(*pop_);
+  be.copy(refresh_values.buffer(), ps7_->coef.buffer(), bytes);
+  amg_.update(*pop_);
+}
+
+template <class T>
 void Cpr<T>::setup(const LinearOperator<T>& A) {
   Backend& be = A.backend();
   s7_ = nullptr;

@@ -41,6 +41,13 @@ class Cpr final : public Preconditioner<T> {
   void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
   std::string describe() const override;
 
+  // For a model that keeps the reused pressure stage as state (a restart must precondition alike):
+  // the pressure matrix's values of the last update (a stencil's: 7 planes x extent), and the
+  // pressure stage rebuilt as it was: its AMG set up from `setup`'s values, refreshed with
+  // `refresh`'s. Stencil operators only.
+  const Field<T>& pressure_values() const;
+  void restore_pressure_stage(const LinearOperator<T>& A, const Field<T>& setup, const Field<T>& refresh);
+
   const Amg<T>& pressure_amg() const { return amg_; }
   // the pressure matrix's operator (for tests: its values are W^T A E_p)
   const LinearOperator<T>& pressure_operator() const { return *pop_; }

@@ -87,6 +87,8 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       ws_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
       ws_n_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
       cq_(zeros<T>(be, std::size_t(a.completions) * FIM_NCQ)),
+      amg_setup_p_(zeros<T>(be, 7 * E_)),
+      amg_refresh_p_(zeros<T>(be, 7 * E_)),
       jac_(be, geo.box, 2),
       jop_(jac_),
       op_(jop_, wells_, dt_),
@@ -285,7 +287,14 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     const bool refresh = since_refresh_ + 1 >= nm_.amg_reuse || linear_last_ > 2 * linear_fresh_ + 4;
     cpr_.update(jop_, refresh);
     since_refresh_ = refresh ? 0 : since_refresh_ + 1;
-    refreshes_ += refresh ? 1 : 0;
+    if (refresh) {
+      // the values the AMG was set up from and last refreshed with: state, so that a restart
+      // preconditions alike (bit-identical)
+      const Field<T>& pv = cpr_.pressure_values();
+      if (refreshes_ == 0) be_.copy(pv.buffer(), amg_setup_p_.buffer(), pv.size() * sizeof(T));
+      be_.copy(pv.buffer(), amg_refresh_p_.buffer(), pv.size() * sizeof(T));
+      ++refreshes_;
+    }
     be_.sync();
     const auto t2 = clock::now();
     seconds_precond_ += std::chrono::duration<double>(t2 - t1).count();
@@ -349,9 +358,14 @@ void FimStep<T>::restore() {
 }
 
 template <class T>
-void FimStep<T>::well_changed(std::size_t w, const WellSetting& s, bool open) {
+void FimStep<T>::well_setting(std::size_t w, const WellSetting& s, bool open) {
   settings_[w] = s;
   open_[w] = open ? 1 : 0;
+}
+
+template <class T>
+void FimStep<T>::well_changed(std::size_t w, const WellSetting& s, bool open) {
+  well_setting(w, s, open);
   ws_host_ = ws_.download();
   T* x = ws_host_.data() + w * FIM_NWS;
   x[FIM_WS_CTRL] = T(!open ? IMP_CTRL_SHUT : s.control == WellControl::Bhp ? IMP_CTRL_BHP : IMP_CTRL_RATE);
@@ -370,8 +384,15 @@ void FimStep<T>::bind(State& s) {
   s.value("seconds_assemble", seconds_assemble_);
   s.value("seconds_linear", seconds_linear_);
   s.value("seconds_preconditioner_refresh", seconds_precond_);
+  s.field("amg_setup_pressure", amg_setup_p_);
+  s.field("amg_refresh_pressure", amg_refresh_p_);
+  s.value("pressure_amg_refreshes", refreshes_);
+  s.value("amg_since_refresh", since_refresh_);
+  s.value("linear_iterations_fresh", linear_fresh_);
+  s.value("linear_iterations_last", linear_last_);
   s.after_load([this] {
     be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
+    if (refreshes_ > 0) cpr_.restore_pressure_stage(jop_, amg_setup_p_, amg_refresh_p_);
     return std::string();
   });
 }

@@ -63,6 +63,7 @@ class FimStep final : public ReservoirScheme<T> {
   void restore() override;
   const ImpesStepResult& result() const override { return result_; }
   void well_changed(std::size_t w, const WellSetting& s, bool open) override;
+  void well_setting(std::size_t w, const WellSetting& s, bool open) override;
   void bind(State& s) override;
   std::string describe() const override;
   std::string progress() const override;
@@ -94,6 +95,7 @@ class FimStep final : public ReservoirScheme<T> {
   std::size_t E_;
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
   Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
+  Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
   std::unique_ptr<Buffer> cwell_;
   std::vector<T> ws_host_;
   std::vector<WellSetting> settings_;  // the wells' settings as the model last gave them

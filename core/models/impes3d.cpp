@@ -175,6 +175,7 @@ void Impes3D<T>::bind_state() {
       for (std::size_t w = 0; w < settings_.size(); ++w)
         if (cfg_.input.wells[w].name == ev[e].well) settings_[w] = ev[e].setting;
     step_settings_ = settings_;
+    for (std::size_t w = 0; w < settings_.size(); ++w) scheme_->well_setting(w, settings_[w], settings_[w].open);
     return std::string();
   });
 }

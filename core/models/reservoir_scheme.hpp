@@ -45,6 +45,9 @@ class ReservoirScheme {
   // well w's setting changed (the schedule, or a well stopped for a step): its parameters are on
   // the device; `open` false when it is shut or stopped
   virtual void well_changed(std::size_t w, const WellSetting& s, bool open) = 0;
+  // well w's setting as the model holds it, without a change on the device (a restart's: the
+  // device's parameters and the scheme's well state came with the checkpoint)
+  virtual void well_setting(std::size_t /*w*/, const WellSetting& /*s*/, bool /*open*/) {}
   virtual void bind(State& s) = 0;
   virtual std::string describe() const = 0;   // the run's log: the scheme and its solver
   virtual std::string progress() const = 0;   // the last step's iterations
