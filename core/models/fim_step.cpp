@@ -84,9 +84,9 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       mo2_(zeros<T>(be, E_)),
       dp_(zeros<T>(be, E_)),
       ds_(zeros<T>(be, E_)),
-      ws_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
-      ws_n_(zeros<T>(be, std::size_t(a.wells) * FIM_NWS)),
-      cq_(zeros<T>(be, std::size_t(a.completions) * FIM_NCQ)),
+      ws_(zeros<T>(be, std::max<std::size_t>(std::size_t(a.wells), 1) * FIM_NWS)),  // a run without wells too
+      ws_n_(zeros<T>(be, std::max<std::size_t>(std::size_t(a.wells), 1) * FIM_NWS)),
+      cq_(zeros<T>(be, std::max<std::size_t>(std::size_t(a.completions), 1) * FIM_NCQ)),
       amg_setup_p_(zeros<T>(be, 7 * E_)),
       amg_refresh_p_(zeros<T>(be, 7 * E_)),
       jac_(be, geo.box, 2),
@@ -252,6 +252,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   auto k = be_.fim();
   k.well_start({prec, &a_.prm.buffer(), a_.prm.size(), wells_, &x_.buffer(), a_.grid.pv0, E_});
   int it = 0;
+  cnv_history_.clear();
   for (;; ++it) {
     const auto t0 = clock::now();
     assemble(dt);
@@ -262,6 +263,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     }
     seconds_assemble_ += std::chrono::duration<double>(clock::now() - t0).count();
     last_ = m;
+    cnv_history_.push_back(m.cnv);
     std::ostringstream o;
     o.precision(3);
     if (!m.finite) {

@@ -72,6 +72,8 @@ class FimStep final : public ReservoirScheme<T> {
   double balance_residual(int phase) const override { return phase == 0 ? residual_w_ : residual_o_; }
 
   long newton_total() const { return newton_total_; }
+  // the CNV measure after each Newton iteration of the last attempt (its first: at the start)
+  const std::vector<double>& cnv_history() const { return cnv_history_; }
   int last_newton() const { return last_newton_; }
 
  private:
@@ -115,6 +117,7 @@ class FimStep final : public ReservoirScheme<T> {
   double last_cnv_ = 0, seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
   Measures last_;
+  std::vector<double> cnv_history_;
 };
 
 }  // namespace poreflow

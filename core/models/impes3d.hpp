@@ -106,6 +106,7 @@ class Impes3D final : public Reservoir {
   double last_dt() const { return clock_.last_dt(); }
   double omega() const;  // SOR's last omega (0 for another solver or scheme)
   ReservoirSchemeKind scheme() const { return cfg_.numerics.scheme; }
+  const ReservoirScheme<T>& scheme_part() const { return *scheme_; }  // for tests and benches
   SorDesign design() const { return cfg_.numerics.design; }
 
   // A check of every attempted step after the scheme's own (S_w in [0, 1], no negative mass):
