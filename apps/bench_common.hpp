@@ -66,6 +66,8 @@ struct BenchOptions {
   std::string sor_omega = "auto";     // linalg: SOR's omega, or auto (Young's optimum, docs/linalg.md)
   int sor_check_every = 20;           // linalg: SOR iterations between two residual checks
   int solves = 3;                     // linalg: timed solves per system and solver (the median)
+  std::string decks = "validation/decks/HETERO.DATA,validation/decks/LAYERED.DATA";  // decks: the decks run
+  std::string opm_reference;          // decks: a decks.json with OPM Flow's figures (NAME_flow runs)
 };
 
 // The backends to run: the list given (or every available one) with serial first, the baseline.

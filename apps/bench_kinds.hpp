@@ -30,6 +30,10 @@ template <class T>
 void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 template <class T>
 void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+// whole deck runs per backend against OPM Flow's figures (apps/bench_decks.cpp)
+template <class T>
+void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+void print_decks_table(const std::vector<BenchRow>& rows);
 
 // every reduction configuration of a backend (each variant; both combines for the paper
 // variants), restricted to --variants

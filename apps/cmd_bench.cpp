@@ -110,6 +110,12 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                   "the same for cuda and opencl");
 }
 
+void decks_options(CLI::App& sub, BenchOptions& o) {
+  sub.add_option("--decks", o.decks, "Eclipse decks to run whole (comma-separated)")->capture_default_str();
+  sub.add_option("--opm-reference", o.opm_reference, "a decks.json holding OPM Flow's runs of the same decks "
+                                                     "(bench/results/2026-11-26_h100_fim/decks.json: its NAME_flow entries)");
+}
+
 void print_us(const std::vector<BenchRow>& rows) { print_rows(rows, "us"); }
 void print_us_per_iteration(const std::vector<BenchRow>& rows) { print_rows(rows, "us/it"); }
 
@@ -132,6 +138,9 @@ const BenchKind kKinds[] = {
      bench_impes3d<double>, "double", impes3d_options, nullptr, print_impes3d_table},
     {"fluids3d", "paper 001's table: 100 steps per grid and backend, the lin_solve sweep's GB/s", bench_fluids3d<float>,
      bench_fluids3d<double>, "float", fluids3d_options, nullptr, print_fluids3d_table},
+    {"decks", "whole Eclipse deck runs per backend (decks run fully implicit): time, steps, Newton and linear iterations, "
+              "against OPM Flow's figures",
+     bench_decks<float>, bench_decks<double>, "double", decks_options, nullptr, print_decks_table},
 };
 
 }  // namespace

@@ -50,6 +50,14 @@ fi
 "$bin" run "$deck" --dry-run > "$tmp/dry.log" 2>&1 && grep -q "needs" "$tmp/dry.log" && echo "ok: --dry-run of a deck" ||
   { echo "FAIL: --dry-run"; cat "$tmp/dry.log"; failures=$((failures + 1)); }
 
+# bench decks: a whole deck per backend, its iterations in the JSON, the row verified
+if "$bin" bench decks --decks "$deck" --backends serial --json "$tmp/bd.json" > "$tmp/bd.log" 2>&1 &&
+  grep -q '"newton_iterations"' "$tmp/bd.json" && grep -q '^SMALL .* yes$' "$tmp/bd.log"; then
+  echo "ok: bench decks runs a deck and writes its iterations"
+else
+  echo "FAIL: bench decks"; sed 's/^/    /' "$tmp/bd.log"; failures=$((failures + 1))
+fi
+
 expect_fail "deck '$tmp/NOPE.DATA' does not exist" run "$tmp/NOPE.DATA"
 sed 's/^WATER$/WATER\nDISGAS/' "$deck" > "$tmp/DISGAS.DATA"
 expect_fail "DISGAS \($tmp/DISGAS.DATA:1[0-9], section RUNSPEC\) is not supported" run "$tmp/DISGAS.DATA"
