@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <fstream>
 #include <type_traits>
@@ -175,6 +176,25 @@ void check_bench_memory(const std::string& what, const Backend& be, Precision pr
   check_memory(need, prec, *make_backend("serial"));
 }
 
+FieldDifference field_difference(const std::vector<NamedField>& want, const std::vector<NamedField>& got) {
+  FieldDifference out;
+  if (want.size() != got.size()) return {INFINITY, "(the number of fields)"};
+  for (std::size_t q = 0; q < want.size(); ++q) {
+    const auto& w = want[q].values;
+    const auto& g = got[q].values;
+    if (w.size() != g.size()) return {INFINITY, want[q].name + " (its size)"};
+    double scale = 0, d = 0;
+    for (double x : w) scale = std::max(scale, std::fabs(x));
+    for (std::size_t c = 0; c < w.size(); ++c) {
+      if (!std::isfinite(g[c])) return {INFINITY, want[q].name};
+      d = std::max(d, std::fabs(g[c] - w[c]));
+    }
+    const double rel = d / (scale > 0 ? scale : 1);
+    if (rel > out.max_rel || out.field.empty()) out = {rel, want[q].name};
+  }
+  return out;
+}
+
 void print_rows(const std::vector<BenchRow>& rows, const char* unit) {
   const bool shaped = std::any_of(rows.begin(), rows.end(), [](const BenchRow& r) { return !r.layout.empty(); });
   fmt::print("\n{:<7} {:<30} {:<11} {:>10}", "backend", "variant", shaped ? "layout" : "combine", "size");
@@ -203,7 +223,8 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
   gethostname(host, sizeof host - 1);
   toml::table meta{{"bench", bench}, {"date", std::string(date)}, {"host", std::string(host)},
                    {"poreflow_version", POREFLOW_VERSION},
-                   {"timing", "wall clock over back-to-back calls and one device sync per sample; median of 7 samples"}};
+                   {"timing", "wall clock over back-to-back calls and one device sync per sample; median of 7 samples, "
+                             "unless the row's own 'timing' says otherwise"}};
   toml::table bw;
   for (const auto& [name, gbps] : copy_bw) bw.insert(name, gbps);
   meta.insert("copy_gbps", bw);
@@ -229,6 +250,8 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
                   {"speedup_vs_serial", r.speedup},
                   {"verified", r.verified},
                   {"note", r.note}};
+    if (!r.checked.empty()) t.insert_or_assign("checked", r.checked);
+    if (!r.timing.empty()) t.insert_or_assign("timing", r.timing);
     for (const auto& kv : r.extra) {
       const std::string& key = kv.first;  // a name, not a structured binding: clang cannot capture those
       std::visit(

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/kernels/backend.hpp"
+#include "core/models/model.hpp"
 
 namespace poreflow::app {
 
@@ -40,7 +41,9 @@ struct BenchRow {
   double copy_gbps = 0;     // measured in the same run on the same backend
   double ratio_copy = 0;    // gbps / copy_gbps
   double speedup = 0;       // serial median / this median (0: no serial row)
-  bool verified = false;    // result checked against the double reference
+  bool verified = false;    // result checked (what against: `checked`)
+  std::string checked;      // what `verified` checked, in words (JSON "checked"); empty: the bench's usual check
+  std::string timing;       // how the time was taken, where not the generic median of samples (JSON "timing")
   std::string note;
   // further keys of the row's JSON object, after the common ones (a kind's own measurements:
   // iterations, setup seconds, residuals); none for most kinds
@@ -89,6 +92,15 @@ std::vector<std::size_t> parse_sizes(const std::string& s, const std::string& op
 // `host_bytes` of the bench's own host arrays (references, inputs) in the host's memory.
 void check_bench_memory(const std::string& what, const Backend& be, Precision prec, std::size_t device_bytes,
                         std::size_t largest, std::size_t host_bytes);
+
+// The largest difference of `got` from `want` over their fields, each relative to the field's
+// largest |value| (as `poreflow compare` measures), and the field it is in; infinite where `got`
+// holds a value that is not finite or the fields do not match in number or size.
+struct FieldDifference {
+  double max_rel = 0;
+  std::string field;
+};
+FieldDifference field_difference(const std::vector<NamedField>& want, const std::vector<NamedField>& got);
 
 void print_rows(const std::vector<BenchRow>& rows, const char* time_unit_label);
 void write_json(const std::string& path, const std::string& bench, const std::vector<BenchRow>& rows,

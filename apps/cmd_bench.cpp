@@ -127,7 +127,7 @@ const BenchKind kKinds[] = {
     {"tridiag", "batched tridiagonal solvers: algorithm x layout x shape, cuSPARSE on cuda", bench_tridiag<float>,
      bench_tridiag<double>, "float", tridiag_options, "thomas", print_us},
     {"adi2d", "the 100-step adi2d case per backend, algorithm and grid (papers 002/004)", bench_adi2d<float>,
-     bench_adi2d<double>, "float", adi2d_options, "thomas", print_adi2d_tables},
+     bench_adi2d<double>, "float", adi2d_options, nullptr, print_adi2d_tables},
     {"sor3d", "one red-black SOR iteration with its residual per design and shape, cuSPARSE on cuda", bench_sor3d<float>,
      bench_sor3d<double>, "float", sor3d_options, "simple", print_us_per_iteration},
     {"linalg", "sparse products y = A x (stencil7 and block CSR of 7-point grids, 27-point grids, a dense coarse level; "

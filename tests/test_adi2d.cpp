@@ -228,10 +228,12 @@ TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 9
       const std::string& name = kv.first;
       const std::vector<double>& want = kv.second;
       CAPTURE(name);
-      // float: pow, exp and the flash's iterations round at a few 1e-7 of each node's scale; and
-      // where two phase potentials of a face nearly tie, float may upwind the other way than double
-      // (a different, equally right mobility): such faces are rare and isolated, so float allows a
-      // few nodes beyond the tolerance, none beyond 50%
+      // float: pow, exp and the flash's iterations round at a few 1e-7 of each node's scale (the
+      // flash's c_g3 up to 3.6e-5: measured over 7 runs of random states on serial, omp and PoCL,
+      // no node beyond 5e-5). Where two phase potentials of a face nearly tie, float may upwind the
+      // other way than double (a different, equally right mobility) and move that face's two
+      // nodes by more: at most one such face, 2 nodes, none beyond 50%. (It allowed 1/500 of the
+      // nodes, 19, before: a kernel wrong at a few nodes passed.)
       if (sizeof(T) == 8) {
         CHECK(max_rel_diff(got.at(name), want) <= 1e-11);
       } else {
@@ -241,7 +243,7 @@ TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 9
         std::size_t over = 0;
         for (std::size_t q = 0; q < want.size(); ++q)
           if (!(std::fabs(g[q] - want[q]) <= 5e-5 * scale)) ++over;  // max_rel_diff's measure, node by node
-        CHECK(over <= want.size() / 500);
+        CHECK(over <= 2);
         CHECK(max_rel_diff(g, want) <= 0.5);
       }
     }

@@ -3,6 +3,7 @@
 // serial double over whole steps, and bad cases refused with the key named.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,18 +146,23 @@ TEST_CASE("fluids3d: advection conserves mass to rounding under a uniform transl
   });
 }
 
-TEST_CASE("fluids3d: with closed walls, no sources and no diffusion the mass drifts within the stated bound") {
-  // A swirling flow (projected every step) carries a blob for 20 steps. Bound: a step changes the
-  // mass by at most eps^2 of it, eps = dt max|grad u| the strain of the departure map (the
-  // interpolation weights' column sums deviate from 1 by dt div u, zero here, plus O(eps^2));
-  // 20 steps: 20 eps^2. The measured drift is in docs/fluids3d.md.
-  for_each_backend([&](Backend& be) {
-    const long n = be.name() == "opencl" ? 16 : 24;
+TEST_CASE("fluids3d: with closed walls, no sources and no diffusion the mass drifts as serial double's does") {
+  // A swirling flow (projected every step) carries a blob for 20 steps. Semi-Lagrangian advection
+  // with trilinear weights does not conserve mass: the change is sum_j d0_j (sum_i w_ij - 1), the
+  // weights' column sums minus one, and in this strongly sheared flow it is not small (serial
+  // double: 0.21 at N = 16, 0.14 at N = 24; neither monotone in N nor first order in dt: at N = 48
+  // the blob gains 0.15 at dt = 0.05 and loses 0.01 at dt = 0.0125, docs/fluids3d.md). So a bound
+  // on the drift alone (steps x eps^2 = 0.49) passes a kernel that loses half the mass. What the
+  // arithmetic allows is the same drift as serial double's to rounding: every backend's mass after
+  // the 20 steps within 1e-9 of the initial mass of serial double's (measured: 0 on omp, 1e-16 on
+  // PoCL). serial double's own drift stays under the old bound; the advection cell it shares with
+  // every backend is checked exactly by the uniform-translation case above.
+  const double pi = 3.14159265358979;
+  auto run = [&](Backend& be, long n) {
     auto m = build<double>(be, "grid.n = " + std::to_string(n) +
                                    "\ntime.dt = 0.05\nfluid.viscosity = 0\nfluid.diffusion = 0\nsolver.max_sweeps = 60\n"
                                    "sources = []\n");
     auto& f = m.get();
-    const double pi = 3.14159265358979;
     // a stream function psi = sin^2(pi x) sin^2(pi y) / (2 pi): u = dpsi/dy, v = -dpsi/dx, zero on the walls
     const auto u = sample(n, [&](double x, double y, double) { return std::pow(std::sin(pi * x), 2) * std::sin(2 * pi * y) / 2; });
     const auto v = sample(n, [&](double x, double y, double) { return -std::sin(2 * pi * x) * std::pow(std::sin(pi * y), 2) / 2; });
@@ -168,12 +174,21 @@ TEST_CASE("fluids3d: with closed walls, no sources and no diffusion the mass dri
     f.flow().set(d, u, v, w);
     const double m0 = total(f.flow().interior(0));
     for (int s = 0; s < 20; ++s) f.step(1e9);
-    const double m1 = total(f.flow().interior(0));
+    return std::pair<double, double>{m0, total(f.flow().interior(0))};
+  };
+  std::map<long, std::pair<double, double>> refs;  // serial double's run, once per grid
+  for_each_backend([&](Backend& be) {
+    const long n = be.name() == "opencl" ? 16 : 24;
+    if (!refs.count(n)) refs[n] = run(reference(), n);
+    const auto [r0, r1] = refs[n];
     const double eps = 0.05 * pi;  // dt max |grad u| (u in domain units per time): the departure map's strain
-    const double bound = 20 * eps * eps;
-    INFO("mass ", m0, " -> ", m1, ", relative change ", std::fabs(m1 - m0) / m0, ", bound ", bound);
-    MESSAGE("fluids3d mass drift on ", be.name(), ": ", std::fabs(m1 - m0) / m0, " (bound ", bound, ")");
-    CHECK(std::fabs(m1 - m0) / m0 <= bound);
+    MESSAGE("fluids3d mass drift at N = ", n, ", serial double: ", (r1 - r0) / r0, " (old bound ", 20 * eps * eps, ")");
+    CHECK(std::fabs(r1 - r0) / r0 <= 20 * eps * eps);
+    const auto [b0, b1] = run(be, n);
+    INFO("mass ", b0, " -> ", b1, " on ", be.name(), ", serial double ", r0, " -> ", r1);
+    CHECK(b0 == doctest::Approx(r0).epsilon(1e-12));
+    MESSAGE("fluids3d mass after 20 steps on ", be.name(), " against serial double: ", std::fabs(b1 - r1) / r0);
+    CHECK(std::fabs(b1 - r1) <= 1e-9 * r0);
   });
 }
 

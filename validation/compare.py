@@ -33,7 +33,12 @@ Metrics (the reference is REF, normally OPM Flow; all times in days):
   Reported: max_t d(t) with the time it occurs ("largest relative difference"), and the
   integral measure  L1 = sum |test - ref| dt / sum |ref| dt  (the time-weighted mean relative
   difference, insensitive to a single step's misalignment at a control change).  Series that
-  are zero throughout in both (an injector's oil rate) are skipped.  No goal: reported only.
+  are zero throughout in both (an injector's oil rate) are skipped.  Goals on the L1 measure of
+  each well: WBHP <= 2 %, its rates (a producer's WOPR and WWPR, an injector's WWIR) <= 5 %.
+  The field series (FOPR, ...) and max_t d(t) are reported only.
+
+A case NAME may carry a label after '@' (LAYERED@omp): the deck is NAME's part before it, and
+the label names the run in the tables (one row per deck and run, e.g. per backend).
 
 Exit status: 0, or 1 with --strict when a goal is missed (or a series could not be read).
 """
@@ -57,6 +62,8 @@ END = "<!-- validation-table:end -->"
 
 BT_GOAL = 0.05
 FOPT_GOAL = 0.03
+BHP_L1_GOAL = 0.02     # time-weighted mean relative difference of each well's WBHP
+RATE_L1_GOAL = 0.05    # the same for each well's rates (producers WOPR and WWPR, injectors WWIR)
 SERIES_FIELD = ["FOPR", "FWPR", "FWIR", "FPR"]
 SERIES_WELL = ["WBHP", "WOPR", "WWPR", "WWIR"]
 CUM_FIELD = ["FOPT", "FWPT", "FWIT"]
@@ -257,6 +264,16 @@ def compare_case(name, ref, test, thr):
             continue
         if bt["rel"] is None or bt["rel"] > BT_GOAL:
             fails.append(f"breakthrough {w}")
+    for w, wr in res["wells"].items():
+        keys = [("WBHP", BHP_L1_GOAL)]
+        if wr["kind"] == "producer":
+            keys += [("WOPR", RATE_L1_GOAL), ("WWPR", RATE_L1_GOAL)]
+        elif wr["kind"] == "injector":
+            keys += [("WWIR", RATE_L1_GOAL)]
+        for k, goal in keys:
+            d = wr.get(k)
+            if d is not None and not d["l1"] <= goal:
+                fails.append(f"{k} {w}")
     fo = res["field"].get("FOPT")
     if fo is None or fo["rel"] is None or fo["rel"] > FOPT_GOAL:
         fails.append("FOPT")
@@ -368,54 +385,78 @@ def secs(timings, case, runner):
 def tables(results, timings, ref_label, test_label):
     out = []
     out.append(f"Goals: breakthrough time within {100 * BT_GOAL:.0f} %, FOPT at the end within "
-               f"{100 * FOPT_GOAL:.0f} %; {test_label} against {ref_label}. Wall times in seconds on "
-               "the same machine (threads in brackets); `—`: not run.")
+               f"{100 * FOPT_GOAL:.0f} %, each well's BHP within {100 * BHP_L1_GOAL:.0f} % and its rates within "
+               f"{100 * RATE_L1_GOAL:.0f} % (time-weighted mean relative difference, L1); {test_label} against "
+               f"{ref_label}. Wall times in seconds (threads in brackets), from the timings JSON; `—`: not run.")
     out.append("")
-    out.append(f"| deck | end (d) | FOPT {ref_label} | FOPT {test_label} | ΔFOPT | ΔFWPT | worst Δbreakthrough "
-               f"| goals | wall {ref_label} | wall {test_label} omp | wall {test_label} cuda |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|")
+    runners = sorted({k for d in timings.values() for k in d if k.startswith("poreflow_")})
+    cols = ["deck", "run", "end (d)", f"FOPT {ref_label}", f"FOPT {test_label}", "ΔFOPT", "ΔFWPT",
+            "worst Δbreakthrough", "worst BHP (L1)", "worst rate (L1)", "goals", f"wall {ref_label}"]
+    cols += [f"wall {test_label} {k[len('poreflow_'):]}" for k in runners]
+    out.append("| " + " | ".join(cols) + " |")
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|" + "---:|" * len(runners))
+
+    def worst_l1(r, keys):
+        vals = [(wr[k]["l1"], w) for w, wr in r["wells"].items() for k in keys
+                if k in wr and (k != "WWIR" or wr["kind"] == "injector") and (k == "WBHP" or wr["kind"] != "idle")]
+        if not vals:
+            return "—"
+        v, w = max(vals)
+        return f"{pct(v)} ({w})"
+
     for r in results:
+        deck = r["case"].split("@")[0]
         fo = r["field"].get("FOPT", {})
         fw = r["field"].get("FWPT", {})
         bts = [wr["bt"]["rel"] for wr in r["wells"].values() if wr.get("bt") and wr["bt"]["rel"] is not None]
         worst = max(bts) if bts else None
         goal = "pass" if r["pass"] else "MISS: " + ", ".join(r["fails"] + [f"missing {m}" for m in r["missing"]])
-        out.append(f"| {r['case']} | {r['t_end']:.0f} | {num(fo.get('ref'), '{:.4g}')} | "
+        label = r["case"].split("@")[1] if "@" in r["case"] else "—"
+        out.append(f"| {deck} | {label} | {r['t_end']:.0f} | {num(fo.get('ref'), '{:.4g}')} | "
                    f"{num(fo.get('test'), '{:.4g}')} | {pct(fo.get('rel'))} | {pct(fw.get('rel'))} | "
-                   f"{pct(worst)} | {goal} | {secs(timings, r['case'], 'flow')} | "
-                   f"{secs(timings, r['case'], 'poreflow_omp')} | {secs(timings, r['case'], 'poreflow_cuda')} |")
+                   f"{pct(worst)} | {worst_l1(r, ['WBHP'])} | {worst_l1(r, ['WOPR', 'WWPR', 'WWIR'])} | {goal} | "
+                   + " | ".join([secs(timings, deck, "flow")] + [secs(timings, deck, k) for k in runners]) + " |")
     out.append("")
     out.append("Per well: breakthrough time (WWCT reaches the threshold) in days, cumulatives at the end, and the "
                "largest relative difference over time of BHP and rates (max d(t), see compare.py; "
                "in brackets the time-weighted mean L1).")
     out.append("")
-    out.append(f"| deck | well | kind | bt {ref_label} | bt {test_label} | Δbt | ΔWOPT | ΔWWPT/ΔWWIT | "
+    out.append(f"| deck | run | well | kind | bt {ref_label} | bt {test_label} | Δbt | ΔWOPT | ΔWWPT/ΔWWIT | "
                "max ΔBHP (L1) | max Δoil rate (L1) | max Δwater rate (L1) |")
-    out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 
-    def sd(d):
-        return "—" if not d else f"{pct(d['max'])} ({pct(d['l1'])})"
+    def sd(d, goal=None):
+        if not d:
+            return "—"
+        miss = goal is not None and not d["l1"] <= goal
+        return f"{pct(d['max'])} ({'**' if miss else ''}{pct(d['l1'])}{'**' if miss else ''})"
 
     for r in results:
         for w, wr in r["wells"].items():
             bt = wr.get("bt") or {}
             water_cum = wr.get("WWIT") if wr["kind"] == "injector" else wr.get("WWPT")
             water_rate = wr.get("WWIR") if wr["kind"] == "injector" else wr.get("WWPR")
-            out.append(f"| {r['case']} | {w} | {wr['kind']} | {num(bt.get('ref'))} | {num(bt.get('test'))} | "
-                       f"{pct(bt.get('rel')) if bt else '—'} | {pct((wr.get('WOPT') or {}).get('rel')) if wr.get('WOPT') else '—'} | "
-                       f"{pct(water_cum['rel']) if water_cum else '—'} | {sd(wr.get('WBHP'))} | "
-                       f"{sd(wr.get('WOPR'))} | {sd(water_rate)} |")
+            btm = bt and (bt.get("rel") is None or bt["rel"] > BT_GOAL) and not (bt.get("ref") is None and bt.get("test") is None)
+            label = r["case"].split("@")[1] if "@" in r["case"] else "—"
+            rate_goal = RATE_L1_GOAL if wr["kind"] != "idle" else None
+            out.append(f"| {r['case'].split('@')[0]} | {label} | {w} | {wr['kind']} | {num(bt.get('ref'))} | {num(bt.get('test'))} | "
+                       f"{('**' + pct(bt.get('rel')) + '**') if btm else (pct(bt.get('rel')) if bt else '—')} | "
+                       f"{pct((wr.get('WOPT') or {}).get('rel')) if wr.get('WOPT') else '—'} | "
+                       f"{pct(water_cum['rel']) if water_cum else '—'} | {sd(wr.get('WBHP'), BHP_L1_GOAL)} | "
+                       f"{sd(wr.get('WOPR'), rate_goal if wr['kind'] == 'producer' else None)} | {sd(water_rate, rate_goal)} |")
     return "\n".join(out) + "\n"
 
 
-def update_md(path, text):
+def update_md(path, text, section="validation-table"):
     with open(path) as f:
         doc = f.read()
-    a = doc.find(BEGIN)
-    b = doc.find(END)
+    begin = BEGIN.replace("validation-table", section)
+    end = END.replace("validation-table", section)
+    a = doc.find(begin)
+    b = doc.find(end)
     if a < 0 or b < a:
-        raise SystemExit(f"{path}: markers not found:\n{BEGIN}\n{END}")
-    doc = doc[:a + len(BEGIN)] + "\n\n" + text + "\n" + doc[b:]
+        raise SystemExit(f"{path}: markers not found:\n{begin}\n{end}")
+    doc = doc[:a + len(begin)] + "\n\n" + text + "\n" + doc[b:]
     with open(path, "w") as f:
         f.write(doc)
 
@@ -426,8 +467,12 @@ def main(argv=None):
     p.add_argument("--timings", action="append", default=[], help="JSON {deck: {runner: {wall_s, threads}}}")
     p.add_argument("--results-dir", default=None, help="write NAME.json there; the table covers every JSON there")
     p.add_argument("--plot-dir", default=None)
+    p.add_argument("--plot-label", default=None,
+                   help="plot only the cases with this label (NAME@LABEL); the file is NAME.png")
     p.add_argument("--update-md", default=None)
     p.add_argument("--table", default=None, help="also write the Markdown table to this file")
+    p.add_argument("--md-section", default="validation-table",
+                   help="the markers in --update-md's file between which the table goes (<!-- NAME:begin ...)")
     p.add_argument("--bt-threshold", type=float, default=0.01)
     p.add_argument("--strict", action="store_true")
     p.add_argument("--export-csv", default=None, metavar="CSV",
@@ -445,7 +490,7 @@ def main(argv=None):
 
     if args.export_csv:
         name, refp, _ = args.case[0]
-        ref = Series(refp, name)
+        ref = Series(refp, name.split("@")[0])
         keys = sorted(ref.data)
         with open(args.export_csv, "w", newline="") as f:
             w = csv.writer(f)
@@ -457,17 +502,19 @@ def main(argv=None):
     results = []
     ok = True
     for name, refp, testp in args.case:
+        deck = name.split("@")[0]
         try:
-            ref = Series(refp, name)
-            test = Series(testp, name)
+            ref = Series(refp, deck)
+            test = Series(testp, deck)
         except (FileNotFoundError, ValueError) as e:
             print(f"{name}: {e}", file=sys.stderr)
             ok = False
             continue
         r = compare_case(name, ref, test, args.bt_threshold)
         results.append(r)
-        if args.plot_dir:
-            png = os.path.join(args.plot_dir, f"{name}.png")
+        label = name.split("@")[1] if "@" in name else None
+        if args.plot_dir and (args.plot_label is None or args.plot_label == label):
+            png = os.path.join(args.plot_dir, f"{deck if args.plot_label else name.replace('@', '_')}.png")
             plot_case(name, ref, test, r, png, args.ref_label, args.test_label)
             r["plot"] = png
         if args.results_dir:
@@ -491,13 +538,15 @@ def main(argv=None):
                 with open(os.path.join(args.results_dir, f)) as fh:
                     results.append(json.load(fh))
     order = {"QFS": 0, "LAYERED": 1, "HETERO": 2}
-    results.sort(key=lambda r: (order.get(r["case"], 9), r["case"]))
+    runs = {"serial": 0, "omp": 1, "opencl": 2, "cuda": 3}
+    results.sort(key=lambda r: (order.get(r["case"].split("@")[0], 9),
+                                runs.get(r["case"].split("@")[1] if "@" in r["case"] else "", 9), r["case"]))
     text = tables(results, timings, args.ref_label, args.test_label)
     if args.table:
         with open(args.table, "w") as f:
             f.write(text)
     if args.update_md:
-        update_md(args.update_md, text)
+        update_md(args.update_md, text, args.md_section)
     if args.strict and not ok:
         return 1
     return 0

@@ -43,7 +43,20 @@ grep -q "differences against serial.*: ok" "$tmp/cmpf.txt"
 "$bin" run "$src/cases/fluids3d.toml" --dry-run | tee "$tmp/dry.txt"
 grep -q "84\^3 fluids3d grid.*fits" "$tmp/dry.txt"
 "$bin" bench fluids3d --backends omp --sizes 12,20 --sample-seconds 0.002 --cpu-budget 1 --json "$tmp/f.json" -q
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) == 8 and all(r['verified'] for r in d['rows'])" "$tmp/f.json"
+python3 - "$tmp/f.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d['rows']
+assert len(rows) == 8 and all(r['verified'] for r in rows)
+runs = [r for r in rows if r['variant'] == '100 steps']
+# every run row says what it checked and how it was timed; omp's speedup is over serial's steps
+assert all('against serial double' in r['checked'] and 'single sample' in r['timing'] for r in runs), runs
+for r in runs:
+    s = next(x for x in runs if x['backend'] == 'serial' and x['size'] == r['size'])
+    if r['backend'] == 'omp':
+        assert r['speedup_steps'] == min(r['steps_timed'], s['steps_timed']), r
+        assert abs(r['speedup_vs_serial'] - r['speedup_seconds_serial'] / r['speedup_seconds']) < 1e-9 * r['speedup_vs_serial'], r
+PY
 
 "$bin" bench reduce --backends omp --sizes 1000,2^16 --sample-seconds 0.002 --json "$tmp/r.json" -q
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['rows'] and all(r['verified'] for r in d['rows'])" "$tmp/r.json"
@@ -51,5 +64,12 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['rows'] an
 "$bin" bench sor3d --backends omp --grids 20x18x9 --sample-seconds 0.002 --json "$tmp/s.json" -q
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) >= 4 and all(r['verified'] for r in d['rows'])" "$tmp/s.json"
 "$bin" bench impes3d --backends omp --cases case1:12x12x3 --steps 2 --cases-dir "$src/cases" --json "$tmp/i.json" -q
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['rows']) == 2 and all(r['verified'] for r in d['rows'])" "$tmp/i.json"
+python3 - "$tmp/i.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))['rows']
+assert len(rows) == 2 and all(r['verified'] for r in rows)
+# the same steps of the same run on both, each checked against serial double's fields after them
+assert rows[0]['steps_timed'] == rows[1]['steps_timed'], rows
+assert all('against serial double' in r['checked'] and 'after one untimed step' in r['timing'] for r in rows), rows
+PY
 echo "command line smoke test passed"
