@@ -98,3 +98,14 @@ TEST_CASE("memory: the need grows with the grid and fits for the shipped sizes")
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("impes3d: the fully implicit scheme's memory need is counted apart, larger than IMPES's") {
+  ImpesGrid g;
+  g.nx = 60;
+  g.ny = 60;
+  g.nz = 10;
+  const auto impes = impes3d_memory(g, 10, 2, Precision::Double, ReservoirSchemeKind::Impes);
+  const auto fim = impes3d_memory(g, 10, 2, Precision::Double, ReservoirSchemeKind::Fim);
+  CHECK(fim.total > 3 * impes.total);
+  CHECK(fim.largest >= 28 * 62 * 62 * 12 * sizeof(double));  // the Jacobian's planes
+}

@@ -14,13 +14,27 @@
 #include "core/kernels/reduce.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/models/fim_step.hpp"
+#include "core/physics/fim.h"
 
 namespace poreflow {
 
-ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec) {
+ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec,
+                           ReservoirSchemeKind scheme) {
   const Box3 box = Box3::standalone(g.nx, g.ny, g.nz, 1);
   const std::size_t E = box.extent(), v = size_of(prec);
   ImpesMemory m;
+  if (scheme == ReservoirSchemeKind::Fim) {
+    // an estimate by counting the arrays, values per entry of the box: the model's arrays (9),
+    // the Newton's state and work vectors (16), the Jacobian's 7 planes of 2 x 2 blocks (28), the
+    // reused AMG's setup and refresh matrices (14), CPR's weights and pressure matrix (9), its
+    // ILU(0) factor and diagonal inverses (32), BiCGSTAB's vectors (16), the AMG hierarchy and its
+    // host setup (about 36: the finest level as CSR with its int32 columns, the coarser levels and
+    // transfers); HETERO's run on serial measured 160 values an entry (its resident memory)
+    const std::size_t jac = 28 * E * v;
+    m.total = 160 * E * v + completions * (FIM_NCQ + 2) * v + completions * 2 * 8 + wells * (IMP_NWP + 2 * FIM_NWS) * v;
+    m.largest = jac;
+    return m;
+  }
   // cell arrays: tx ty tz depth pv0 p p_old dp dp_prev mw mo mw2 mo2 sw (14) and zline's scratch
   // (3), props, coefficients, ccell
   const std::size_t props = IMP_NPROPS * E * v, coef = sor3d_coef_values(box) * v;
@@ -30,12 +44,13 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
   return m;
 }
 
-MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host) {
+MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
+                        ReservoirSchemeKind scheme) {
   // a deck's DIMENS comes here unchecked: the count must be exact before anything is counted in bytes
   if (g.nx < 1 || g.ny < 1 || g.nz < 1 || !product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
     throw ConfigError("the grid of " + impes_grid_text(g) + " is past the limits: every axis at least 1, at most 2^48 cells (" +
                       std::to_string(kMaxArrayValues) + ", the most values of one array)");
-  const ImpesMemory m = impes3d_memory(g, completions, wells, prec);
+  const ImpesMemory m = impes3d_memory(g, completions, wells, prec, scheme);
   MemoryNeed need;
   need.what = "the " + impes_grid_text(g);
   need.total = m.total;
@@ -45,8 +60,9 @@ MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t
   return need;
 }
 
-void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be) {
-  check_memory(impes3d_need(g, completions, wells, prec, be.is_host()), prec, be);
+void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
+                          ReservoirSchemeKind scheme) {
+  check_memory(impes3d_need(g, completions, wells, prec, be.is_host(), scheme), prec, be);
 }
 
 namespace {
@@ -75,7 +91,7 @@ const Impes3DConfig& checked(const Impes3DConfig& cfg, Backend& be, Precision pr
   check_precision(be, prec, "impes3d");
   std::size_t ncomp = 0;
   for (const auto& w : cfg.input.wells) ncomp += w.completions.size();
-  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be);
+  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be, cfg.numerics.scheme);
   return cfg;
 }
 

@@ -31,16 +31,19 @@ struct Impes3DConfig {
 };
 
 // ConfigError naming the need and the device when a grid of these dimensions does not fit
-void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be);
+void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
+                          ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
 
 // Device memory an impes3d run of this grid needs in precision prec (bytes), and the largest
 // single buffer.
 struct ImpesMemory {
   std::size_t total = 0, largest = 0;
 };
-ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec);
+ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec,
+                           ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
 // the same with the host's share on serial and omp, named for messages and --dry-run
-MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host);
+MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
+                        ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
 
 // The last step's and the cumulative results of one well (surface volumes; production positive).
 struct ImpesWellResult {

@@ -74,7 +74,7 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     const auto c = read_impes3d_case(cf, be, prec);
     const auto& in = c.config.input;
     go([&] { return build<Impes3D>(be, prec, c.config); },
-       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host()));
+       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme));
     const auto deck = c.deck;
     sim.outputs = outputs(io::impes3d_snapshot(),
                           [](Observers& obs, const OutputOptions& o) {
