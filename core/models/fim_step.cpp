@@ -267,12 +267,14 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     std::ostringstream o;
     o.precision(3);
     if (!m.finite) {
+      ++cuts_nonfinite_;
       o << "Newton iteration " << it << " gave a non-finite residual or well" << worst_cell();
       at.why = o.str();
       return at;
     }
     if (m.cnv <= nm_.cnv && m.mb_w <= nm_.mb && m.mb_o <= nm_.mb && m.well <= nm_.wells) break;
     if (it >= nm_.max_iterations) {
+      ++cuts_newton_;
       o << "Newton did not converge in newton.max_iterations = " << nm_.max_iterations << " iterations (CNV " << m.cnv << ", MB "
         << std::max(m.mb_w, m.mb_o) << ", wells " << m.well << ")" << worst_cell();
       at.why = o.str();
@@ -307,6 +309,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     if (since_refresh_ == 0) linear_fresh_ = r.iterations;
     seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
     if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
+      ++cuts_linear_;
       o << "the linear solve of Newton iteration " << it << " failed: " << r.describe();
       at.why = o.str();
       return at;
@@ -392,6 +395,9 @@ void FimStep<T>::bind(State& s) {
   s.value("amg_since_refresh", since_refresh_);
   s.value("linear_iterations_fresh", linear_fresh_);
   s.value("linear_iterations_last", linear_last_);
+  s.value("cuts_newton_not_converged", cuts_newton_);
+  s.value("cuts_linear_solve_failed", cuts_linear_);
+  s.value("cuts_non_finite", cuts_nonfinite_);
   s.after_load([this] {
     be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
     if (refreshes_ > 0) cpr_.restore_pressure_stage(jop_, amg_setup_p_, amg_refresh_p_);
@@ -425,6 +431,10 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["seconds_linear"] = seconds_linear_;
   s["seconds_preconditioner_refresh"] = seconds_precond_;
   s["pressure_amg_refreshes"] = double(refreshes_);
+  // the causes of the steps cut (retried_steps counts them all, with the model's own checks)
+  s["cuts_newton_not_converged"] = double(cuts_newton_);
+  s["cuts_linear_solve_failed"] = double(cuts_linear_);
+  s["cuts_non_finite"] = double(cuts_nonfinite_);
 }
 
 template class FimSchurOperator<float>;

@@ -113,6 +113,7 @@ class FimStep final : public ReservoirScheme<T> {
   ImpesStepResult result_;
   long newton_total_ = 0, linear_total_ = 0, linear_last_ = 0, switches_total_ = 0;
   long since_refresh_ = 1 << 30, linear_fresh_ = 0, refreshes_ = 0;  // the pressure AMG's reuse
+  long cuts_newton_ = 0, cuts_linear_ = 0, cuts_nonfinite_ = 0;      // the attempts that failed, by cause
   int last_newton_ = 0;
   double last_cnv_ = 0, seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
