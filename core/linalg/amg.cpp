@@ -189,13 +189,7 @@ void Amg<T>::refresh() {
     db.dinv = &L.dinv.buffer();
     db.out = &L.bound.buffer();
     csr.dinv_bound(db);
-    ReduceArgs ra;
-    ra.prec = prec;
-    ra.op = ReduceOp::Max;
-    ra.cfg = {be.reduce().default_variant()};
-    ra.a = &L.bound.buffer();
-    ra.n = L.bound.size();
-    bounds_[l] = global_reduce(be, comm_, ra);
+    bounds_[l] = global_reduce(be, comm_, ReduceOp::Max, L.bound);
     if (!std::isfinite(bounds_[l]))
       throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
     L.hi = c_.upper * bounds_[l];

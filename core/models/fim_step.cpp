@@ -149,17 +149,6 @@ FimWells FimStep<T>::well_arrays() {
 }
 
 template <class T>
-double FimStep<T>::reduce(ReduceOp op, const Field<T>& f) const {
-  ReduceArgs r;
-  r.prec = precision_of<T>();
-  r.op = op;
-  r.cfg = {be_.reduce().default_variant()};
-  r.a = &f.buffer();
-  r.n = f.size();
-  return global_reduce(be_, comm_, r);
-}
-
-template <class T>
 void FimStep<T>::assemble(double dt) {
   const Precision prec = precision_of<T>();
   auto k = be_.fim();
@@ -171,9 +160,9 @@ void FimStep<T>::assemble(double dt) {
 template <class T>
 typename FimStep<T>::Measures FimStep<T>::measure() {
   Measures m;
-  m.cnv = reduce(ReduceOp::Max, cnv_);
-  m.sum_w = reduce(ReduceOp::Sum, mbw_);
-  m.sum_o = reduce(ReduceOp::Sum, mbo_);
+  m.cnv = global_reduce(be_, comm_, ReduceOp::Max, cnv_);
+  m.sum_w = global_reduce(be_, comm_, ReduceOp::Sum, mbw_);
+  m.sum_o = global_reduce(be_, comm_, ReduceOp::Sum, mbo_);
   m.mb_w = std::fabs(m.sum_w) * bw_ref_ / std::max(pv_total_, 1e-300);
   m.mb_o = std::fabs(m.sum_o) * bo_ref_ / std::max(pv_total_, 1e-300);
   m.finite = std::isfinite(m.cnv) && std::isfinite(m.sum_w) && std::isfinite(m.sum_o);
@@ -322,8 +311,8 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   k.masses({prec, a_.grid, &a_.prm.buffer(), a_.prm.size(), &x_.buffer(), &mw2_.buffer(), &mo2_.buffer()});
   k.unpack({prec, a_.grid, &x_.buffer(), &a_.p.buffer(), &a_.sw.buffer(), &dp_.buffer(), &ds_.buffer()});
   for (double& v : result_.stat) v = 0;
-  result_.stat[IMP_S_DSW] = reduce(ReduceOp::Max, ds_);
-  result_.stat[IMP_S_DP] = reduce(ReduceOp::Max, dp_);
+  result_.stat[IMP_S_DSW] = global_reduce(be_, comm_, ReduceOp::Max, ds_);
+  result_.stat[IMP_S_DP] = global_reduce(be_, comm_, ReduceOp::Max, dp_);
   for (std::size_t w = 0; w < settings_.size(); ++w) {
     const T* s = ws_host_.data() + w * FIM_NWS;
     double* o = result_.well.data() + w * IMP_NWO;

@@ -86,7 +86,6 @@ class FimStep final : public ReservoirScheme<T> {
   Measures measure();
   bool switch_controls();
   std::string worst_cell() const;
-  double reduce(ReduceOp op, const Field<T>& f) const;
   FimWells well_arrays();
 
   Backend& be_;
@@ -115,7 +114,7 @@ class FimStep final : public ReservoirScheme<T> {
   long since_refresh_ = 1 << 30, linear_fresh_ = 0, refreshes_ = 0;  // the pressure AMG's reuse
   long cuts_newton_ = 0, cuts_linear_ = 0, cuts_nonfinite_ = 0;      // the attempts that failed, by cause
   int last_newton_ = 0;
-  double last_cnv_ = 0, seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
+  double seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
   Measures last_;
   std::vector<double> cnv_history_;

@@ -217,13 +217,7 @@ GridInfo Impes3D<T>::grid() const {
 
 template <class T>
 double Impes3D<T>::sum(const Field<T>& f) const {
-  ReduceArgs r;
-  r.prec = precision_of<T>();
-  r.op = ReduceOp::Sum;
-  r.cfg = {be_.reduce().default_variant()};
-  r.a = &f.buffer();
-  r.n = f.size();
-  return global_reduce(be_, comm_, r);
+  return global_reduce(be_, comm_, ReduceOp::Sum, f);
 }
 
 template <class T>
