@@ -398,7 +398,9 @@ template <class T>
 std::string FimStep<T>::describe() const {
   std::ostringstream o;
   o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
-    << " iterations), linear " << krylov_->describe() << " with " << cpr_.describe() << " to " << nm_.linear_tolerance;
+    << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, Chebyshev degree " << nm_.amg_degree
+    << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
+    << nm_.linear_tolerance;
   return o.str();
 }
 
