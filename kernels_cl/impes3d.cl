@@ -3,6 +3,7 @@
    place of the tables: PF_TABLE_SPACE is __constant when they fit the device's constant buffer,
    else __global (backends/opencl/impes3d.cpp). The well kernels run in groups of PF_BLOCK, the
    shape's size. */
+#include "core/base/converge.h"
 #include "core/physics/impes3d.h"
 #include "kernels_cl/block_reduce.cl"
 #include "kernels_cl/box3_device.cl"
@@ -71,4 +72,21 @@ PF_KERNEL void imp_wells_finish(long wells, __global const pf_real* wp, __global
   const long w = get_global_id(0);
   if (w >= wells) return;
   imp_well_finish(wp + w * IMP_NWP, cidx, comp, p, words + IMP_NSTAT + w * IMP_NWO);
+}
+
+PF_KERNEL void imp_wells_couple(PF_IMP_GRID, long wells, __global const pf_real* wp, __global const long* cidx,
+                                __global pf_real* comp, __global const pf_real* props, __global const pf_real* p,
+                                __global const pf_real* dp, pf_real dt, __global pf_real* coef) {
+  const long w = get_global_id(0);
+  if (w >= wells) return;
+  imp_well_couple(wp + w * IMP_NWP, cidx, comp, props, E, 2 * pf_rb_m(b), p, dp, pv0, dt, coef);
+}
+
+PF_KERNEL void imp_wells_apply(long E, long wells, __global const pf_real* wp, __global const long* cidx,
+                               __global const pf_real* comp, __global const pf_real* props, pf_real dt, pf_real sign,
+                               __global const pf_real* x, __global pf_real* y, __global const ulong* guard) {
+  if (guard && !pf_cv_running(guard)) return;
+  const long w = get_global_id(0);
+  if (w >= wells) return;
+  imp_well_apply(wp + w * IMP_NWP, cidx, comp, props, E, dt, sign, x, y);
 }

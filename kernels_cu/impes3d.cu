@@ -62,6 +62,23 @@ __global__ void wells_prepare_kernel(ImpGrid<T> g, long wells, const T* wp, cons
 }
 
 template <class T>
+__global__ void wells_couple_kernel(ImpGrid<T> g, long wells, const T* wp, const long* cidx, T* comp, const T* props, const T* p,
+                                    const T* dp, T dt, T* coef) {
+  const long w = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w >= wells) return;
+  phys::imp_well_couple<T>(wp + w * IMP_NWP, cidx, comp, props, g.E, 2 * phys::pf_rb_m(g.b), p, dp, g.pv0, dt, coef);
+}
+
+template <class T>
+__global__ void wells_apply_kernel(long E, long wells, const T* wp, const long* cidx, const T* comp, const T* props, T dt,
+                                   T sign, const T* x, T* y, const unsigned long long* guard) {
+  if (guard && !phys::pf_cv_running(guard)) return;
+  const long w = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (w >= wells) return;
+  phys::imp_well_apply<T>(wp + w * IMP_NWP, cidx, comp, props, E, dt, sign, x, y);
+}
+
+template <class T>
 __global__ void wells_finish_kernel(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words) {
   const long w = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w >= wells) return;
@@ -156,6 +173,21 @@ void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp,
 }
 
 template <class T>
+void launch_imp_wells_couple(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, long wells,
+                             const T* wp, const long* cidx, T* comp, const T* props, const T* p, const T* dp, T dt, T* coef,
+                             cudaStream_t st) {
+  const ImpGrid<T> g{b, E, tx, ty, tz, depth, pv0, nullptr, 0, false};  // no tables
+  wells_couple_kernel<T><<<groups_of(wells, kWellBlock), kWellBlock, 0, st>>>(g, wells, wp, cidx, comp, props, p, dp, dt, coef);
+}
+
+template <class T>
+void launch_imp_wells_apply(long E, long wells, const T* wp, const long* cidx, const T* comp, const T* props, T dt, T sign,
+                            const T* x, T* y, const unsigned long long* guard, cudaStream_t st) {
+  wells_apply_kernel<T><<<groups_of(wells, kWellBlock), kWellBlock, 0, st>>>(E, wells, wp, cidx, comp, props, dt, sign, x, y,
+                                                                              guard);
+}
+
+template <class T>
 void launch_imp_update(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
                        T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in, const T* mo_in, const int* ccell,
                        const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, ImpTables tables,
@@ -178,6 +210,10 @@ void launch_imp_update(pf_box3 b, long E, const T* tx, const T* ty, const T* tz,
                                             const T*, T*, const T*, const T*, T, T*, unsigned long long*, ImpTables,       \
                                             cudaStream_t);                                                                 \
   template void launch_imp_wells_finish<T>(long, const T*, const long*, T*, const T*, unsigned long long*, cudaStream_t); \
+  template void launch_imp_wells_couple<T>(PF_IMP_GRID_TYPES(T), long, const T*, const long*, T*, const T*, const T*,      \
+                                           const T*, T, T*, cudaStream_t);                                                 \
+  template void launch_imp_wells_apply<T>(long, long, const T*, const long*, const T*, const T*, T, T, const T*, T*,       \
+                                          const unsigned long long*, cudaStream_t);                                        \
   template void launch_imp_update<T>(PF_IMP_GRID_TYPES(T), const T*, T, const T*, const T*, const T*, const T*, const T*,  \
                                      const int*, const T*, T*, T*, T*, unsigned long long*, ImpTables, const BoxShape&,    \
                                      cudaStream_t);

@@ -41,6 +41,13 @@ template <class T>
 void launch_imp_wells_finish(long wells, const T* wp, const long* cidx, T* comp, const T* p, unsigned long long* words,
                              cudaStream_t st);
 template <class T>
+void launch_imp_wells_couple(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, long wells,
+                             const T* wp, const long* cidx, T* comp, const T* props, const T* p, const T* dp, T dt, T* coef,
+                             cudaStream_t st);
+template <class T>
+void launch_imp_wells_apply(long E, long wells, const T* wp, const long* cidx, const T* comp, const T* props, T dt, T sign,
+                            const T* x, T* y, const unsigned long long* guard, cudaStream_t st);
+template <class T>
 void launch_imp_update(pf_box3 b, long E, const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* prm,
                        T dt, const T* p_old, const T* p_new, const T* props, const T* mw_in, const T* mo_in, const int* ccell,
                        const T* comp, T* mw_out, T* mo_out, T* sw, unsigned long long* words, ImpTables tables,

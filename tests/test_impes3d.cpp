@@ -129,7 +129,7 @@ Scene make_scene(long nx, long ny, long nz) {
 
 template <class T>
 struct OnDevice {
-  Field<T> tx, ty, tz, depth, pv0, p, mw, mo, p_new, prm, props, coef, wp, cwi, cdepth, comp, mw2, mo2, sw;
+  Field<T> tx, ty, tz, depth, pv0, p, mw, mo, p_new, dp, y, prm, props, coef, wp, cwi, cdepth, comp, mw2, mo2, sw;
   std::unique_ptr<Buffer> cidx, ccell, words;
   Impes3DGrid grid;
   Impes3DTables tables;
@@ -149,6 +149,13 @@ OnDevice<T> upload(Backend& be, const Scene& s, TableSpace space) {
   d.mw = f(s.mw);
   d.mo = f(s.mo);
   d.p_new = f(s.p_new);
+  std::vector<double> dp(s.E), y(s.E);
+  for (std::size_t L = 0; L < s.E; ++L) {
+    dp[L] = s.p_new[L] - s.p[L];
+    y[L] = std::sin(double(L));  // wells_apply adds to it
+  }
+  d.dp = f(dp);
+  d.y = f(y);
   d.prm = f(s.prm);
   d.props = poison(IMP_NPROPS * s.E);
   d.coef = poison(sor3d_coef_values(s.box));
@@ -172,7 +179,7 @@ OnDevice<T> upload(Backend& be, const Scene& s, TableSpace space) {
 
 // One IMPES step's kernels with p_new standing in for the solve. Returns every output.
 struct Outputs {
-  std::vector<double> props, coef, comp, comp_after, mw, mo, mw2, mo2, sw;
+  std::vector<double> props, coef, comp, coef_coupled, comp_coupled, y, comp_after, mw, mo, mw2, mo2, sw;
   std::vector<double> stats, well_out;
 };
 
@@ -207,6 +214,18 @@ Outputs run_step(Backend& be, const Scene& s, TableSpace space, const char* shap
   o.comp = convert<double>(d.comp.download());
   for (long c = 0; c < s.completions; ++c)  // the rates are written by finish
     o.comp[c * IMP_NCP + IMP_C_RW] = o.comp[c * IMP_NCP + IMP_C_RO] = 0;
+  // the rate well's BHP at the iterate p + dp (p_new), and its coupling applied to dp
+  w.dp = &d.dp.buffer();
+  k.wells_couple(w);
+  o.coef_coupled = convert<double>(d.coef.download());
+  o.comp_coupled = convert<double>(d.comp.download());
+  for (long c = 0; c < s.completions; ++c)
+    o.comp_coupled[c * IMP_NCP + IMP_C_RW] = o.comp_coupled[c * IMP_NCP + IMP_C_RO] = 0;
+  w.x = &d.dp.buffer();
+  w.y = &d.y.buffer();
+  w.sign = 1;
+  k.wells_apply(w);
+  o.y = convert<double>(d.y.download());
   w.p = &d.p_new.buffer();
   k.wells_finish(w);
   o.comp_after = convert<double>(d.comp.download());
@@ -314,12 +333,26 @@ TEST_CASE_TEMPLATE("impes3d: the step's kernels match the double reference", T, 
     const Outputs ref = run_step<double>(reference(), s, TableSpace::Global, "3d:32x4x2");
     // the reference itself: wells' terms and rates, and mass conservation of the fluxes
     REQUIRE(ref.well_out.size() == 3 * IMP_NWO);
-    // the LRAT producer produces 40 sm3/day of liquid while it runs at its rate (its completions'
-    // random pressures may make one of them take fluid in: crossflow)
-    if (ref.well_out[IMP_O_CTRL] == IMP_CTRL_RATE)
-      CHECK(ref.well_out[IMP_O_QW] + ref.well_out[IMP_O_QO] == doctest::Approx(-40).epsilon(1e-12));
-    else
-      CHECK(ref.well_out[IMP_O_BHP] == 120.0);
+    // the LRAT producer produces 40 sm3/day of liquid at p_new while it runs at its rate: its BHP
+    // is the one of p_new (wells_couple), not of p (its completions' random pressures may make one
+    // of them take fluid in: crossflow)
+    REQUIRE(ref.well_out[IMP_O_CTRL] == IMP_CTRL_RATE);  // the scene's producer is on rate control
+    CHECK(ref.well_out[IMP_O_QW] + ref.well_out[IMP_O_QO] == doctest::Approx(-40).epsilon(1e-12));
+    // the Krylov form of the coupling is the SOR form's linearisation: the coupled right-hand side
+    // moved by wells_apply(dp) / V_p in the rate well's rows, nowhere else
+    {
+      const auto rc = rows(s, ref.coef_coupled), rp = rows(s, ref.coef);
+      const std::size_t nc = rc.size() / PF_SOR_NCOEF;
+      const auto y0 = cells(s, convert<double>(upload<double>(reference(), s, TableSpace::Global).y.download()));
+      const auto y1 = cells(s, ref.y), pv = cells(s, s.pv0);
+      double moved = 0;
+      for (std::size_t n = 0; n < nc; ++n) {
+        const double dr = rc[PF_SOR_R * nc + n] - rp[PF_SOR_R * nc + n], dy = y1[n] - y0[n];
+        CHECK(dr * pv[n] == doctest::Approx(dy).epsilon(1e-9).scale(1));
+        moved += std::fabs(dy);
+      }
+      CHECK(moved > 0);  // the producer's BHP moved with dp
+    }
     CHECK(ref.well_out[IMP_NWO + IMP_O_QW] > 0);  // the injector injects water only
     CHECK(ref.well_out[IMP_NWO + IMP_O_QO] == 0.0);
     CHECK(ref.well_out[2 * IMP_NWO + IMP_O_CTRL] == IMP_CTRL_SHUT);
@@ -382,6 +415,9 @@ TEST_CASE_TEMPLATE("impes3d: the step's kernels match the double reference", T, 
             CHECK(max_rel_diff(a, b) <= tl);
           }
           CHECK(max_rel_diff(got.comp, ref.comp) <= tl);
+          CHECK(max_rel_diff(rows(s, got.coef_coupled), rows(s, ref.coef_coupled)) <= tl);
+          CHECK(max_rel_diff(got.comp_coupled, ref.comp_coupled) <= tl);
+          CHECK(max_rel_diff(cells(s, got.y), cells(s, ref.y)) <= tl);
           CHECK(max_rel_diff(got.comp_after, ref.comp_after) <= tl);
           CHECK(cells(s, got.mw) == cells(s, convert<double>(convert<T>(s.mw))));  // inputs untouched
           CHECK(cells(s, got.mo) == cells(s, convert<double>(convert<T>(s.mo))));

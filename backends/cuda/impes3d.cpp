@@ -52,6 +52,24 @@ class CudaImpes3D final : public Impes3DImpl {
     PF_CHECK_LAUNCH("impes3d wells_finish");
   }
 
+  void wells_couple(const Impes3DWellArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_imp_wells_couple<T>, a.couple_args(), ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("impes3d wells_couple");
+  }
+
+  void wells_apply(const Impes3DWellArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_imp_wells_apply<T>, a.apply_args(), ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("impes3d wells_apply");
+  }
+
   void update(const Impes3DUpdateArgs& a) override {
     ctx_.activate();
     with_type(a.prec, [&](auto t) {

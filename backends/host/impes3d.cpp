@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/base/converge.h"
 #include "core/physics/impes3d.h"
 #include "backends/host/families.hpp"
 #include "core/kernels/impes3d.hpp"
@@ -82,6 +83,29 @@ class HostImpes3D final : public Impes3DImpl {
       for (long w = 0; w < a.wells; ++w)
         phys::imp_well_finish<T>(host_ptr<T>(a.wp) + w * IMP_NWP, host_ptr<long>(a.cidx), host_ptr<T>(a.comp),
                                  host_ptr<T>(a.p), words + IMP_NSTAT + w * IMP_NWO);
+    });
+  }
+
+  void wells_couple(const Impes3DWellArgs& a) override {
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      const GridPtrs<T> g(a.grid);
+      const long m2 = 2 * phys::pf_rb_m(g.b);
+      for (long w = 0; w < a.wells; ++w)
+        phys::imp_well_couple<T>(host_ptr<T>(a.wp) + w * IMP_NWP, host_ptr<long>(a.cidx), host_ptr<T>(a.comp),
+                                 host_ptr<T>(a.props), g.E, m2, host_ptr<T>(a.p), host_ptr<T>(a.dp), g.pv0, T(a.dt),
+                                 host_ptr<T>(a.coef));
+    });
+  }
+
+  void wells_apply(const Impes3DWellArgs& a) override {
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      if (a.guard && !phys::pf_cv_running(host_ptr<unsigned long long>(*a.guard))) return;
+      const long E = static_cast<long>(a.grid.box.extent());
+      for (long w = 0; w < a.wells; ++w)
+        phys::imp_well_apply<T>(host_ptr<T>(a.wp) + w * IMP_NWP, host_ptr<long>(a.cidx), host_ptr<T>(a.comp),
+                                host_ptr<T>(a.props), E, T(a.dt), T(a.sign), host_ptr<T>(a.x), host_ptr<T>(a.y));
     });
   }
 

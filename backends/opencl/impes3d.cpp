@@ -44,6 +44,20 @@ class ClImpes3D final : public Impes3DImpl {
     ctx_.launch(k, l.global, l.local);
   }
 
+  void wells_couple(const Impes3DWellArgs& a) override {
+    const BoxLaunchCl l = well_launch(a);
+    ClKernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_wells_couple");
+    ctx_.set_args(k, a.prec, a.couple_args());
+    ctx_.launch(k, l.global, l.local);
+  }
+
+  void wells_apply(const Impes3DWellArgs& a) override {
+    const BoxLaunchCl l = well_launch(a);
+    ClKernel& k = kernel(a.prec, l, Impes3DTables{}, "imp_wells_apply");
+    ctx_.set_args(k, a.prec, a.apply_args());
+    ctx_.launch(k, l.global, l.local);
+  }
+
   void update(const Impes3DUpdateArgs& a) override {
     ctx_.require_int64_atomics(a.prec);
     const BoxLaunchCl l = box_launch(a.grid.box.nx, a.grid.box.ny, a.grid.box.nz, a.shape);

@@ -98,6 +98,26 @@ void Impes3DKernels::wells_finish(const Impes3DWellArgs& a) {
   impl_.wells_finish(a);
 }
 
+void Impes3DKernels::wells_couple(const Impes3DWellArgs& a) {
+  const char* w = "impes3d wells_couple";
+  check_wells(be_, a, w);
+  if (a.wells == 0) return;
+  check_cells(a.grid, a.dp, 1, a.prec, w);
+  check_values(a.coef, sor3d_coef_values(a.grid.box), a.prec, "impes3d wells_couple coef");
+  impl_.wells_couple(a);
+}
+
+void Impes3DKernels::wells_apply(const Impes3DWellArgs& a) {
+  const char* w = "impes3d wells_apply";
+  check_wells(be_, a, w);
+  if (a.wells == 0) return;
+  check_cells(a.grid, a.x, 1, a.prec, w);
+  check_cells(a.grid, a.y, 1, a.prec, w);
+  if (a.x == a.y) throw BackendError("impes3d wells_apply: x and y must be different buffers");
+  if (a.sign != 1 && a.sign != -1) throw BackendError("impes3d wells_apply: sign must be +1 or -1");
+  impl_.wells_apply(a);
+}
+
 void Impes3DKernels::update(const Impes3DUpdateArgs& a) {
   const char* w = "impes3d update";
   check_precision(be_, a.prec, w);

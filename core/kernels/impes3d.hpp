@@ -89,7 +89,8 @@ struct Impes3DAssembleArgs {
 // The wells: `wells` wells of IMP_NWP parameters each (wp), `completions` completions (cidx: two
 // int64 per completion, its cell's index in the box arrays and in the colour-packed coefficients;
 // cwi, cdepth: well index and depth), comp: IMP_NCP values per completion, written by prepare and
-// by finish (the rates at the new pressure, which update adds to the masses). words: the step's IMP_NSTAT statistics words, then IMP_NWO words per well.
+// by finish (the rates at the new pressure, which update adds to the masses), moved by couple (a
+// rate well's BHP is an unknown of the pressure solve: core/physics/impes3d.h). words: the step's IMP_NSTAT statistics words, then IMP_NWO words per well.
 struct Impes3DWellArgs {
   Precision prec = Precision::Double;
   Impes3DGrid grid;
@@ -99,8 +100,13 @@ struct Impes3DWellArgs {
   Buffer* comp = nullptr;
   const Buffer *props = nullptr, *p = nullptr;
   double dt = 0;
-  Buffer* coef = nullptr;  // prepare: the rows the wells' terms are added to
+  Buffer* coef = nullptr;  // prepare, couple: the rows the wells' terms are added to
   Buffer* words = nullptr;
+  const Buffer* dp = nullptr;  // couple: the solve's iterate of the pressure increment
+  const Buffer* x = nullptr;   // apply: the operator's input
+  Buffer* y = nullptr;         // apply: its output, gaining the rate wells' coupling
+  double sign = -1;            // apply: -1 for A x, +1 for b - A x
+  const Buffer* guard = nullptr;  // apply: a solve's control block; the launch returns once it says stop
 
   // imp_wells_prepare(grid..., prm, wells, wp, cidx, cwi, cdepth, comp, props, p, dt, coef, words)
   auto prepare_args() const {
@@ -109,6 +115,18 @@ struct Impes3DWellArgs {
                           std::tuple(In<Real>{tables.prm}, wells, In<Real>{wp}, In<long>{cidx}, In<Real>{cwi}, In<Real>{cdepth},
                                      Out<Real>{comp}, In<Real>{props}, In<Real>{p}, Real{dt}, Out<Real>{coef},
                                      Out<pf_u64>{words}));
+  }
+  // imp_wells_couple(grid..., wells, wp, cidx, comp, props, p, dp, dt, coef)
+  auto couple_args() const {
+    using namespace karg;
+    return std::tuple_cat(grid.kernel_args(), std::tuple(wells, In<Real>{wp}, In<long>{cidx}, Out<Real>{comp}, In<Real>{props},
+                                                         In<Real>{p}, In<Real>{dp}, Real{dt}, Out<Real>{coef}));
+  }
+  // imp_wells_apply(E, wells, wp, cidx, comp, props, dt, sign, x, y, guard)
+  auto apply_args() const {
+    using namespace karg;
+    return std::tuple(static_cast<long>(grid.box.extent()), wells, In<Real>{wp}, In<long>{cidx}, In<Real>{comp},
+                      In<Real>{props}, Real{dt}, Real{sign}, In<Real>{x}, Out<Real>{y}, Opt<pf_u64>{guard});
   }
   // imp_wells_finish(wells, wp, cidx, comp, p, words)
   auto finish_args() const {
@@ -153,6 +171,8 @@ class Impes3DImpl {
   virtual void assemble(const Impes3DAssembleArgs& a) = 0;
   virtual void wells_prepare(const Impes3DWellArgs& a) = 0;
   virtual void wells_finish(const Impes3DWellArgs& a) = 0;
+  virtual void wells_couple(const Impes3DWellArgs& a) = 0;
+  virtual void wells_apply(const Impes3DWellArgs& a) = 0;
   virtual void update(const Impes3DUpdateArgs& a) = 0;
 };
 
@@ -163,6 +183,12 @@ class Impes3DKernels {
   void assemble(const Impes3DAssembleArgs& a);
   void wells_prepare(const Impes3DWellArgs& a);
   void wells_finish(const Impes3DWellArgs& a);
+  // the rate wells' BHP from the iterate p + dp, their completions' wellbore pressures and rows'
+  // right-hand sides moved with it (between SOR sweeps, and once after any solve)
+  void wells_couple(const Impes3DWellArgs& a);
+  // y += sign dt g_c (sum_d r_d x_d) / sum_d r_d over each rate well's completions: its coupling in
+  // an operator of the rows multiplied by the pore volumes (impes3d's Krylov pressure solve)
+  void wells_apply(const Impes3DWellArgs& a);
   void update(const Impes3DUpdateArgs& a);
 
  private:

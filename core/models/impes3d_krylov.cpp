@@ -33,7 +33,7 @@ const char* to_string(PressurePreconditioner p) {
 template <class T>
 ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv,
                                             const ImpesNumerics& nm)
-    : be_(be), pv_(pv), m_(be, box, 1), op_(m_), b_(be, box.extent()) {
+    : be_(be), pv_(pv), m_(be, box, 1), op_(m_), wop_(op_), b_(be, box.extent()) {
   b_.fill(T(0));
   // the scale of the stop: ||pv||_2 over every process's cells, once
   double s = 0;
@@ -48,21 +48,25 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
   linalg::KrylovOptions o;
   o.method = nm.solver == PressureSolver::Cg ? linalg::KrylovMethod::CG : linalg::KrylovMethod::BiCGSTAB;
   o.max_iterations = nm.max_iterations;
-  ks_ = std::make_unique<linalg::KrylovSolver<T>>(op_, o, comm);
+  ks_ = std::make_unique<linalg::KrylovSolver<T>>(wop_, o, comm);
 }
 
 template <class T>
 ImpesKrylovPressure<T>::~ImpesKrylovPressure() = default;
 
 template <class T>
-linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>& dp, double tolerance) {
+linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>& dp, double tolerance,
+                                                   const Impes3DWellArgs& wells) {
+  wop_.set_wells(&wells);
   be_.stencil7().from_sor({precision_of<T>(), m_.box, &rb.buffer(), &pv_.buffer(), &m_.coef.buffer(), &b_.buffer()});
   const auto t0 = std::chrono::steady_clock::now();
   M_->update(op_);
   be_.sync();  // the update's time alone (one wait a step)
   seconds_update_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ks_->set_tolerance(tolerance, pv_norm_);
-  return ks_->solve(b_, dp, *M_);
+  const auto r = ks_->solve(b_, dp, *M_);
+  wop_.set_wells(nullptr);
+  return r;
 }
 
 template <class T>
@@ -70,6 +74,31 @@ std::string ImpesKrylovPressure<T>::describe() const {
   return std::string(to_string(ks_->options().method)) + " + " + M_->describe();
 }
 
+template <class T>
+void ImpesWellOperator<T>::couple(const Field<T>& x, Field<T>& y, double sign, linalg::Guard g) const {
+  if (!wells_ || wells_->wells == 0) return;
+  Impes3DWellArgs a = *wells_;
+  a.x = &x.buffer();
+  a.y = &y.buffer();
+  a.sign = sign;
+  a.guard = g.ctrl;
+  backend().impes3d().wells_apply(a);
+}
+
+template <class T>
+void ImpesWellOperator<T>::apply(const Field<T>& x, Field<T>& y, linalg::Guard g) const {
+  op_.apply(x, y, g);
+  couple(x, y, -1, g);
+}
+
+template <class T>
+void ImpesWellOperator<T>::residual(const Field<T>& b, const Field<T>& x, Field<T>& r, linalg::Guard g) const {
+  op_.residual(b, x, r, g);
+  couple(x, r, 1, g);
+}
+
+template class ImpesWellOperator<float>;
+template class ImpesWellOperator<double>;
 template class ImpesKrylovPressure<float>;
 template class ImpesKrylovPressure<double>;
 

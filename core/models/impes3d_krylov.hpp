@@ -7,18 +7,41 @@
 // of neighbours agree (CG needs that; BiCGSTAB does not). The preconditioner is set up once and
 // refreshed with each step's values. The solve stops when ||r||_2 <= tolerance x ||pv||_2: the
 // pore-volume-weighted RMS of the cells' volume errors (fractions of their pore volumes, SOR's
-// measure) is at most the tolerance.
+// measure) is at most the tolerance. A well on rate control has its BHP as an unknown: the
+// operator is the 7-point one plus each such well's coupling of its completions' rows (impes3d's
+// wells_apply), the preconditioner is set up from the 7-point part alone.
 #include <memory>
 #include <string>
 
 #include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
+#include "core/kernels/impes3d.hpp"
 #include "core/linalg/krylov.hpp"
 #include "core/linalg/linear_operator.hpp"
 #include "core/linalg/stencil7.hpp"
 #include "core/models/impes3d_input.hpp"
 
 namespace poreflow {
+
+// the 7-point operator and the rate wells' couplings (the wells as the step prepared them)
+template <class T>
+class ImpesWellOperator final : public linalg::LinearOperator<T> {
+ public:
+  explicit ImpesWellOperator(linalg::Stencil7Operator<T>& op) : op_(op) {}
+  void set_wells(const Impes3DWellArgs* w) { wells_ = w; }
+  Backend& backend() const override { return op_.backend(); }
+  std::size_t size() const override { return op_.size(); }
+  int block() const override { return op_.block(); }
+  void apply(const Field<T>& x, Field<T>& y, linalg::Guard g) const override;
+  void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, linalg::Guard g) const override;
+  std::string describe() const override { return op_.describe() + " with the rate wells' BHP"; }
+  std::string describe_row(std::size_t row) const override { return op_.describe_row(row); }
+
+ private:
+  void couple(const Field<T>& x, Field<T>& y, double sign, linalg::Guard g) const;
+  linalg::Stencil7Operator<T>& op_;
+  const Impes3DWellArgs* wells_ = nullptr;
+};
 
 template <class T>
 class ImpesKrylovPressure {
@@ -27,8 +50,9 @@ class ImpesKrylovPressure {
   ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv, const ImpesNumerics& nm);
   ~ImpesKrylovPressure();
 
-  // Solves the system in sor3d's coefficients `rb` for dp (its first guess in, the increment out).
-  linalg::KrylovResult solve(const Field<T>& rb, Field<T>& dp, double tolerance);
+  // Solves the system in sor3d's coefficients `rb` and the rate wells' couplings (wells, as
+  // prepared for the step) for dp (its first guess in, the increment out).
+  linalg::KrylovResult solve(const Field<T>& rb, Field<T>& dp, double tolerance, const Impes3DWellArgs& wells);
   std::string describe() const;
   double seconds_update() const { return seconds_update_; }  // the preconditioner's setups and refreshes
 
@@ -38,6 +62,7 @@ class ImpesKrylovPressure {
   double pv_norm_ = 0;
   linalg::Stencil7Matrix<T> m_;
   linalg::Stencil7Operator<T> op_;
+  ImpesWellOperator<T> wop_;
   Field<T> b_;
   std::unique_ptr<linalg::Preconditioner<T>> M_;
   std::unique_ptr<linalg::KrylovSolver<T>> ks_;

@@ -209,7 +209,8 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   // the pressure increment: from the last one scaled by the steps (it changes smoothly), or 0
   dp_.fill(T(0));
   if (nm_.extrapolate && prev_dt > 0) be_.blas().axpy({prec, E_, std::min(dt / prev_dt, 4.0), &dp_prev_.buffer(), &dp_.buffer()});
-  const Attempt ps = solve_pressure(dt);
+  w.dp = &dp_.buffer();
+  const Attempt ps = solve_pressure(dt, w);
   const auto t1 = clock::now();
   seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
   if (!ps.ok) return ps;
@@ -248,11 +249,11 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
 }
 
 template <class T>
-typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt) {
+typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt, const Impes3DWellArgs& wells) {
   const Precision prec = precision_of<T>();
   Attempt at;
   if (krylov_) {
-    const auto r = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec));
+    const auto r = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec), wells);
     last_sor_ = r.iterations;
     sor_total_ += r.iterations;
     last_residual_ = r.relative_residual;
@@ -292,8 +293,18 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt) {
   bs.then = round_up(std::max<long>(bs.first / 4, 8));
   bs.max = 4096;
   FusedStatus st;
+  // a rate well's BHP is an unknown of the solve: updated before each iteration's sweeps (block
+  // Gauss-Seidel over the cells and the wells), so its cells' rows see the BHP of the iterate
+  auto k = be_.impes3d();
+  auto iterate = [&](long first, long count) {
+    if (a_.wells == 0) return sor.iterate(sa, first, count);
+    for (long it = first; it < first + count; ++it) {
+      k.wells_couple(wells);
+      sor.iterate(sa, it, 1);
+    }
+  };
   run_batches(
-      nm_.max_iterations, bs, [&](long first, long count) { sor.iterate(sa, first, count); },
+      nm_.max_iterations, bs, iterate,
       [&](long next) {
         st = sor.status(sa, next);
         return st.converged || st.non_finite;

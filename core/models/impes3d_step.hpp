@@ -67,7 +67,7 @@ class ImpesStep final : public ReservoirScheme<T> {
  private:
   double omega_for(double dt) const;
   // the pressure increment into dp_ by SOR or the Krylov solver; not ok when it failed
-  Attempt solve_pressure(double dt);
+  Attempt solve_pressure(double dt, const Impes3DWellArgs& wells);
 
   Backend& be_;
   const Communicator& comm_;

@@ -78,13 +78,14 @@
 #define IMP_W_COUNT 8
 #define IMP_NWP 9
 
-/* per completion: q_a = M_a (pw - p) + Q_a, written by the prepare step; the rates at p^{n+1}
-   (RW, RO), written by the finish step and added to the cell's masses by the update */
+/* per completion: q_a = M_a (pw - p), its mobilities and wellbore pressure written by the
+   prepare step (pw moved with the BHP by the coupling of a rate well); the rates at p^{n+1} (RW,
+   RO), written by the finish step and added to the cell's masses by the update */
 #define IMP_C_MW 0
 #define IMP_C_MO 1
 #define IMP_C_PW 2 /* wellbore pressure at the completion's depth */
-#define IMP_C_QW 3
-#define IMP_C_QO 4
+#define IMP_C_H 3  /* pw - BHP: the hydrostatic head from the reference depth */
+#define IMP_C_R 4  /* the completion's weight in its well's controlled rate; 0 unless on rate control */
 #define IMP_C_RW 5
 #define IMP_C_RO 6
 #define IMP_NCP 7
@@ -397,7 +398,7 @@ PF_TEMPLATE PF_FN void imp_update_cell(PF_TABLE_SPACE const pf_real* prm, pf_box
 /* ---- wells ------------------------------------------------------------------------------------ */
 
 /* Prepares well wp (its parameters) for the step: decides its control from the state at the start
-   of the step, writes each completion's q = M (pw - p) + Q into comp and adds the wells' terms to
+   of the step, writes each completion's q = M (pw - p) into comp and adds the wells' terms to
    the pressure rows (coef) of their cells; records the control, the BHP and the wellbore density
    in the well's output words. cidx: per completion its cell's index in the box arrays and in the
    colour-packed coefficients; cwi, cdepth: well index (sm3 cP / day / bar) and depth. */
@@ -459,43 +460,135 @@ PF_TEMPLATE PF_FN void imp_well_prepare(PF_TABLE_SPACE const pf_real* prm, PF_GL
   }
   for (long c = first; c < first + count; ++c) {
     const long L = cidx[2 * c], q = cidx[2 * c + 1];
-    const pf_real pw = bhp + rho * g * (cdepth[c] - dref);
-    pf_real mw = comp[c * IMP_NCP + IMP_C_MW], mo = comp[c * IMP_NCP + IMP_C_MO];
-    pf_real qw = (pf_real)0, qo = (pf_real)0;
-    if (rate) {
-      /* the rate shared out by the drawdowns of the start of the step: explicit, no coupling */
-      const pf_real d = pw - p[L];
-      qw = mw * d;
-      qo = mo * d;
-      mw = (pf_real)0;
-      mo = (pf_real)0;
-    }
-    comp[c * IMP_NCP + IMP_C_MW] = mw;
-    comp[c * IMP_NCP + IMP_C_MO] = mo;
+    const pf_real h = rho * g * (cdepth[c] - dref), pw = bhp + h;
+    const pf_real mw = comp[c * IMP_NCP + IMP_C_MW], mo = comp[c * IMP_NCP + IMP_C_MO];
     comp[c * IMP_NCP + IMP_C_PW] = pw;
-    comp[c * IMP_NCP + IMP_C_QW] = qw;
-    comp[c * IMP_NCP + IMP_C_QO] = qo;
-    /* the row of the cell gains dt sum_a B_a q_a = dt (b - a (p^n + dp)) over its pore volume */
-    const pf_real bw = props[IMP_P_BW * E + L], bo = props[IMP_P_BO * E + L];
+    comp[c * IMP_NCP + IMP_C_H] = h;
+    comp[c * IMP_NCP + IMP_C_R] = rate ? ao * mo + aw * mw : (pf_real)0;
+    /* the row of the cell gains dt sum_a B_a q_a = dt (b - a (p^n + dp)) over its pore volume; on
+       rate control less the completion's own share of the BHP, w dp / sum w (see below) */
+    const pf_real bw = props[IMP_P_BW * E + L], bo = props[IMP_P_BO * E + L], w = bw * mw + bo * mo;
     const pf_real inv = dt / pv0[L];
-    coef[q + PF_SOR_D * m2] += (bw * mw + bo * mo) * inv;
-    coef[q + PF_SOR_R * m2] += (bw * (mw * (pw - p[L]) + qw) + bo * (mo * (pw - p[L]) + qo)) * inv;
+    coef[q + PF_SOR_D * m2] += w * ((pf_real)1 - (rate ? w / vol : (pf_real)0)) * inv;
+    coef[q + PF_SOR_R * m2] += (bw * mw + bo * mo) * (pw - p[L]) * inv;
   }
   out[IMP_O_BHP] = PF_TO_WORD(bhp);
   out[IMP_O_CTRL] = PF_TO_WORD((pf_real)(rate ? IMP_CTRL_RATE : IMP_CTRL_BHP));
   out[IMP_O_RHO] = PF_TO_WORD(rho);
 }
 
+/* ---- rate wells held implicitly ----------------------------------------------------------------
+   A well on rate control keeps its completions' mobilities in the rows, as a BHP well does, and its
+   BHP is an unknown of the pressure solve. Sharing the rate out by the drawdowns of the start of
+   the step instead is explicit in each completion's pressure, and unstable where a completion's
+   mobility exceeds what its cell passes on to the reservoir (thin, highly permeable layers cut off
+   from each other): the layers' pressures then swing further apart every step (docs/impes3d.md).
+
+   In the pressure equation the BHP follows the iterate p^n + dp as
+     BHP = BHP_0 + sum_d w_d dp_d / sum_d w_d,   w = B_w M_w + B_o M_o,
+   BHP_0 being the BHP that delivers the rate at p^n: the well holds its reservoir-volume rate
+   through the step. With the weights w, the rows' gains, the coupling of the rows is symmetric
+   (CG solves it); with the controlled rate's own weights r it would not be for a producer whose
+   completions' water cuts differ. The rates themselves are exact: the finish step sets the BHP
+   that delivers the target at p^{n+1} (r weights); the small difference from the pressure
+   equation's BHP is a volume error of the step, which the next step's RES corrects. In
+   completion c's row its own share w_c dp_c / sum w is moved to the diagonal (imp_well_prepare), so
+   a well of one completion is an exact source and a row's iteration does not chase its own BHP; the
+   others' shares couple the rows: SOR updates them between sweeps (imp_well_couple), a Krylov
+   solver has them in its operator (imp_well_apply). */
+
+/* completion x's terms of its well's controlled rate at pressure pc of its cell: s[0] += r,
+   s[1] += r (pc - H) */
+PF_TEMPLATE PF_FN void imp_rate_terms(PF_GLOBAL const pf_real* x, pf_real pc, pf_real s[2]) {
+  const pf_real r = x[IMP_C_R];
+  s[0] += r;
+  s[1] += r * (pc - x[IMP_C_H]);
+}
+
+/* the BHP that delivers the rate target from the sums of imp_rate_terms over the well's completions
+   (s0 > 0): sum r (BHP + H - p) = target for an injector, sum r (p - H - BHP) = target for a producer */
+PF_TEMPLATE PF_FN pf_real imp_rate_bhp(PF_GLOBAL const pf_real* wp, pf_real s0, pf_real s1) {
+  const pf_real target = wp[IMP_W_RATE];
+  return wp[IMP_W_INJ] > (pf_real)0.5 ? (target + s1) / s0 : (s1 - target) / s0;
+}
+
+/* completion x's weight w = B_w M_w + B_o M_o in cell L: its row's gain per day and unit wellbore
+   pressure (m3/bar/day, not divided by the pore volume) */
+PF_TEMPLATE PF_FN pf_real imp_rate_weight(PF_GLOBAL const pf_real* x, PF_GLOBAL const pf_real* props, long E, long L) {
+  return props[IMP_P_BW * E + L] * x[IMP_C_MW] + props[IMP_P_BO * E + L] * x[IMP_C_MO];
+}
+
+/* Well wp on rate control, between SOR sweeps: each completion's row sees the BHP of the iterate
+   p^n + dp less its own share (which its diagonal holds); its right-hand side moves with it. The
+   completion's IMP_C_PW is that BHP plus its head (the finish step sets the true one). */
+PF_TEMPLATE PF_FN void imp_well_couple(PF_GLOBAL const pf_real* wp, PF_GLOBAL const long* cidx, PF_GLOBAL pf_real* comp,
+                                       PF_GLOBAL const pf_real* props, long E, long m2, PF_GLOBAL const pf_real* p,
+                                       PF_GLOBAL const pf_real* dp, PF_GLOBAL const pf_real* pv0, pf_real dt,
+                                       PF_GLOBAL pf_real* coef) {
+  const long first = (long)wp[IMP_W_FIRST], count = (long)wp[IMP_W_COUNT];
+  if (!(wp[IMP_W_OPEN] > (pf_real)0.5)) return;
+  pf_real s[2] = {(pf_real)0, (pf_real)0}, sw = (pf_real)0, swd = (pf_real)0;
+  for (long c = first; c < first + count; ++c) {
+    PF_GLOBAL const pf_real* x = comp + c * IMP_NCP;
+    const long L = cidx[2 * c];
+    imp_rate_terms(x, p[L], s);
+    const pf_real w = imp_rate_weight(x, props, E, L);
+    sw += w;
+    swd += w * dp[L];
+  }
+  if (!(s[0] > (pf_real)0) || !(sw > (pf_real)0)) return;
+  const pf_real bhp = imp_rate_bhp(wp, s[0], s[1]) + swd / sw;
+  for (long c = first; c < first + count; ++c) {
+    PF_GLOBAL pf_real* x = comp + c * IMP_NCP;
+    const long L = cidx[2 * c], q = cidx[2 * c + 1];
+    const pf_real w = imp_rate_weight(x, props, E, L);
+    const pf_real pw = bhp - w * dp[L] / sw + x[IMP_C_H];
+    coef[q + PF_SOR_R * m2] += dt * w * (pw - x[IMP_C_PW]) / pv0[L];
+    x[IMP_C_PW] = pw;
+  }
+}
+
+/* Well wp on rate control in an operator whose rows are multiplied by the pore volumes: the others'
+   shares of the BHP, y_c += sign dt w_c (sum_d w_d x_d - w_c x_c) / sum_d w_d (sign -1: A x;
+   +1: b - A x). Symmetric. */
+PF_TEMPLATE PF_FN void imp_well_apply(PF_GLOBAL const pf_real* wp, PF_GLOBAL const long* cidx, PF_GLOBAL const pf_real* comp,
+                                      PF_GLOBAL const pf_real* props, long E, pf_real dt, pf_real sign,
+                                      PF_GLOBAL const pf_real* x, PF_GLOBAL pf_real* y) {
+  const long first = (long)wp[IMP_W_FIRST], count = (long)wp[IMP_W_COUNT];
+  if (!(wp[IMP_W_OPEN] > (pf_real)0.5)) return;
+  pf_real sr = (pf_real)0, sw = (pf_real)0, swx = (pf_real)0;
+  for (long c = first; c < first + count; ++c) {
+    PF_GLOBAL const pf_real* xc = comp + c * IMP_NCP;
+    const long L = cidx[2 * c];
+    const pf_real w = imp_rate_weight(xc, props, E, L);
+    sr += xc[IMP_C_R];
+    sw += w;
+    swx += w * x[L];
+  }
+  if (!(sr > (pf_real)0) || !(sw > (pf_real)0)) return;
+  for (long c = first; c < first + count; ++c) {
+    const long L = cidx[2 * c];
+    const pf_real w = imp_rate_weight(comp + c * IMP_NCP, props, E, L);
+    y[L] += sign * dt * w * (swx - w * x[L]) / sw;
+  }
+}
+
 /* After the pressure solve: each completion's rates at p^{n+1} into comp (the update adds them to
-   the cells' masses), the well's total rates into its output words. */
+   the cells' masses), the well's total rates (and on rate control its BHP) into its output words. */
 PF_TEMPLATE PF_FN void imp_well_finish(PF_GLOBAL const pf_real* wp, PF_GLOBAL const long* cidx, PF_GLOBAL pf_real* comp,
                                        PF_GLOBAL const pf_real* p, PF_GLOBAL pf_u64* out) {
   const long first = (long)wp[IMP_W_FIRST], count = (long)wp[IMP_W_COUNT];
+  /* a well on rate control: the BHP that delivers the rate at p^{n+1} */
+  pf_real s[2] = {(pf_real)0, (pf_real)0};
+  for (long c = first; c < first + count; ++c) imp_rate_terms(comp + c * IMP_NCP, p[cidx[2 * c]], s);
+  const int rate = wp[IMP_W_OPEN] > (pf_real)0.5 && s[0] > (pf_real)0;
+  const pf_real bhp = rate ? imp_rate_bhp(wp, s[0], s[1]) : (pf_real)0;
   pf_real sw = (pf_real)0, so = (pf_real)0;
   for (long c = first; c < first + count; ++c) {
     PF_GLOBAL pf_real* x = comp + c * IMP_NCP;
+    if (rate) x[IMP_C_PW] = bhp + x[IMP_C_H];
     const pf_real d = x[IMP_C_PW] - p[cidx[2 * c]];
-    const pf_real qw = x[IMP_C_MW] * d + x[IMP_C_QW], qo = x[IMP_C_MO] * d + x[IMP_C_QO];
+    const pf_real qw = x[IMP_C_MW] * d, qo = x[IMP_C_MO] * d;
     x[IMP_C_RW] = qw;
     x[IMP_C_RO] = qo;
     sw += qw;
@@ -503,6 +596,7 @@ PF_TEMPLATE PF_FN void imp_well_finish(PF_GLOBAL const pf_real* wp, PF_GLOBAL co
   }
   out[IMP_O_QW] = PF_TO_WORD(sw);
   out[IMP_O_QO] = PF_TO_WORD(so);
+  if (rate) out[IMP_O_BHP] = PF_TO_WORD(bhp);
 }
 
 PF_NAMESPACE_END
