@@ -252,6 +252,63 @@ TEST_CASE("decks: SMALL.DATA reads into the same input as its TOML twin") {
   for (std::size_t r = 0; r < a.report_times.size(); ++r) CHECK(a.report_times[r] == doctest::Approx(b.report_times[r]).epsilon(1e-12));
 }
 
+TEST_CASE("decks: EQUIL item 9 averages each cell's S_w over 2N slices, as a grid refined N-fold twice would") {
+  // SMALL.DATA's EQUIL leaves item 9 to its default, -5 (OPM Flow's); its whole grid lies in the
+  // capillary transition zone (p_cow up to 0.3 bar over 15 m above the contact at 2020 m)
+  CHECK(eclipse::read_deck(kDecks + "SMALL.DATA")->input().initial.sublevels == 5);
+  CHECK(eclipse::read_deck(edited_deck("EQUIL0", {{" 2000 200 2020 0 /", " 2000 200 2020 0 1* 1* 1* 1* 0 /"}}))->input().initial.sublevels == 0);
+  const std::string msg = refusal(edited_deck("EQUIL3", {{" 2000 200 2020 0 /", " 2000 200 2020 0 1* 1* 1* 1* 3 /"}}));
+  CHECK_MESSAGE(msg.find("EQUIL item 9 = 3") != std::string::npos, msg);
+  // the twin, with its layers cut into M = 2N slices each and S_w at the slices' centres
+  // (sublevels 0): the coarse cell's S_w with sublevels N is the mean of its slices' (equal pore
+  // volumes), up to the slices' own discrete equilibrium
+  auto cf = io::CaseFile::load(kDecks + "small.toml");
+  ImpesInput coarse = read_impes3d_case(cf, reference(), Precision::Double).config.input;
+  const int N = 3, M = 2 * N;
+  coarse.initial.sublevels = N;
+  ImpesInput fine = coarse;
+  fine.initial.sublevels = 0;
+  auto& g = fine.grid;
+  const auto& c = coarse.grid;
+  g.nz = c.nz * M;
+  for (auto* v : {&g.dx, &g.dy, &g.dz, &g.tops, &g.permx, &g.permy, &g.permz, &g.poro, &g.ntg}) v->assign(g.cells(), 0.0);
+  if (!c.actnum.empty()) g.actnum.assign(g.cells(), 1);
+  for (long k = 0; k < c.nz; ++k)
+    for (int m = 0; m < M; ++m)
+      for (long j = 0; j < c.ny; ++j)
+        for (long i = 0; i < c.nx; ++i) {
+          const std::size_t a = c.index(i, j, k), b = g.index(i, j, k * M + m);
+          g.dx[b] = c.dx[a];
+          g.dy[b] = c.dy[a];
+          g.dz[b] = c.dz[a] / M;
+          g.tops[b] = c.tops[a] + m * c.dz[a] / M;
+          g.permx[b] = c.permx[a];
+          g.permy[b] = c.permy[a];
+          g.permz[b] = c.permz[a];
+          g.poro[b] = c.poro[a];
+          g.ntg[b] = c.ntg.empty() ? 1.0 : c.ntg[a];
+        }
+  if (c.ntg.empty()) g.ntg.clear();
+  const auto prm = build_prm(coarse.fluid);
+  const auto gc = build_geometry(coarse.grid), gf = build_geometry(fine.grid);
+  const auto sc = initial_state(coarse, gc, prm), sf = initial_state(fine, gf, prm);
+  ImpesInput centre = coarse;
+  centre.initial.sublevels = 0;
+  const auto s0 = initial_state(centre, gc, prm);
+  double worst = 0, moved = 0;
+  for (long k = 0; k < c.nz; ++k)
+    for (long j = 0; j < c.ny; ++j)
+      for (long i = 0; i < c.nx; ++i) {
+        double mean = 0;
+        for (int m = 0; m < M; ++m) mean += sf.sw[gf.at(i, j, k * M + m)] / M;
+        worst = std::max(worst, std::fabs(sc.sw[gc.at(i, j, k)] - mean));
+        moved = std::max(moved, std::fabs(sc.sw[gc.at(i, j, k)] - s0.sw[gc.at(i, j, k)]));
+      }
+  MESSAGE("max |S_w(N slices) - mean of the refined grid's| = ", worst, ", max change from the centre value ", moved);
+  CHECK(moved > 5e-4);        // the averaging changes S_w here (measured 8.6e-4)
+  CHECK(worst < 0.05 * moved);  // and to the refined grid's mean
+}
+
 TEST_CASE("decks: opm-common's connection factors equal impes3d's Peaceman index") {
   const auto deck = eclipse::read_deck(kDecks + "SMALL.DATA");
   auto in = deck->input();

@@ -90,6 +90,9 @@ struct ImpesInitial {
   double pc_owc = 0;
   double sw_uniform = std::numeric_limits<double>::quiet_NaN();  // equilibrium pressures with this S_w everywhere
   bool hydrostatic = true;  // false: the datum pressure in every cell (no contact), out of equilibrium
+  // with a contact: S_w of a cell as the mean over 2 sublevels equal slices of its thickness (EQUIL
+  // item 9 = -sublevels, OPM Flow's default 5); 0: the value at the cell's centre
+  int sublevels = 0;
 };
 
 struct ImpesInput {

@@ -215,6 +215,16 @@ ImpesState initial_state(const ImpesInput& in, const ImpesGeometry& geo, const s
         lo = std::min(lo, geo.depth[L]);
         hi = std::max(hi, geo.depth[L]);
       }
+    const bool sublevels = contact && ini.sublevels > 0;
+    if (sublevels)  // the cells' tops and bottoms too
+      for (long k = 0; k < g.nz; ++k)
+        for (long j = 0; j < g.ny; ++j)
+          for (long i = 0; i < g.nx; ++i) {
+            if (!(geo.pv0[geo.at(i, j, k)] > 0)) continue;
+            const std::size_t c = g.index(i, j, k);
+            lo = std::min(lo, g.tops[c]);
+            hi = std::max(hi, g.tops[c] + g.dz[c]);
+          }
     if (contact) {
       lo = std::min(lo, ini.owc_depth);
       hi = std::max(hi, ini.owc_depth);
@@ -275,6 +285,21 @@ ImpesState initial_state(const ImpesInput& in, const ImpesGeometry& geo, const s
               p = next;
               if (done) break;
             }
+          }
+          if (sublevels) {
+            // EQUIL item 9 = -N (OPM Flow's default -5): S_w as the mean over 2N equal slices of
+            // the cell's thickness, at the phase pressures of the slices' centres (the profiles'
+            // differences from the cell's centre added to its own)
+            const std::size_t c = g.index(i, j, k);
+            const int n = 2 * ini.sublevels;
+            const double h = g.dz[c] / n, po_c = pr.at(pr.po, d), pw_c = pr.at(pr.pw, d);
+            double sum = 0;
+            for (int s = 0; s < n; ++s) {
+              const double ds = g.tops[c] + (s + 0.5) * h;
+              bool unused = false;
+              sum += invert_pc(swof, (po + pr.at(pr.po, ds) - po_c) - (pw + pr.at(pr.pw, ds) - pw_c), &unused);
+            }
+            if (n > 0 && h > 0) sw = sum / n;
           }
           st.p[L] = p;
           st.sw[L] = sw;

@@ -229,6 +229,11 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
   ini.hydrostatic = cf.get_bool("initial.hydrostatic", true);
   ini.owc_depth = cf.get_double("initial.owc_depth", ini.owc_depth);
   ini.pc_owc = cf.get_double("initial.pc_owc", 0);
+  {
+    const long n = cf.get_int("initial.sublevels", 0);
+    if (n < 0 || n > 100) cf.fail("initial.sublevels", "= " + std::to_string(n) + " is not in [0, 100]");
+    ini.sublevels = static_cast<int>(n);
+  }
   if (cf.has("initial.sw")) {
     if (std::isfinite(ini.owc_depth)) cf.fail("initial.sw", "and initial.owc_depth are both given: a contact sets S_w");
     ini.sw_uniform = cf.in_range("initial.sw", 0.2, 0, 1, false, false);

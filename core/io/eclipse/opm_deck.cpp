@@ -175,6 +175,15 @@ void read_initial(const Opm::EclipseState& es, ImpesInput& in, const std::string
     ini.owc_depth = metric(Measure::length, r.waterOilContactDepth());
     ini.pc_owc = metric(Measure::pressure, r.waterOilContactCapillaryPressure());
     ini.hydrostatic = true;
+    // item 9, the accuracy of the initial fluids in place: 0 the cells' centres, -N the mean over
+    // 2N slices of each cell (OPM Flow's default -5, which poreflow follows); +N (tilted blocks) is
+    // OPM Flow's refusal too
+    const int acc = r.initializationTargetAccuracy();
+    if (acc > 0)
+      fail(path, "EQUIL item 9 = " + std::to_string(acc) +
+                     ": a positive accuracy (tilted fault blocks) is not supported; 0 takes the value at each cell's centre, "
+                     "-N the mean over 2N slices of it");
+    ini.sublevels = -acc;
     return;
   }
   const auto& fp = es.fieldProps();
