@@ -8,7 +8,8 @@
 #
 #   --decks       which decks (names of validation/decks/NAME.DATA); default QFS LAYERED HETERO
 #                 THIN; SPE10 (1.1 M cells, whose property files validation/gen_spe10.sh writes
-#                 when they are missing) only when named: flow takes an hour on a few cores
+#                 when they are missing) only when named: flow is slow on it (16 ranks reached
+#                 day 1.1 of 2000 in 541 s on the H100 machine; docs/fim.md)
 #   --backends    poreflow's backends, each compared on its own (NAME@backend in the tables);
 #                 default omp, or $BACKEND; --backend B is --backends B
 #   --flow-steps  default (the main figure): flow with its own time steps, the run a user makes;
