@@ -15,12 +15,12 @@ PF_KERNEL void fim_assemble(__global const pf_real* prm, pf_box3 b, long cells, 
                             __global const pf_real* pv0, __global const pf_real* wp, __global const pf_real* ws,
                             __global const int* ccell, __global const int* cwell, __global const pf_real* cwi,
                             __global pf_real* cq, __global pf_real* coef, __global pf_real* res, __global pf_real* cnv,
-                            __global pf_real* mbw, __global pf_real* mbo) {
+                            __global pf_real* mbw, __global pf_real* mbo, pf_real cnv_tol, __global pf_real* viol) {
   const long c = get_global_id(0);
   if (c >= cells) return;
   const long i = c % b.nx, j = (c / b.nx) % b.ny, k = c / (b.nx * b.ny);
   fim_assemble_cell(prm, b, i, j, k, E, dt, x, mw_n, mo_n, tx, ty, tz, depth, pv0, wp, ws, ccell, cwell, cwi, cq, coef, res, cnv,
-                    mbw, mbo);
+                    mbw, mbo, cnv_tol, viol);
 }
 
 PF_KERNEL void fim_wells_start(__global const pf_real* prm, long nw, __global const pf_real* wp, __global pf_real* ws,

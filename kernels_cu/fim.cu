@@ -19,12 +19,13 @@ __global__ void masses_kernel(const T* prm, long E, const T* x, const T* pv0, T*
 template <class T>
 __global__ void assemble_kernel(const T* prm, pf_box3 b, long cells, long E, T dt, const T* x, const T* mw_n, const T* mo_n,
                                 const T* tx, const T* ty, const T* tz, const T* depth, const T* pv0, const T* wp, const T* ws,
-                                const int* ccell, const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo) {
+                                const int* ccell, const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo,
+                                T cnv_tol, T* viol) {
   const long c = thread_index();
   if (c >= cells) return;
   const long i = c % b.nx, j = (c / b.nx) % b.ny, k = c / (b.nx * b.ny);
   phys::fim_assemble_cell<T>(prm, b, i, j, k, E, dt, x, mw_n, mo_n, tx, ty, tz, depth, pv0, wp, ws, ccell, cwell, cwi, cq, coef,
-                             res, cnv, mbw, mbo);
+                             res, cnv, mbw, mbo, cnv_tol, viol);
 }
 
 template <class T>
@@ -84,9 +85,10 @@ void launch_fim_masses(const T* prm, long E, const T* x, const T* pv0, T* mw, T*
 template <class T>
 void launch_fim_assemble(const T* prm, pf_box3 b, long cells, long E, T dt, const T* x, const T* mw_n, const T* mo_n, const T* tx,
                          const T* ty, const T* tz, const T* depth, const T* pv0, const T* wp, const T* ws, const int* ccell,
-                         const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo, cudaStream_t st) {
+                         const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo, T cnv_tol, T* viol,
+                         cudaStream_t st) {
   assemble_kernel<T><<<blocks_for(cells), kBlock, 0, st>>>(prm, b, cells, E, dt, x, mw_n, mo_n, tx, ty, tz, depth, pv0, wp, ws,
-                                                             ccell, cwell, cwi, cq, coef, res, cnv, mbw, mbo);
+                                                             ccell, cwell, cwi, cq, coef, res, cnv, mbw, mbo, cnv_tol, viol);
 }
 
 template <class T>
@@ -130,7 +132,7 @@ void launch_fim_pack(long E, const T* pv0, const T* p, const T* sw, T* x, cudaSt
   template void launch_fim_masses<T>(const T*, long, const T*, const T*, T*, T*, cudaStream_t);                            \
   template void launch_fim_assemble<T>(const T*, pf_box3, long, long, T, const T*, const T*, const T*, const T*, const T*, \
                                        const T*, const T*, const T*, const T*, const T*, const int*, const int*, const T*, \
-                                       T*, T*, T*, T*, T*, T*, cudaStream_t);                                               \
+                                       T*, T*, T*, T*, T*, T*, T, T*, cudaStream_t);                                        \
   template void launch_fim_well_start<T>(const T*, long, const T*, T*, const long*, const T*, const T*, const T*, const T*,  \
                                          T*, cudaStream_t);                                                                 \
   template void launch_fim_well_equation<T>(long, const T*, T*, const long*, T*, T, T*, T*, cudaStream_t);                  \

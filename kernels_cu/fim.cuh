@@ -12,7 +12,8 @@ void launch_fim_masses(const T* prm, long E, const T* x, const T* pv0, T* mw, T*
 template <class T>
 void launch_fim_assemble(const T* prm, pf_box3 b, long cells, long E, T dt, const T* x, const T* mw_n, const T* mo_n, const T* tx,
                          const T* ty, const T* tz, const T* depth, const T* pv0, const T* wp, const T* ws, const int* ccell,
-                         const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo, cudaStream_t st);
+                         const int* cwell, const T* cwi, T* cq, T* coef, T* res, T* cnv, T* mbw, T* mbo, T cnv_tol, T* viol,
+                         cudaStream_t st);
 template <class T>
 void launch_fim_well_start(const T* prm, long nw, const T* wp, T* ws, const long* cidx, const T* cwi, const T* cdepth, const T* x,
                            const T* pv0, T* cq, cudaStream_t st);

@@ -138,6 +138,7 @@ struct FimOnDevice {
         cnv(be, 2 * P.box.extent()),
         mbw(be, P.box.extent()),
         mbo(be, P.box.extent()),
+        viol(be, P.box.extent()),
         box(P.box),
         wells(P.wells),
         completions(P.completions) {
@@ -150,11 +151,12 @@ struct FimOnDevice {
     cwell = ints(P.cwell, P.cwell.size() * sizeof(int));
     ccell = ints(P.ccell, P.ccell.size() * sizeof(int));
     cq.fill(T(0));
-    for (Field<T>* f : {&coef, &res, &cnv, &mbw, &mbo}) f->fill(T(0));
+    for (Field<T>* f : {&coef, &res, &cnv, &mbw, &mbo, &viol}) f->fill(T(0));
   }
   static std::vector<double> at_least_one(const std::vector<double>& v) { return v.empty() ? std::vector<double>(16, 0.0) : v; }
 
-  Field<T> tx, ty, tz, depth, pv0, prm, x, mw_n, mo_n, wp, ws, cwi, cdepth, cq, coef, res, cnv, mbw, mbo;
+  Field<T> tx, ty, tz, depth, pv0, prm, x, mw_n, mo_n, wp, ws, cwi, cdepth, cq, coef, res, cnv, mbw, mbo, viol;
+  double cnv_tol = 0.01;  // assemble's tolerance of viol
   std::unique_ptr<Buffer> cidx, cwell, ccell;
   Box3 box;
   long wells, completions;
@@ -169,7 +171,8 @@ struct FimOnDevice {
   }
   void assemble(Backend& be, double dt) {
     be.fim().assemble({precision_of<T>(), grid(), &prm.buffer(), prm.size(), dt, &x.buffer(), &mw_n.buffer(), &mo_n.buffer(),
-                       well_arrays(), &coef.buffer(), &res.buffer(), &cnv.buffer(), &mbw.buffer(), &mbo.buffer()});
+                       well_arrays(), &coef.buffer(), &res.buffer(), &cnv.buffer(), &mbw.buffer(), &mbo.buffer(), cnv_tol,
+                       &viol.buffer()});
   }
   void well_equation(Backend& be, double dt) {
     be.fim().well_equation({precision_of<T>(), well_arrays(), dt, box.extent(), &coef.buffer(), &res.buffer()});

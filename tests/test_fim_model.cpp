@@ -102,7 +102,7 @@ TEST_CASE("fim: the decks give the serial double run on every backend, balance e
     // every backend against the serial one, both converged far past the defaults: a Newton that
     // stops anywhere within CNV 1e-2 leaves the last digits to the order of the GPUs' sums (1e-7
     // apart at the defaults on the H100), so the same solution is asked to 1e-8 of tight solves
-    const std::vector<std::string> tight = {"newton.cnv=1e-10", "newton.mb=1e-13", "newton.wells=1e-10",
+    const std::vector<std::string> tight = {"newton.cnv=1e-10", "newton.relaxed_pv_fraction=0", "newton.mb=1e-13", "newton.wells=1e-10",
                                             "newton.max_iterations=30", "linear.tolerance=1e-11", "linear.max_iterations=2000"};
     auto tm = model_of(reference(), ref.deck, tight);
     auto& tb = dynamic_cast<Impes3D<double>&>(*tm);
@@ -201,6 +201,8 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"newton.cnv=1e-3"}).find("newton.cnv applies to scheme = fim, not impes") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "pressure.solver=\"cg\""}).find("pressure.solver applies to scheme = impes, not fim") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "newton.cvn=0.1"}).find("unknown key 'newton.cvn'") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "newton.cnv_relaxed=0.001"}).find("newton.cnv_relaxed = 0.001") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "newton.relaxed_pv_fraction=2"}).find("newton.relaxed_pv_fraction") != std::string::npos);
   CHECK(refused({"scheme=\"implicit\""}).find("scheme = 'implicit' is not one of impes") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.solver=\"gmres\""}).find("linear.solver = 'gmres' is not one of bicgstab, fgmres") !=
         std::string::npos);
@@ -211,7 +213,7 @@ TEST_CASE("fim: Newton converges quadratically on a smooth step") {
   // SMALL.DATA's first step of a day, solved far past the defaults with exact linear solves: once
   // close, each iteration squares the error (CNV, the scaled residual's largest entry)
   auto m = model_of(reference(), "SMALL",
-                    {"time.dt_init=1", "newton.cnv=1e-13", "newton.mb=1e-15", "newton.wells=1e-13", "newton.max_iterations=20",
+                    {"time.dt_init=1", "newton.cnv=1e-13", "newton.relaxed_pv_fraction=0", "newton.mb=1e-15", "newton.wells=1e-13", "newton.max_iterations=20",
                      "linear.tolerance=1e-13", "linear.max_iterations=5000"});
   auto& r = dynamic_cast<Impes3D<double>&>(*m);
   r.step(r.report_times().front());

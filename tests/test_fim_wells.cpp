@@ -49,7 +49,7 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
   const auto v = direction(P, g), dx = direction(P, g);
   const auto y0 = random_vector<double>(P.x.size(), -1, 1);
   struct Out {
-    std::vector<double> ws_start, cq, ws, coef, res, cnv, mbw, mbo, y, ws_upd, x_upd, p, sw, dp, ds, packed;
+    std::vector<double> ws_start, cq, ws, coef, res, cnv, mbw, mbo, viol, y, ws_upd, x_upd, p, sw, dp, ds, packed;
   };
   auto run = [&](Backend& be, auto tag) {
     using U = decltype(tag);
@@ -71,6 +71,7 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
     o.cnv = convert<double>(d.cnv.download());
     o.mbw = convert<double>(d.mbw.download());
     o.mbo = convert<double>(d.mbo.download());
+    o.viol = convert<double>(d.viol.download());
     d.well_equation(be, kDt);
     o.cq = convert<double>(d.cq.download());
     o.ws = convert<double>(d.ws.download());
@@ -135,6 +136,20 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
     for (double m : P.mw_n) mscale = std::max(mscale, m);
     CHECK(max_rel_diff(got.res, ref.res, mscale) <= (sizeof(T) == 4 ? 1e-5 : 1e-12));
     CHECK(max_rel_diff(got.cnv, ref.cnv, 1e-3) <= t);
+    {
+      // viol: each active cell's V_p0 where either of its own CNVs is above the tolerance, else 0
+      // (against the run's own CNV: float may put a cell at the tolerance on the other side)
+      const long E = long(P.box.extent());
+      long over = 0, under = 0;
+      for (long L = 0; L < E; ++L) {
+        const bool above = got.cnv[L] > 0.01 || got.cnv[E + L] > 0.01;
+        const double expect = P.pv0[L] > 0 && above ? double(convert<T>(std::vector<double>{P.pv0[L]})[0]) : 0.0;
+        CHECK(got.viol[L] == expect);
+        if (P.pv0[L] > 0) (above ? over : under) += 1;
+      }
+      CHECK(over > 0);   // the problem has cells on both sides of the tolerance
+      CHECK(under > 0);
+    }
     CHECK(max_rel_diff(got.mbw, ref.mbw, mscale) <= t);
     CHECK(max_rel_diff(got.mbo, ref.mbo, mscale) <= t);
     CHECK(max_rel_diff(got.y, ref.y) <= t);

@@ -34,13 +34,13 @@ class HostFim final : public FimImpl {
       const T *wp = host_ptr<T>(a.wells.wp), *ws = host_ptr<T>(a.wells.ws), *cwi = host_ptr<T>(a.wells.cwi);
       const int *ccell = host_ptr<int>(a.wells.ccell), *cwell = host_ptr<int>(a.wells.cwell);
       T *cq = host_ptr<T>(a.wells.cq), *coef = host_ptr<T>(a.coef), *res = host_ptr<T>(a.res), *cnv = host_ptr<T>(a.cnv),
-        *mbw = host_ptr<T>(a.mbw), *mbo = host_ptr<T>(a.mbo);
-      const T dt = static_cast<T>(a.dt);
+        *mbw = host_ptr<T>(a.mbw), *mbo = host_ptr<T>(a.mbo), *viol = host_ptr<T>(a.viol);
+      const T dt = static_cast<T>(a.dt), cnv_tol = static_cast<T>(a.cnv_tol);
 #pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(std::size_t(cells) * 32))
       for (long c = 0; c < cells; ++c) {
         const long i = c % b.nx, j = (c / b.nx) % b.ny, k = c / (b.nx * b.ny);
         phys::fim_assemble_cell<T>(prm, b, i, j, k, E, dt, x, mwn, mon, tx, ty, tz, depth, pv0, wp, ws, ccell, cwell, cwi, cq,
-                                   coef, res, cnv, mbw, mbo);
+                                   coef, res, cnv, mbw, mbo, cnv_tol, viol);
       }
     });
   }

@@ -63,6 +63,7 @@ void FimKernels::assemble(const FimAssembleArgs& a) {
   check_values(a.cnv, 2 * E, a.prec, w, "convergence measures");
   check_values(a.mbw, E, a.prec, w, "water balance");
   check_values(a.mbo, E, a.prec, w, "oil balance");
+  check_values(a.viol, E, a.prec, w, "pore volume over the CNV tolerance");
   check_wells(a.wells, E, a.prec, w);
   if (a.grid.box.cells() == 0) return;
   impl_.assemble(a);

@@ -54,16 +54,18 @@ struct FimAssembleArgs {
   const Buffer *x = nullptr, *mw_n = nullptr, *mo_n = nullptr;
   FimWells wells;
   Buffer *coef = nullptr, *res = nullptr, *cnv = nullptr, *mbw = nullptr, *mbo = nullptr;
+  double cnv_tol = 0.01;   // viol: V_p0 of each cell whose CNV is above this, else 0
+  Buffer* viol = nullptr;
 
   // fim_assemble(prm, b, cells, E, dt, x, mw_n, mo_n, tx, ty, tz, depth, pv0, wp, ws, ccell, cwell,
-  //              cwi, cq, coef, res, cnv, mbw, mbo)
+  //              cwi, cq, coef, res, cnv, mbw, mbo, cnv_tol, viol)
   auto kernel_args() const {
     using namespace karg;
     return std::tuple(In<Real>{prm}, grid.box.view(), static_cast<long>(grid.box.cells()), static_cast<long>(grid.box.extent()),
                       Real{dt}, In<Real>{x}, In<Real>{mw_n}, In<Real>{mo_n}, In<Real>{grid.tx}, In<Real>{grid.ty},
                       In<Real>{grid.tz}, In<Real>{grid.depth}, In<Real>{grid.pv0}, In<Real>{wells.wp}, In<Real>{wells.ws},
                       In<int>{wells.ccell}, In<int>{wells.cwell}, In<Real>{wells.cwi}, Out<Real>{wells.cq}, Out<Real>{coef},
-                      Out<Real>{res}, Out<Real>{cnv}, Out<Real>{mbw}, Out<Real>{mbo});
+                      Out<Real>{res}, Out<Real>{cnv}, Out<Real>{mbw}, Out<Real>{mbo}, Real{cnv_tol}, Out<Real>{viol});
   }
 };
 

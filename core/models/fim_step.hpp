@@ -79,6 +79,7 @@ class FimStep final : public ReservoirScheme<T> {
  private:
   struct Measures {
     double cnv = 0, mb_w = 0, mb_o = 0, well = 0;  // the worst of each (MB: relative to the pore volume)
+    double over = 0;  // the fraction of the pore volume in cells whose CNV is above newton.cnv
     double sum_w = 0, sum_o = 0;                   // the residuals' sums, sm3
     bool finite = true;
   };
@@ -95,7 +96,7 @@ class FimStep final : public ReservoirScheme<T> {
   const ImpesInput& in_;
   std::size_t E_;
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
-  Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
+  Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
   Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
   std::unique_ptr<Buffer> cwell_;
   std::vector<T> ws_host_;

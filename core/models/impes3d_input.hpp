@@ -122,6 +122,11 @@ const char* to_string(ReservoirSchemeKind s);
 struct FimNumerics {
   int max_iterations = 15;   // Newton iterations of a step before it is cut
   double cnv = 1e-2;         // converged: every cell's B_a |R_a| / V_p0 at most this ...
+  // ... or, as OPM Flow: at most cnv_relaxed in every cell where the cells above cnv hold at most
+  // relaxed_pv_fraction of the pore volume (OPM Flow 2022.10's --tolerance-cnv-relaxed = 1,
+  // --relaxed-max-pv-fraction = 0.03); relaxed_pv_fraction 0: strict everywhere
+  double cnv_relaxed = 1.0;
+  double relaxed_pv_fraction = 0.03;
   double mb = 1e-7;          // ... and each phase's |sum B_a R_a| / sum V_p0 at most this ...
   double wells = 1e-5;       // ... and each rate well's |R_w| at most this x max(target, 1 sm3/day)
   double dp_max = 100;       // the largest change of a cell's pressure in one Newton iteration, bar

@@ -206,7 +206,9 @@ PF_TEMPLATE PF_FN int fim_ctrl(pf_real v) { return (int)(v + (pf_real)0.5); }
    faces' neighbours are read through tx, ty, tz (0 at the boundary and next to inactive cells), as
    impes3d's. A cell with a completion (ccell[L] = c >= 0, of well cwell[c]) adds its rates at
    pw = bhp + head and writes them with their derivatives into cq. The convergence measures:
-   cnv[L], cnv[E + L] = B_a |R_a| / V_p0 (water, oil), mbw[L], mbo[L] = R_a (sm3). */
+   cnv[L], cnv[E + L] = B_a |R_a| / V_p0 (water, oil), mbw[L], mbo[L] = R_a (sm3), and viol[L] =
+   V_p0 where either CNV is above cnv_tol, else 0 (summed: the pore volume that violates CNV, for
+   OPM Flow's relaxed criterion). */
 PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_box3 bx, long i, long j, long k, long E,
                                          pf_real dt, PF_GLOBAL const pf_real* x, PF_GLOBAL const pf_real* mw_n,
                                          PF_GLOBAL const pf_real* mo_n, PF_GLOBAL const pf_real* tx,
@@ -216,13 +218,13 @@ PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_b
                                          PF_GLOBAL const int* ccell, PF_GLOBAL const int* cwell,
                                          PF_GLOBAL const pf_real* cwi, PF_GLOBAL pf_real* cq, PF_GLOBAL pf_real* coef,
                                          PF_GLOBAL pf_real* res, PF_GLOBAL pf_real* cnv, PF_GLOBAL pf_real* mbw,
-                                         PF_GLOBAL pf_real* mbo) {
+                                         PF_GLOBAL pf_real* mbo, pf_real cnv_tol, PF_GLOBAL pf_real* viol) {
   const long L = pf_box_at(bx, i, j, k);
   if (!(pv0[L] > (pf_real)0)) {
     for (int q = 0; q < 7; ++q)
       for (int e = 0; e < 4; ++e) coef[(q * E + L) * 4 + e] = (pf_real)0;
     res[2 * L] = res[2 * L + 1] = (pf_real)0;
-    cnv[L] = cnv[E + L] = mbw[L] = mbo[L] = (pf_real)0;
+    cnv[L] = cnv[E + L] = mbw[L] = mbo[L] = viol[L] = (pf_real)0;
     return;
   }
   const pf_real pa = x[2 * L], sa = x[2 * L + 1];
@@ -293,6 +295,7 @@ PF_TEMPLATE PF_FN void fim_assemble_cell(PF_TABLE_SPACE const pf_real* prm, pf_b
   cnv[E + L] = fabs(ro) / (ca.ibo * v0);
   mbw[L] = rw;
   mbo[L] = ro;
+  viol[L] = (cnv[L] > cnv_tol || cnv[E + L] > cnv_tol || !(cnv[L] == cnv[L]) || !(cnv[E + L] == cnv[E + L])) ? v0 : (pf_real)0;
 }
 
 /* The masses of cell L at the state x (the start of a step): mw, mo (0 where inactive). */

@@ -407,6 +407,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
+      "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree"};
   for (const auto& key : cf.keys()) {
@@ -422,6 +423,9 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   FimNumerics& f = nm.fim;
   f.max_iterations = static_cast<int>(cf.int_in_range("newton.max_iterations", f.max_iterations, 1, 1000));
   f.cnv = cf.in_range("newton.cnv", f.cnv, 0, 1, true, false);
+  f.cnv_relaxed = cf.in_range("newton.cnv_relaxed", f.cnv_relaxed, 0, 1e6, true, false);
+  if (f.cnv_relaxed < f.cnv) cf.fail("newton.cnv_relaxed", "= " + std::to_string(f.cnv_relaxed) + " is below newton.cnv");
+  f.relaxed_pv_fraction = cf.in_range("newton.relaxed_pv_fraction", f.relaxed_pv_fraction, 0, 1, false, false);
   f.mb = cf.in_range("newton.mb", f.mb, 0, 1, true, false);
   f.wells = cf.in_range("newton.wells", f.wells, 0, 1, true, false);
   f.dp_max = cf.positive("newton.dp_max", f.dp_max);
