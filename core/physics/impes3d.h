@@ -470,7 +470,7 @@ PF_TEMPLATE PF_FN void imp_well_prepare(PF_TABLE_SPACE const pf_real* prm, PF_GL
     const pf_real bw = props[IMP_P_BW * E + L], bo = props[IMP_P_BO * E + L], w = bw * mw + bo * mo;
     const pf_real inv = dt / pv0[L];
     coef[q + PF_SOR_D * m2] += w * ((pf_real)1 - (rate ? w / vol : (pf_real)0)) * inv;
-    coef[q + PF_SOR_R * m2] += (bw * mw + bo * mo) * (pw - p[L]) * inv;
+    coef[q + PF_SOR_R * m2] += w * (pw - p[L]) * inv;
   }
   out[IMP_O_BHP] = PF_TO_WORD(bhp);
   out[IMP_O_CTRL] = PF_TO_WORD((pf_real)(rate ? IMP_CTRL_RATE : IMP_CTRL_BHP));
