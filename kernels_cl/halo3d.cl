@@ -11,3 +11,11 @@ PF_BOX_KERNEL void halo3d_pass(__global pf_real* f, pf_box3 b, int dir, int mode
   pf_halo_fill_point(f, b, dir, i, j, k, mode_lo, mode_hi, value_lo, value_hi);
   PF_BOX_END
 }
+
+PF_BOX_KERNEL void halo3d_pack(__global pf_real* f, pf_box3 b, int dir, __global pf_real* buf, int unpack, int sides) {
+  long nu, nv;
+  pf_halo_extent(b, dir, &nu, &nv);
+  PF_BOX_BEGIN(nu, nv, 2 * b.halo)
+  pf_halo_pack_point(f, b, dir, i, j, k, buf, unpack, sides);
+  PF_BOX_END
+}

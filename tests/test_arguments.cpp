@@ -146,6 +146,18 @@ TEST_CASE("arguments: bl1d, tridiag, adi2d and the box families") {
     h.field = &g.buffer();
     h.face[0].mode = HaloMode::Periodic;
     CHECK_THROWS_WITH_AS(be.halo3d().fill(h), doctest::Contains("periodic"), BackendError);
+    // pack and unpack: a direction out of range, a buffer too small, fewer cells than the halo
+    Halo3DPackArgs pk;
+    pk.box = Box3::standalone(5, 4, 3, 2);
+    Field<double> pf(be, pk.box.extent()), pb(be, 2 * Halo3DPackArgs::face_values(pk.box, 0) - 1);
+    pk.field = &pf.buffer();
+    pk.buf = &pb.buffer();
+    pk.dir = 3;
+    CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("direction 3"), BackendError);
+    pk.dir = 0;
+    CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("buffer"), BackendError);
+    pk.box = Box3::standalone(1, 4, 3, 2);
+    CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("fewer than the halo"), BackendError);
     Laplace3DApplyArgs l{Precision::Double, Box3::standalone(2, 2, 2, 0), &f.buffer(), box, &g.buffer(), 1, 1, 1, {}};
     CHECK_THROWS_WITH_AS(be.laplace3d().apply(l), doctest::Contains("halo"), BackendError);
   });

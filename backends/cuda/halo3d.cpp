@@ -18,6 +18,14 @@ class CudaHalo3D final : public Halo3DImpl {
     });
     PF_CHECK_LAUNCH("halo3d fill");
   }
+  void pack(const Halo3DPackArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_halo_pack<T>, a.kernel_args(), a.shape, ctx_.stream());
+    });
+    PF_CHECK_LAUNCH(a.unpack ? "halo3d unpack" : "halo3d pack");
+  }
 
  private:
   CudaContext& ctx_;

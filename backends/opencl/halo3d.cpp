@@ -11,20 +11,25 @@ class ClHalo3D final : public Halo3DImpl {
  public:
   explicit ClHalo3D(ClContext& ctx) : ctx_(ctx) {}
   void fill_pass(const Halo3DFillArgs& a, int dir) override {
-    const pf_box3 b = a.box.view();
+    run(a.prec, a.box, dir, a.shape, "halo3d_pass", a.pass_args(dir));
+  }
+  void pack(const Halo3DPackArgs& a) override { run(a.prec, a.box, a.dir, a.shape, "halo3d_pack", a.kernel_args()); }
+
+ private:
+  // the face index space of direction dir is (u, v) by 2 halo layers: a 3D launch whatever the box's shape
+  template <class Args>
+  void run(Precision prec, const Box3& box, int dir, const BoxShape& shape, const char* name, const Args& args) {
     long nu, nv;
-    phys::pf_halo_extent(b, dir, &nu, &nv);
-    // the face index space is (u, v) by 2 halo layers: a 3D launch whatever the box's shape
-    BoxShape s = a.shape;
+    phys::pf_halo_extent(box.view(), dir, &nu, &nv);
+    BoxShape s = shape;
     s.kind = BoxLaunch::Blocks3D;
     s.bz = 1;
-    const BoxLaunchCl l = box_launch(nu, nv, 2 * b.halo, s);
-    ClKernel& k = ctx_.kernel("halo3d", a.prec, l.threads, "halo3d_pass", l.defines);
-    ctx_.set_args(k, a.prec, a.pass_args(dir));
+    const BoxLaunchCl l = box_launch(nu, nv, 2 * box.halo, s);
+    ClKernel& k = ctx_.kernel("halo3d", prec, l.threads, name, l.defines);
+    ctx_.set_args(k, prec, args);
     ctx_.launch(k, l.global, l.local);
   }
 
- private:
   ClContext& ctx_;
 };
 

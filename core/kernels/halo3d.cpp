@@ -37,4 +37,26 @@ void Halo3DKernels::fill(const Halo3DFillArgs& a) {
   for (int dir = 0; dir < 3; ++dir) impl_.fill_pass(a, dir);
 }
 
+std::size_t Halo3DPackArgs::face_values(const Box3& b, int dir) {
+  long nu = 0, nv = 0;
+  phys::pf_halo_extent(b.view(), dir, &nu, &nv);
+  return static_cast<std::size_t>(b.halo * nu * nv);
+}
+
+void Halo3DKernels::pack(const Halo3DPackArgs& a) {
+  const char* what = a.unpack ? "halo3d unpack" : "halo3d pack";
+  check_precision(be_, a.prec, what);
+  check_box(a.box, a.field, a.prec, what);
+  check_box_shape(a.shape, what);
+  if (a.dir < 0 || a.dir > 2) throw BackendError(std::string(what) + ": direction " + std::to_string(a.dir) + " (0, 1 or 2)");
+  if (a.sides < 0 || a.sides > 3) throw BackendError(std::string(what) + ": sides " + std::to_string(a.sides) + " (bits 0 and 1)");
+  if (a.box.halo == 0 || a.sides == 0) return;
+  const long n[3] = {a.box.nx, a.box.ny, a.box.nz};
+  if (n[a.dir] < a.box.halo)
+    throw BackendError(std::string(what) + ": " + std::to_string(n[a.dir]) + " cells across in direction " + "xyz"[a.dir] +
+                       ", fewer than the halo " + std::to_string(a.box.halo));
+  check_values(a.buf, 2 * Halo3DPackArgs::face_values(a.box, a.dir), a.prec, what, "the buffer");
+  impl_.pack(a);
+}
+
 }  // namespace poreflow

@@ -40,17 +40,42 @@ struct Halo3DFillArgs {
   }
 };
 
+// Moves the layers of direction `dir` between `field` and the contiguous buffer `buf` for an exchange with the neighbouring boxes (core/physics/halo3d.h,
+// pf_halo_pack_point): pack copies the interior layers next to each face of `sides` into buf,
+// unpack copies buf into the ghost layers of those sides. buf holds face_values a side, the low
+// side first.
+struct Halo3DPackArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  Buffer* field = nullptr;
+  Buffer* buf = nullptr;
+  int dir = 0;
+  bool unpack = false;
+  int sides = 3;   // bit 0: low side, bit 1: high side
+  BoxShape shape;  // GPU launch shape (a 3D launch of the face index space)
+
+  // the values one side of direction dir moves: halo x the pass's nu x nv
+  static std::size_t face_values(const Box3& b, int dir);
+  // halo3d_pack(field, box, dir, buf, unpack, sides)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(Out<Real>{field}, box.view(), dir, Out<Real>{buf}, static_cast<int>(unpack), sides);
+  }
+};
+
 class Halo3DImpl {
  public:
   virtual ~Halo3DImpl() = default;
   // one pass: direction dir of the args (halo > 0, arguments checked)
   virtual void fill_pass(const Halo3DFillArgs& a, int dir) = 0;
+  virtual void pack(const Halo3DPackArgs& a) = 0;  // arguments checked, halo > 0
 };
 
 class Halo3DKernels {
  public:
   Halo3DKernels(Backend& be, Halo3DImpl& impl) : be_(be), impl_(impl) {}
   void fill(const Halo3DFillArgs& a);
+  void pack(const Halo3DPackArgs& a);
 
  private:
   Backend& be_;

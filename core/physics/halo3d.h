@@ -80,6 +80,45 @@ PF_TEMPLATE PF_FN void pf_halo_fill_point(PF_GLOBAL pf_real* f, pf_box3 b, int d
   f[pf_box_at(b, i, j, k)] = val;
 }
 
+/* An exchange between neighbouring boxes of one grid (core/comm/halo_exchange.hpp) moves a
+   direction's layers through a contiguous buffer with the pass's index space (u, v, w):
+   buf[(w * nv + v) * nu + u]. Packing reads the interior layer nearest the face first (side hi:
+   cell n-1-g, side lo: cell g), unpacking writes ghost g (hi: n+g, lo: -1-g), so the high side a
+   box packs is its high neighbour's low side unpacked, and the tangential ranges are the fill's:
+   exchanged x, then y, then z, edges and corners come from the boxes that own them. `sides`:
+   bit 0 the low side, bit 1 the high side (a side without a neighbour is left alone). */
+PF_TEMPLATE PF_FN void pf_halo_pack_point(PF_GLOBAL pf_real* f, pf_box3 b, int dir, long u, long v, long w,
+                                          PF_GLOBAL pf_real* buf, int unpack, int sides) {
+  const long h = b.halo;
+  const int hi = w >= h;
+  if (!(sides & (hi ? 2 : 1))) return;
+  const long g = hi ? w - h : w;
+  const long n = dir == 0 ? b.nx : dir == 1 ? b.ny : b.nz;
+  const long at = unpack ? (hi ? n + g : -1 - g) : (hi ? n - 1 - g : g);
+  long i, j, k;
+  if (dir == 0) {
+    i = at;
+    j = u;
+    k = v;
+  } else if (dir == 1) {
+    i = u - h;
+    j = at;
+    k = v;
+  } else {
+    i = u - h;
+    j = v - h;
+    k = at;
+  }
+  long nu, nv;
+  pf_halo_extent(b, dir, &nu, &nv);
+  const long q = (w * nv + v) * nu + u;
+  const long L = pf_box_at(b, i, j, k);
+  if (unpack)
+    f[L] = buf[q];
+  else
+    buf[q] = f[L];
+}
+
 PF_NAMESPACE_END
 
 #endif
