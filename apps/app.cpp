@@ -4,11 +4,13 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "apps/common.hpp"
 #include "apps/options.hpp"
 #include "core/base/error.hpp"
+#include "core/comm/mpi.hpp"
 
 namespace poreflow::app {
 
@@ -79,7 +81,10 @@ int main(int argc, char** argv) {
   add_compare(app, c);
   add_bench(app, c);
   add_generate(app, c);
+  std::optional<mpi::Session> session;
   try {
+    session.emplace(argc, argv);  // MPI when a launcher started several processes
+    c.processes = session->size();
     check_subcommands(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

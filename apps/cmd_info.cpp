@@ -2,6 +2,7 @@
 #include <fmt/core.h>
 
 #include "apps/common.hpp"
+#include "core/comm/mpi.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/io/eclipse/deck.hpp"
 
@@ -24,6 +25,8 @@ void add_info(CLI::App& app, Common& c) {
     fmt::print("Eclipse decks: {}\n", eclipse::available() ? "yes (opm-common)" : "no (built without opm-common)");
     const auto lib = io::checkpoint_library();
     fmt::print("checkpoints: {}\n", lib.empty() ? "not compiled (built without HDF5)" : lib);
+    fmt::print("MPI: {}\n", mpi::compiled() ? mpi::library() + " (runs over several processes: docs/mpi.md)"
+                                             : std::string("not compiled (built without libopenmpi-dev)"));
   });
 }
 

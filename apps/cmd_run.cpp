@@ -64,6 +64,10 @@ void add_run(CLI::App& app, Common& c) {
       ->check(CLI::ExistingFile);
   sub->callback([&c, sub] {
     apply_logging(c);
+    if (c.processes > 1)
+      throw ConfigError("started as one of " + std::to_string(c.processes) +
+                        " MPI processes: the models do not run decomposed yet; the linear solvers do (docs/mpi.md). Run "
+                        "`poreflow run` as one process");
     auto cf = load_case(co.path, c);
     const auto prec = run_precision(cf, *sub, c);
     auto out = read_output_options(cf);

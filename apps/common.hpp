@@ -24,6 +24,7 @@ struct Common {
   std::string pressure_solver, algorithm;
   int exit_code = 0;  // set by a subcommand that finished but must report failure (compare)
   std::vector<std::string> args;  // the command line after the program's name (for hints)
+  int processes = 1;              // the MPI run's processes (core/comm/mpi.hpp); 1 without a launcher
 };
 
 // Registers the shared options on a subcommand: --backend when `backend`, the device choice

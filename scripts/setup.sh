@@ -7,7 +7,7 @@ BUILD=${POREFLOW_BUILD_DIR:-$ROOT/build}
 PACKAGES=(cmake ninja-build g++ pkg-config python3
   ocl-icd-opencl-dev opencl-clhpp-headers opencl-c-headers pocl-opencl-icd
   doctest-dev libspdlog-dev libcli11-dev libtomlplusplus-dev libstb-dev libhdf5-dev
-  libopm-common-dev python3-opm-common)
+  libopm-common-dev python3-opm-common libopenmpi-dev openmpi-bin)
 
 install_missing() {
   local missing=()

@@ -161,6 +161,9 @@ class DoublingHook final : public DeviceCombine, public Communicator {
   void sum(std::span<double>) const override {}
   void max(std::span<double>) const override {}
   bool any(bool v) const override { return v; }
+  void max(std::span<std::uint64_t>) const override {}
+  void exchange(std::span<const Transfer>) const override {}
+  void broadcast(void*, std::size_t, int) const override {}
   const DeviceCombine* device_combine() const override { return this; }
 
  private:

@@ -1,5 +1,10 @@
 #include "core/comm/communicator.hpp"
 
+#include <cstring>
+#include <string>
+
+#include "core/base/error.hpp"
+
 namespace poreflow {
 namespace {
 
@@ -15,6 +20,16 @@ class SelfCommunicator final : public Communicator {
   void sum(std::span<double>) const override {}
   void max(std::span<double>) const override {}
   bool any(bool local) const override { return local; }
+  void max(std::span<std::uint64_t>) const override {}
+  void exchange(std::span<const Transfer> transfers) const override {
+    for (const Transfer& t : transfers) {
+      if (t.peer != 0) throw ConfigError("a transfer to process " + std::to_string(t.peer) + " in a run of one process");
+      if (t.bytes) std::memmove(t.recv, t.send, t.bytes);
+    }
+  }
+  void broadcast(void*, std::size_t, int root) const override {
+    if (root != 0) throw ConfigError("a broadcast from process " + std::to_string(root) + " in a run of one process");
+  }
   const DeviceCombine* device_combine() const override { return nullptr; }
 };
 

@@ -6,6 +6,7 @@
 // size 1: every combine returns its input and the device hook does nothing); an MPI
 // implementation replaces it without touching a kernel (docs/architecture.md, "Communicator").
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "core/kernels/combine.hpp"
@@ -30,6 +31,22 @@ class Communicator {
   virtual void max(std::span<double> values) const = 0;
   // true on every process when it is true on any (a failed step, a stop)
   virtual bool any(bool local) const = 0;
+  // element-wise maxima of 64-bit words (the control words of core/base/converge.h), in place
+  virtual void max(std::span<std::uint64_t> words) const = 0;
+
+  // Point-to-point: each transfer sends `bytes` from `send` to process `peer` and receives as
+  // many from it into `recv`, tagged so that one pair may exchange several messages (the sender's
+  // send_tag is the receiver's recv_tag). Everything is posted before anything is waited for.
+  struct Transfer {
+    int peer = -1;
+    const void* send = nullptr;
+    void* recv = nullptr;
+    std::size_t bytes = 0;
+    int send_tag = 0, recv_tag = 0;
+  };
+  virtual void exchange(std::span<const Transfer> transfers) const = 0;
+  // root's bytes to every process
+  virtual void broadcast(void* data, std::size_t bytes, int root) const = 0;
 
   // The device hook (core/kernels/combine.hpp) a family calls between a launch that folded a check
   // into its control words and the launch that decides on them; nullptr when there is nothing to
@@ -37,7 +54,7 @@ class Communicator {
   virtual const DeviceCombine* device_combine() const = 0;
 };
 
-// The single-process communicator.
+// The single-process communicator (a transfer to itself copies).
 const Communicator& self_communicator();
 
 }  // namespace poreflow

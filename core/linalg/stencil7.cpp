@@ -42,8 +42,33 @@ template <class T>
 void Stencil7Operator<T>::apply(const Field<T>& x, Field<T>& y, Guard g) const {
   check_vector(*this, x, "7-point apply", "x");
   check_vector(*this, y, "7-point apply", "y");
+  fill_ghosts(x);
   backend().stencil7().apply({precision_of<T>(), m_.box, m_.block, &m_.coef.buffer(), m_.active.get(), &x.buffer(), nullptr,
                               &y.buffer(), g.ctrl});
+  clear_ghosts(x);
+}
+
+template <class T>
+void Stencil7Operator<T>::set_exchange(const HaloExchange* e) {
+  if (e && m_.block != 1)
+    throw ConfigError("a decomposed 7-point operator has one unknown per cell, not " + std::to_string(m_.block));
+  if (e && (e->box().nx != m_.box.nx || e->box().ny != m_.box.ny || e->box().nz != m_.box.nz || e->box().off != m_.box.off ||
+            e->box().sy != m_.box.sy || e->box().sz != m_.box.sz || e->box().halo != m_.box.halo))
+    throw ConfigError("a decomposed 7-point operator: the exchange's box " + e->box().describe() + " is not the matrix's " +
+                      m_.box.describe());
+  ex_ = e;
+}
+
+// The ghosts of x are the operator's: written before a product, zero again after it (x is the
+// caller's const input; only entries that belong to no row change, and they hold 0 outside products).
+template <class T>
+void Stencil7Operator<T>::fill_ghosts(const Field<T>& x) const {
+  if (ex_) ex_->exchange(const_cast<Buffer&>(x.buffer()));
+}
+
+template <class T>
+void Stencil7Operator<T>::clear_ghosts(const Field<T>& x) const {
+  if (ex_) ex_->clear(const_cast<Buffer&>(x.buffer()));
 }
 
 template <class T>
@@ -51,8 +76,10 @@ void Stencil7Operator<T>::residual(const Field<T>& b, const Field<T>& x, Field<T
   check_vector(*this, b, "7-point residual", "b");
   check_vector(*this, x, "7-point residual", "x");
   check_vector(*this, r, "7-point residual", "r");
+  fill_ghosts(x);
   backend().stencil7().apply({precision_of<T>(), m_.box, m_.block, &m_.coef.buffer(), m_.active.get(), &x.buffer(),
                               &b.buffer(), &r.buffer(), g.ctrl});
+  clear_ghosts(x);
 }
 
 template <class T>

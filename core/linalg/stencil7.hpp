@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "core/comm/halo_exchange.hpp"
 #include "core/kernels/box3.hpp"
 #include "core/kernels/field.hpp"
 #include "core/linalg/linear_operator.hpp"
@@ -51,8 +52,19 @@ class Stencil7Operator final : public LinearOperator<T> {
   // "row 17: cell (i, j, k), unknown u"
   std::string describe_row(std::size_t row) const override;
 
+  // A process's part of a decomposed operator (docs/mpi.md): its coefficients to the cells across
+  // a shared face are the matrix's own, and every product first fills x's ghosts from the
+  // neighbours (e's box must be the matrix's), then sets them back to 0. Preconditioners set up
+  // from the matrix see only the process's own rows and columns (block Jacobi across processes).
+  // Scalar operators only; nullptr: none.
+  void set_exchange(const HaloExchange* e);
+  const HaloExchange* exchange() const { return ex_; }
+
  private:
+  void fill_ghosts(const Field<T>& x) const;
+  void clear_ghosts(const Field<T>& x) const;
   Stencil7Matrix<T>& m_;
+  const HaloExchange* ex_ = nullptr;
 };
 
 }  // namespace poreflow::linalg

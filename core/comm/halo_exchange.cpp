@@ -1,0 +1,124 @@
+#include "core/comm/halo_exchange.hpp"
+
+#include <string>
+
+#include "core/base/error.hpp"
+#include "core/kernels/halo3d.hpp"
+
+namespace poreflow {
+
+// one direction's device buffers and host staging: both sides, low first
+struct HaloExchange::Stage {
+  std::size_t face = 0;  // values a side
+  std::unique_ptr<Buffer> send, recv, zero;  // zero: what clear unpacks
+  std::vector<unsigned char> hsend, hrecv;
+};
+
+HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
+                           BoxShape shape)
+    : comm_(comm), be_(be), box_(box), prec_(prec), shape_(shape) {
+  if (d.size() != comm.size())
+    throw ConfigError("halo exchange: a decomposition into " + std::to_string(d.size()) + " boxes for " +
+                      std::to_string(comm.size()) + " processes");
+  const RankBox mine = d.box(comm.rank());
+  if (mine.nx != box.nx || mine.ny != box.ny || mine.nz != box.nz)
+    throw ConfigError("halo exchange: the box " + box.describe() + " is not process " + std::to_string(comm.rank()) + "'s " +
+                      std::to_string(mine.nx) + " x " + std::to_string(mine.ny) + " x " + std::to_string(mine.nz) + " cells");
+  const std::size_t word = prec == Precision::Float ? sizeof(float) : sizeof(double);
+  for (int dir = 0; dir < 3; ++dir) {
+    bool shared = false;
+    for (int side = 0; side < 2; ++side) {
+      const int p = comm.size() > 1 ? d.neighbour(comm.rank(), dir, side) : -1;
+      peer_[dir][side] = p;
+      if (p < 0) continue;
+      shared = true;
+      const RankBox other = d.box(p);
+      const long across = dir == 0 ? other.nx : dir == 1 ? other.ny : other.nz;
+      const long own = dir == 0 ? box.nx : dir == 1 ? box.ny : box.nz;
+      if (std::min(across, own) < box.halo)
+        throw ConfigError("halo exchange: processes " + std::to_string(comm.rank()) + " and " + std::to_string(p) + " hold " +
+                          std::to_string(own) + " and " + std::to_string(across) + " cells across direction " + "xyz"[dir] +
+                          ", fewer than the halo " + std::to_string(box.halo) + " (fewer processes along it)");
+    }
+    if (!shared || box.halo == 0) continue;
+    any_ = true;
+    auto s = std::make_unique<Stage>();
+    s->face = Halo3DPackArgs::face_values(box, dir);
+    s->send = be.alloc(2 * s->face * word);
+    s->recv = be.alloc(2 * s->face * word);
+    s->zero = be.alloc(2 * s->face * word);
+    be.fill(*s->zero, prec, 0.0, 2 * s->face);
+    s->hsend.resize(2 * s->face * word);
+    s->hrecv.resize(2 * s->face * word);
+    stage_[static_cast<std::size_t>(dir)] = std::move(s);
+  }
+}
+
+HaloExchange::~HaloExchange() = default;
+
+std::size_t HaloExchange::bytes_per_exchange() const {
+  const std::size_t word = prec_ == Precision::Float ? sizeof(float) : sizeof(double);
+  std::size_t b = 0;
+  for (int dir = 0; dir < 3; ++dir)
+    for (int side = 0; side < 2; ++side)
+      if (peer_[dir][side] >= 0 && stage_[static_cast<std::size_t>(dir)]) b += stage_[static_cast<std::size_t>(dir)]->face * word;
+  return b;
+}
+
+void HaloExchange::exchange(Buffer& field) const {
+  if (!any_) return;
+  const std::size_t word = prec_ == Precision::Float ? sizeof(float) : sizeof(double);
+  for (int dir = 0; dir < 3; ++dir) {
+    Stage* s = stage_[static_cast<std::size_t>(dir)].get();
+    if (!s) continue;
+    const int sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
+    Halo3DPackArgs p;
+    p.prec = prec_;
+    p.box = box_;
+    p.field = &field;
+    p.buf = s->send.get();
+    p.dir = dir;
+    p.sides = sides;
+    p.shape = shape_;
+    be_.halo3d().pack(p);
+    const std::size_t bytes = s->face * word;
+    std::vector<Communicator::Transfer> t;
+    for (int side = 0; side < 2; ++side) {
+      if (peer_[dir][side] < 0) continue;
+      const std::size_t at = static_cast<std::size_t>(side) * bytes;
+      be_.download(*s->send, s->hsend.data() + at, bytes, at);
+      // my high side is my neighbour's low side: the tag names the receiver's side
+      t.push_back({peer_[dir][side], s->hsend.data() + at, s->hrecv.data() + at, bytes, 2 * dir + (1 - side), 2 * dir + side});
+    }
+    comm_.exchange(t);
+    for (int side = 0; side < 2; ++side)
+      if (peer_[dir][side] >= 0) {
+        const std::size_t at = static_cast<std::size_t>(side) * bytes;
+        be_.upload(*s->recv, s->hrecv.data() + at, bytes, at);
+      }
+    p.buf = s->recv.get();
+    p.unpack = true;
+    be_.halo3d().pack(p);
+  }
+  ++exchanges_;
+}
+
+void HaloExchange::clear(Buffer& field) const {
+  if (!any_) return;
+  for (int dir = 0; dir < 3; ++dir) {
+    Stage* s = stage_[static_cast<std::size_t>(dir)].get();
+    if (!s) continue;
+    Halo3DPackArgs p;
+    p.prec = prec_;
+    p.box = box_;
+    p.field = &field;
+    p.buf = s->zero.get();
+    p.dir = dir;
+    p.sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
+    p.unpack = true;
+    p.shape = shape_;
+    be_.halo3d().pack(p);
+  }
+}
+
+}  // namespace poreflow

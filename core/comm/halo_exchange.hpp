@@ -1,0 +1,55 @@
+#pragma once
+// The halo exchange of a decomposed grid (docs/mpi.md): a process's box (a Box3 of its arrays)
+// receives into its ghost layers the cells its neighbours own, direction by direction (x, then y,
+// then z, each after the last has landed, so edges and corners come from the boxes that own them):
+// the halo3d family packs the layers next to each shared face into a device buffer, the buffer
+// is read to the host, the communicator exchanges it with the neighbour, and the received layers
+// are written back and unpacked into the ghosts. Faces at the grid's edge are left to the model's
+// own halo fill. A run of one process exchanges nothing.
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/comm/communicator.hpp"
+#include "core/comm/decomposition.hpp"
+#include "core/kernels/backend.hpp"
+#include "core/kernels/box3.hpp"
+
+namespace poreflow {
+
+class HaloExchange {
+ public:
+  // box: this process's cells (the decomposition's box of comm.rank()) with their halo inside
+  // its arrays. ConfigError when the box's sizes are not the decomposition's, or a box across a
+  // shared face is narrower than the halo.
+  HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
+               BoxShape shape = {});
+  ~HaloExchange();
+  HaloExchange(const HaloExchange&) = delete;
+  HaloExchange& operator=(const HaloExchange&) = delete;
+
+  // fills the ghosts of field (values of prec in box's layout) across every shared face
+  void exchange(Buffer& field) const;
+  // sets every ghost that exchange writes to zero (a vector of a solve keeps 0 outside its rows
+  // between products)
+  void clear(Buffer& field) const;
+
+  bool any() const { return any_; }  // some face is shared
+  const Box3& box() const { return box_; }
+  long exchanges() const { return exchanges_; }  // calls of exchange that moved something
+  std::size_t bytes_per_exchange() const;        // sent by this process per exchange
+
+ private:
+  const Communicator& comm_;
+  Backend& be_;
+  Box3 box_;
+  Precision prec_;
+  BoxShape shape_;
+  std::array<std::array<int, 2>, 3> peer_{};  // [dir][side]: the neighbour's rank, -1: none
+  bool any_ = false;
+  mutable long exchanges_ = 0;
+  struct Stage;
+  std::array<std::unique_ptr<Stage>, 3> stage_;  // per direction with a shared face
+};
+
+}  // namespace poreflow

@@ -1,0 +1,27 @@
+// core/comm/mpi.hpp without MPI built in: one process, and a clear stop when a launcher started more.
+#include <cstdlib>
+#include <string>
+
+#include "core/base/error.hpp"
+#include "core/comm/mpi.hpp"
+#include "core/comm/mpi_launch.hpp"
+
+namespace poreflow::mpi {
+
+bool compiled() { return false; }
+std::string library() { return "not built in"; }
+
+Session::Session(int&, char**&) {
+  const Launch l = launched();
+  if (l.size > 1)
+    throw ConfigError("started by an MPI launcher as one of " + std::to_string(l.size) +
+                      " processes, but this poreflow was built without MPI (install libopenmpi-dev and rebuild; "
+                      "`poreflow info` says what is built in)");
+}
+Session::~Session() = default;
+int Session::rank() const { return 0; }
+int Session::size() const { return 1; }
+
+std::unique_ptr<Communicator> Session::world(Backend&) const { return std::make_unique<SelfWorld>(); }
+
+}  // namespace poreflow::mpi

@@ -1,0 +1,128 @@
+// core/comm/mpi.hpp with MPI: every process of MPI_COMM_WORLD, errors returned (not fatal) and
+// reported as BackendError with MPI's own message.
+#include <mpi.h>
+
+#include <climits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/comm/mpi.hpp"
+#include "core/comm/mpi_launch.hpp"
+#include "core/comm/staged_combine.hpp"
+
+namespace poreflow::mpi {
+namespace {
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw BackendError(std::string("MPI ") + what + ": " + std::string(msg, static_cast<std::size_t>(len)));
+}
+
+int count_of(std::size_t bytes, const char* what) {
+  if (bytes > static_cast<std::size_t>(INT_MAX))
+    throw BackendError(std::string("MPI ") + what + ": " + std::to_string(bytes) + " bytes in one message (at most 2^31 - 1)");
+  return static_cast<int>(bytes);
+}
+
+class MpiWorld final : public Communicator {
+ public:
+  explicit MpiWorld(Backend& be) : combine_(*this, be) {
+    check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "rank");
+    check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "size");
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  double sum(double v) const override { return all(v, MPI_DOUBLE, MPI_SUM); }
+  double max(double v) const override { return all(v, MPI_DOUBLE, MPI_MAX); }
+  double min(double v) const override { return all(v, MPI_DOUBLE, MPI_MIN); }
+  long sum(long v) const override { return all(v, MPI_LONG, MPI_SUM); }
+  long max(long v) const override { return all(v, MPI_LONG, MPI_MAX); }
+  void sum(std::span<double> v) const override { all_in_place(v.data(), v.size(), MPI_DOUBLE, MPI_SUM); }
+  void max(std::span<double> v) const override { all_in_place(v.data(), v.size(), MPI_DOUBLE, MPI_MAX); }
+  void max(std::span<std::uint64_t> v) const override { all_in_place(v.data(), v.size(), MPI_UINT64_T, MPI_MAX); }
+  bool any(bool v) const override {
+    int x = v ? 1 : 0;
+    check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "allreduce");
+    return x != 0;
+  }
+  void exchange(std::span<const Transfer> t) const override {
+    std::vector<MPI_Request> req;
+    req.reserve(2 * t.size());
+    for (const Transfer& x : t) {
+      req.emplace_back();
+      check(MPI_Irecv(x.recv, count_of(x.bytes, "receive"), MPI_BYTE, x.peer, x.recv_tag, MPI_COMM_WORLD, &req.back()), "receive");
+    }
+    for (const Transfer& x : t) {
+      req.emplace_back();
+      check(MPI_Isend(x.send, count_of(x.bytes, "send"), MPI_BYTE, x.peer, x.send_tag, MPI_COMM_WORLD, &req.back()), "send");
+    }
+    check(MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE), "wait");
+  }
+  void broadcast(void* data, std::size_t bytes, int root) const override {
+    check(MPI_Bcast(data, count_of(bytes, "broadcast"), MPI_BYTE, root, MPI_COMM_WORLD), "broadcast");
+  }
+  const DeviceCombine* device_combine() const override { return size_ > 1 ? &combine_ : nullptr; }
+
+ private:
+  template <class V>
+  V all(V v, MPI_Datatype t, MPI_Op op) const {
+    check(MPI_Allreduce(MPI_IN_PLACE, &v, 1, t, op, MPI_COMM_WORLD), "allreduce");
+    return v;
+  }
+  void all_in_place(void* v, std::size_t n, MPI_Datatype t, MPI_Op op) const {
+    if (n == 0) return;
+    check(MPI_Allreduce(MPI_IN_PLACE, v, count_of(n, "allreduce"), t, op, MPI_COMM_WORLD), "allreduce");
+  }
+
+  int rank_ = 0, size_ = 1;
+  StagedCombine combine_;
+};
+
+}  // namespace
+
+bool compiled() { return true; }
+
+std::string library() {
+  char v[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(v, &len);
+  std::string s(v, static_cast<std::size_t>(len));
+  if (auto nl = s.find_first_of(",\n"); nl != std::string::npos) s.resize(nl);
+  return s;
+}
+
+Session::Session(int& argc, char**& argv) {
+  if (launched().size <= 1) return;  // alone: no MPI at all
+  int provided = 0;
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "init");
+  check(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN), "error handler");
+  active_ = true;
+}
+
+Session::~Session() {
+  if (active_) MPI_Finalize();
+}
+
+int Session::rank() const {
+  int r = 0;
+  if (active_) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int Session::size() const {
+  int s = 1;
+  if (active_) MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+std::unique_ptr<Communicator> Session::world(Backend& be) const {
+  if (!active_) return std::make_unique<SelfWorld>();
+  return std::make_unique<MpiWorld>(be);
+}
+
+}  // namespace poreflow::mpi

@@ -1,0 +1,289 @@
+// Runs over several processes (docs/mpi.md): the communicator's reductions, transfers and device
+// hook; the decomposition's boxes; the halo exchange on odd boxes with halos of 1 and 2; a
+// decomposed 7-point operator under CG against the one-process solve of the same global problem.
+// Every process checks its own part; the launcher runs the binary with 1 to 4 processes.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/comm/halo_exchange.hpp"
+#include "core/comm/staged_combine.hpp"
+#include "core/kernels/halo3d.hpp"
+#include "core/linalg/amg.hpp"
+#include "core/linalg/ilu.hpp"
+#include "core/linalg/jacobi.hpp"
+#include "core/linalg/krylov.hpp"
+#include "core/linalg/stencil7.hpp"
+#include "tests/harness.hpp"
+#include "tests/mpi/mpi_harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::linalg;
+using namespace poreflow::test;
+
+namespace {
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+TEST_CASE("mpi: reductions, transfers and broadcasts over every process") {
+  const Communicator& c = world(reference());
+  const int p = c.size(), r = c.rank();
+  CHECK(p == mpi_session()->size());
+  CHECK(c.sum(double(r + 1)) == p * (p + 1) / 2.0);
+  CHECK(c.sum(long(r + 1)) == long(p) * (p + 1) / 2);
+  CHECK(c.max(double(r)) == p - 1);
+  CHECK(c.min(double(r) - 0.5) == -0.5);
+  CHECK(c.max(long(-r)) == 0);
+  CHECK(c.any(r == p - 1));
+  CHECK_FALSE(c.any(false));
+  std::vector<double> v = {double(r), -double(r), 1.0};
+  c.sum(std::span<double>(v));
+  CHECK(v[0] == p * (p - 1) / 2.0);
+  CHECK(v[2] == p);
+  std::vector<std::uint64_t> w = {std::uint64_t(r) << 40, 7, ~std::uint64_t(0) - std::uint64_t(r)};
+  c.max(std::span<std::uint64_t>(w));
+  CHECK(w[0] == std::uint64_t(p - 1) << 40);
+  CHECK(w[2] == ~std::uint64_t(0));
+  // a ring: each process sends its rank to the next and receives the previous one's
+  const int next = (r + 1) % p, prev = (r + p - 1) % p;
+  long out = 1000 + r, in_prev = -1, in_next = -1, out2 = 2000 + r;
+  std::vector<Communicator::Transfer> t;
+  if (p == 1) {
+    t.push_back({0, &out, &in_prev, sizeof(long), 1, 1});
+    in_next = in_prev;
+  } else if (p == 2) {
+    t.push_back({next, &out, &in_prev, sizeof(long), 0, 0});
+    in_next = 1000 + next;
+  } else {
+    t.push_back({next, &out, &in_next, sizeof(long), 1, 2});  // sent "to the next", received "from the next"
+    t.push_back({prev, &out2, &in_prev, sizeof(long), 2, 1});
+  }
+  c.exchange(t);
+  if (p >= 3) {
+    CHECK(in_next == 2000 + next);
+    CHECK(in_prev == 1000 + prev);
+  } else {
+    CHECK(in_prev == 1000 + prev);
+  }
+  double root_value = r == 0 ? 3.25 : kNaN;
+  c.broadcast(&root_value, sizeof root_value, 0);
+  CHECK(root_value == 3.25);
+}
+
+TEST_SUITE("backend") {
+
+TEST_CASE("mpi: the device hook sums values and takes the maxima of words across processes") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const int p = c.size(), r = c.rank();
+    if (p == 1) {
+      CHECK(c.device_combine() == nullptr);  // one process enqueues nothing
+      return;
+    }
+    REQUIRE(c.device_combine() != nullptr);
+    Field<double> v(be, 5);
+    v.upload(std::vector<double>{kNaN, 1.0 + r, 0.5 * r, -2.0, kNaN});
+    c.device_combine()->sum_values(v.buffer(), Precision::Double, 1, 3);
+    const auto got = v.download();
+    CHECK(std::isnan(got[0]));
+    CHECK(got[1] == p * (p + 1) / 2.0);
+    CHECK(got[2] == 0.25 * p * (p - 1));
+    CHECK(got[3] == -2.0 * p);
+    CHECK(std::isnan(got[4]));
+    auto words = be.alloc(4 * sizeof(std::uint64_t));
+    std::vector<std::uint64_t> w = {5, std::uint64_t(r) * 3, std::uint64_t(p - r), 9};
+    be.upload(*words, w.data(), w.size() * sizeof w[0]);
+    c.device_combine()->max_words(*words, 1, 2);
+    be.download(*words, w.data(), w.size() * sizeof w[0]);
+    CHECK(w == std::vector<std::uint64_t>{5, std::uint64_t(p - 1) * 3, std::uint64_t(p), 9});
+  });
+}
+
+TEST_CASE_TEMPLATE("mpi: the halo exchange fills the ghosts across shared faces from their owners, halos 1 and 2", T, float, double) {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    for (long h : {1L, 2L})
+      for (const char* shape : {"march:32x8", "3d:4x4x2"}) {
+        // odd sizes, some holes (the decomposition weighs active cells; the exchange moves every cell)
+        const long gx = 29 + 2 * h, gy = 23, gz = 7;
+        std::vector<char> active(static_cast<std::size_t>(gx * gy * gz));
+        for (auto& a : active) a = rng()() % 5 != 0;
+        const Decomposition d = decompose(gx, gy, gz, c.size(), active, h);
+        const auto glob = random_vector<double>(active.size(), -1, 1);
+        const RankBox r = d.box(c.rank());
+        // inside a larger array: extra room on every side
+        const Box3 box = Box3::inside(r.nx, r.ny, r.nz, h, r.nx + 2 * h + 3, r.ny + 2 * h + 1, r.nz + 2 * h + 2, h + 2, h, h + 1);
+        std::vector<double> init(box.extent() + 5, kNaN);
+        for (long k = 0; k < r.nz; ++k)
+          for (long j = 0; j < r.ny; ++j)
+            for (long i = 0; i < r.nx; ++i) init[box.at(i, j, k)] = glob[static_cast<std::size_t>(r.i0 + i + gx * (r.j0 + j + gy * (r.k0 + k)))];
+        // the ghosts a shared face fills: each coordinate outside the box is on a side with a neighbour
+        auto want = init;
+        auto shared = [&](int dir, int side) { return d.neighbour(c.rank(), dir, side) >= 0; };
+        const long n[3] = {r.nx, r.ny, r.nz};
+        for (long k = -h; k < r.nz + h; ++k)
+          for (long j = -h; j < r.ny + h; ++j)
+            for (long i = -h; i < r.nx + h; ++i) {
+              const long x[3] = {i, j, k};
+              bool ghost = false, filled = true;
+              for (int dir = 0; dir < 3; ++dir) {
+                if (x[dir] >= 0 && x[dir] < n[dir]) continue;
+                ghost = true;
+                filled = filled && shared(dir, x[dir] >= n[dir] ? 1 : 0);
+              }
+              if (ghost && filled)
+                want[box.at(i, j, k)] = glob[static_cast<std::size_t>(r.i0 + i + gx * (r.j0 + j + gy * (r.k0 + k)))];
+            }
+        HaloExchange ex(c, d, be, box, precision_of<T>(), parse_box_shape(shape));
+        auto f = make_field(be, convert<T>(init));
+        ex.exchange(f.buffer());
+        CAPTURE(h);
+        CAPTURE(shape);
+        CAPTURE(d.describe());
+        const auto got = convert<double>(f.download());
+        const auto exp = convert<double>(convert<T>(want));
+        long bad = 0;
+        for (std::size_t q = 0; q < got.size(); ++q)
+          if (!(got[q] == exp[q] || (std::isnan(got[q]) && std::isnan(exp[q])))) ++bad;
+        CHECK(bad == 0);
+        CHECK(ex.any() == (c.size() > 1));
+        // cleared: every ghost the exchange writes is 0 (the passes' ranges: x over the interior,
+        // y over x's halo too, z over both), the rest as before
+        auto written = [&](long i, long j, long k) {
+          const long x[3] = {i, j, k};
+          for (int dir = 2; dir >= 0; --dir) {
+            if (x[dir] >= 0 && x[dir] < n[dir]) continue;
+            // the last pass that covers this ghost is its outermost direction's
+            if (!shared(dir, x[dir] >= n[dir] ? 1 : 0)) return false;
+            for (int e = dir + 1; e < 3; ++e)
+              if (x[e] < 0 || x[e] >= n[e]) return false;
+            return true;
+          }
+          return false;
+        };
+        ex.clear(f.buffer());
+        const auto cleared = convert<double>(f.download());
+        long bad_clear = 0;
+        for (long k = -h; k < r.nz + h; ++k)
+          for (long j = -h; j < r.ny + h; ++j)
+            for (long i = -h; i < r.nx + h; ++i) {
+              const std::size_t q = static_cast<std::size_t>(box.at(i, j, k));
+              const double e = written(i, j, k) ? 0.0 : got[q];
+              if (!(cleared[q] == e || (std::isnan(cleared[q]) && std::isnan(e)))) ++bad_clear;
+            }
+        CHECK(bad_clear == 0);
+      }
+  });
+}
+
+// CG on the decomposed operator: every process's part of the solution against the one-process
+// solve of the same global problem; the iteration counts of the preconditioners per process
+namespace {
+
+struct LocalSystem {
+  LocalSystem(Backend& be, const LocalRows& rows, const HaloExchange* ex)
+      : m(be, rows.box, 1), op(m), b(make_field(be, rows.b)) {
+    m.coef.upload(rows.coef);
+    be.upload(*m.active, rows.active.data(), rows.active.size() * sizeof(int));
+    op.set_exchange(ex);
+  }
+  Stencil7Matrix<double> m;
+  Stencil7Operator<double> op;
+  Field<double> b;
+};
+
+}  // namespace
+
+TEST_CASE("mpi: CG on a decomposed 7-point operator matches the one-process solve") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const GlobalProblem p = make_global_problem(37, 29, 11, 9, 3.0);
+    const Decomposition d = decompose(p.gx, p.gy, p.gz, c.size(), p.active);
+    const RankBox r = d.box(c.rank());
+    const LocalRows rows = local_rows(p, r, 1);
+    HaloExchange ex(c, d, be, rows.box, Precision::Double);
+    LocalSystem loc(be, rows, &ex);
+    // the same problem in one box on this process alone
+    const LocalRows all = local_rows(p, RankBox{0, 0, 0, p.gx, p.gy, p.gz}, 1);
+    LocalSystem one(be, all, nullptr);
+    KrylovOptions o;
+    o.tolerance = 1e-10;
+    o.max_iterations = 2000;
+    JacobiPreconditioner<double> mj, mj1;
+    mj.update(loc.op);
+    mj1.update(one.op);
+    Field<double> x(be, loc.op.size()), x1(be, one.op.size());
+    x.fill(0.0);
+    x1.fill(0.0);
+    const KrylovResult res = KrylovSolver<double>(loc.op, o, c).solve(loc.b, x, mj);
+    const KrylovResult res1 = KrylovSolver<double>(one.op, o).solve(one.b, x1, mj1);
+    CAPTURE(d.describe());
+    REQUIRE(res.converged);
+    REQUIRE(res1.converged);
+    // Jacobi is the same preconditioner however the grid is cut: the same Krylov recurrence, its
+    // dots summed in another order
+    CHECK(std::abs(res.iterations - res1.iterations) <= 1);
+    const auto xs = x.download(), xs1 = x1.download();
+    double err = 0, scale = 0;
+    for (std::size_t L = 0; L < rows.active.size(); ++L) {
+      if (!rows.active[L]) continue;
+      const long g = rows.global[L];
+      const long G = all.box.at(g % p.gx, (g / p.gx) % p.gy, g / (p.gx * p.gy));
+      err = std::max(err, std::abs(xs[L] - xs1[static_cast<std::size_t>(G)]));
+      scale = std::max(scale, std::abs(p.xstar[static_cast<std::size_t>(g)]));
+    }
+    err = c.max(err);
+    scale = c.max(scale);
+    CHECK(err <= 1e-8 * scale);
+    // the ghosts of the returned solution are 0 again (the operator clears what it exchanged)
+    long dirty = 0;
+    for (std::size_t L = 0; L < rows.active.size(); ++L) {
+      const long g = rows.global[L];
+      if (g >= 0 && !r.contains(g % p.gx, (g / p.gx) % p.gy, g / (p.gx * p.gy)) && xs[L] != 0) ++dirty;
+    }
+    CHECK(dirty == 0);
+    if (c.rank() == 0)
+      MESSAGE(be.name(), ": CG + Jacobi on ", c.size(), " processes: ", res.iterations, " iterations (one process: ", res1.iterations, ")");
+  });
+}
+
+TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes) converges to the global tolerance") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const GlobalProblem p = make_global_problem(41, 33, 13, 11, 2.0);
+    const Decomposition d = decompose(p.gx, p.gy, p.gz, c.size(), p.active);
+    const LocalRows rows = local_rows(p, d.box(c.rank()), 1);
+    HaloExchange ex(c, d, be, rows.box, Precision::Double);
+    LocalSystem loc(be, rows, &ex);
+    KrylovOptions o;
+    o.tolerance = 1e-8;
+    o.max_iterations = 500;
+    Ilu0<double> ilu;
+    Amg<double> amg(AmgConfig{}, c);
+    for (int which = 0; which < 2; ++which) {
+      Preconditioner<double>& M = which == 0 ? static_cast<Preconditioner<double>&>(ilu) : amg;
+      M.update(loc.op);
+      Field<double> x(be, loc.op.size());
+      x.fill(0.0);
+      const KrylovResult res = KrylovSolver<double>(loc.op, o, c).solve(loc.b, x, M);
+      CAPTURE(M.describe());
+      CHECK(res.converged);
+      // the true residual of the whole grid, from each process's rows
+      Field<double> rr(be, loc.op.size());
+      loc.op.residual(loc.b, x, rr, {});
+      const auto rv = rr.download();
+      double rn = 0, bn = 0;
+      for (std::size_t L = 0; L < rv.size(); ++L) rn += rv[L] * rv[L], bn += rows.b[L] * rows.b[L];
+      const double rel = std::sqrt(c.sum(rn) / c.sum(bn));
+      CHECK(rel <= 1.01e-8);
+      if (c.rank() == 0)
+        MESSAGE(be.name(), ": CG + ", std::string(which == 0 ? "ILU0" : "AMG"), " per process on ", c.size(), " processes: ", res.iterations,
+                " iterations, true relative residual ", rel);
+    }
+  });
+}
+
+}  // TEST_SUITE
