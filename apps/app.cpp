@@ -26,7 +26,9 @@ std::vector<std::string> split_list(const std::string& s) {
 void add_common_options(CLI::App& app, Common& c, bool backend, bool devices, const std::string& precision_default) {
   if (backend) app.add_option("--backend,-b", c.backend, "serial | omp | opencl | cuda | auto")->capture_default_str();
   if (devices) {
-    app.add_option("--device", c.backend_opts.cuda_device, "CUDA device index")->capture_default_str()->check(int_at_least(0));
+    app.add_option("--device", c.backend_opts.cuda_device,
+                   "CUDA device index (default: 0, or under mpirun each process's rank on its node)")
+        ->check(int_at_least(0));
     app.add_option("--cl-platform", c.backend_opts.cl_platform,
                    "OpenCL platform, a case-insensitive part of its name (e.g. NVIDIA, Portable)");
     app.add_option("--cl-device", c.backend_opts.cl_device, "OpenCL device index within the platform")
@@ -85,6 +87,9 @@ int main(int argc, char** argv) {
   try {
     session.emplace(argc, argv);  // MPI when a launcher started several processes
     c.processes = session->size();
+    const mpi::Launch launch = mpi::launched();
+    c.backend_opts.node_rank = launch.local_rank;
+    c.backend_opts.node_processes = launch.local_size;
     check_subcommands(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -35,10 +35,19 @@ std::unique_ptr<Backend> make_cuda(const BackendOptions& o) {
   int count = cuda_device_count();
   if (count == 0)
     throw BackendError("the cuda backend found no CUDA device; available backends: " + join(available_backends()));
-  if (o.cuda_device < 0 || o.cuda_device >= count)
-    throw ConfigError("--device " + std::to_string(o.cuda_device) + " does not exist: " + std::to_string(count) +
+  int dev = o.cuda_device;
+  if (dev < 0) {
+    // one GPU per process: the MPI processes of this node take the devices in turn
+    if (o.node_processes > count)
+      throw ConfigError(std::to_string(o.node_processes) + " MPI processes on this node but " + std::to_string(count) +
+                        " CUDA device(s): one device per process (start fewer processes per node, or name one "
+                        "with --device N for all of them to share)");
+    dev = o.node_rank;
+  }
+  if (dev >= count)
+    throw ConfigError("--device " + std::to_string(dev) + " does not exist: " + std::to_string(count) +
                       " CUDA device(s), numbered from 0");
-  return make_cuda_backend(o.cuda_device);
+  return make_cuda_backend(dev);
 #else
   not_compiled("cuda", "the CUDA toolkit (nvcc)");
 #endif

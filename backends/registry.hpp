@@ -11,7 +11,9 @@
 namespace poreflow {
 
 struct BackendOptions {
-  int cuda_device = 0;      // --device N
+  // --device N; -1: one device per MPI process of the node, by its local rank (0 for a process alone)
+  int cuda_device = -1;
+  int node_rank = 0, node_processes = 1;  // this process among the MPI processes of its node (core/comm/mpi.hpp)
   std::string cl_platform;  // --cl-platform NAME (substring, case-insensitive); empty: first with a device
   int cl_device = 0;        // --cl-device N (index within the chosen platform)
   int omp_threads = 0;      // 0: OpenMP default

@@ -32,6 +32,17 @@ std::string device_line(int dev) {
   return buf;
 }
 
+// page-locked host memory: the downloads and uploads of an exchange's layers run by DMA from it
+class PinnedStagingBuffer final : public StagingBuffer {
+ public:
+  explicit PinnedStagingBuffer(std::size_t bytes) : m_(bytes) {}
+  unsigned char* data() override { return static_cast<unsigned char*>(m_.get()); }
+  std::size_t bytes() const override { return m_.bytes(); }
+
+ private:
+  PinnedMem m_;
+};
+
 class CudaBackend final : public FamilyBackend {
  public:
   explicit CudaBackend(int device) : FamilyBackend(families_), ctx_(device), families_(make_families(ctx_)) {}
@@ -50,6 +61,11 @@ class CudaBackend final : public FamilyBackend {
     std::size_t free = 0, total = 0;
     PF_CHECK_CUDA(cudaMemGetInfo(&free, &total));
     return {free, free};
+  }
+
+  std::unique_ptr<StagingBuffer> alloc_staging(std::size_t bytes) override {
+    ctx_.activate();
+    return std::make_unique<PinnedStagingBuffer>(bytes);
   }
 
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override {

@@ -11,7 +11,7 @@ namespace poreflow {
 struct HaloExchange::Stage {
   std::size_t face = 0;  // values a side
   std::unique_ptr<Buffer> send, recv, zero;  // zero: what clear unpacks
-  std::vector<unsigned char> hsend, hrecv;
+  std::unique_ptr<StagingBuffer> hsend, hrecv;  // pinned where the backend has it
 };
 
 HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
@@ -48,8 +48,8 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
     s->recv = be.alloc(2 * s->face * word);
     s->zero = be.alloc(2 * s->face * word);
     be.fill(*s->zero, prec, 0.0, 2 * s->face);
-    s->hsend.resize(2 * s->face * word);
-    s->hrecv.resize(2 * s->face * word);
+    s->hsend = be.alloc_staging(2 * s->face * word);
+    s->hrecv = be.alloc_staging(2 * s->face * word);
     stage_[static_cast<std::size_t>(dir)] = std::move(s);
   }
 }
@@ -86,15 +86,15 @@ void HaloExchange::exchange(Buffer& field) const {
     for (int side = 0; side < 2; ++side) {
       if (peer_[dir][side] < 0) continue;
       const std::size_t at = static_cast<std::size_t>(side) * bytes;
-      be_.download(*s->send, s->hsend.data() + at, bytes, at);
+      be_.download(*s->send, s->hsend->data() + at, bytes, at);
       // my high side is my neighbour's low side: the tag names the receiver's side
-      t.push_back({peer_[dir][side], s->hsend.data() + at, s->hrecv.data() + at, bytes, 2 * dir + (1 - side), 2 * dir + side});
+      t.push_back({peer_[dir][side], s->hsend->data() + at, s->hrecv->data() + at, bytes, 2 * dir + (1 - side), 2 * dir + side});
     }
     comm_.exchange(t);
     for (int side = 0; side < 2; ++side)
       if (peer_[dir][side] >= 0) {
         const std::size_t at = static_cast<std::size_t>(side) * bytes;
-        be_.upload(*s->recv, s->hrecv.data() + at, bytes, at);
+        be_.upload(*s->recv, s->hrecv->data() + at, bytes, at);
       }
     p.buf = s->recv.get();
     p.unpack = true;

@@ -2,10 +2,25 @@
 
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "core/base/error.hpp"
 
 namespace poreflow {
+
+namespace {
+class PlainStagingBuffer final : public StagingBuffer {
+ public:
+  explicit PlainStagingBuffer(std::size_t bytes) : v_(bytes) {}
+  unsigned char* data() override { return v_.data(); }
+  std::size_t bytes() const override { return v_.size(); }
+
+ private:
+  std::vector<unsigned char> v_;
+};
+}  // namespace
+
+std::unique_ptr<StagingBuffer> Backend::alloc_staging(std::size_t bytes) { return std::make_unique<PlainStagingBuffer>(bytes); }
 
 void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
   if (offset > b.bytes() || bytes > b.bytes() - offset)

@@ -30,6 +30,15 @@ class Buffer {
   std::size_t bytes_;
 };
 
+// Host memory for staging transfers between a device and the host (an MPI exchange's layers):
+// page-locked on CUDA, so the copies run by DMA straight from it; ordinary memory elsewhere.
+class StagingBuffer {
+ public:
+  virtual ~StagingBuffer() = default;
+  virtual unsigned char* data() = 0;
+  virtual std::size_t bytes() const = 0;
+};
+
 // ---- argument checks every family makes ---------------------------------------------------------
 
 // Throws BackendError naming `what` unless [offset, offset + bytes) lies inside b.
@@ -63,6 +72,7 @@ class Backend {
   virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes) = 0;
   virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
   virtual void sync() = 0;  // waits for all enqueued work
+  virtual std::unique_ptr<StagingBuffer> alloc_staging(std::size_t bytes);  // for staging (see StagingBuffer)
 
   // What a run may still allocate: the device's free memory and its largest single buffer, in
   // bytes (0: unknown). Models compare their need with it before allocating.

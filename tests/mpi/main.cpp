@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
     else rest.push_back(argv[i]);
   }
   const mpi::Launch l = mpi::launched();
+  e.opts.node_rank = l.local_rank;  // one GPU per process where the node has enough (--pf-device=N to share one)
+  e.opts.node_processes = l.local_size;
   const char* seed = std::getenv("POREFLOW_TEST_SEED");
   std::uint64_t s = seed ? std::stoull(seed) : std::random_device{}();
   {

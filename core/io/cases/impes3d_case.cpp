@@ -230,9 +230,9 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
   ini.owc_depth = cf.get_double("initial.owc_depth", ini.owc_depth);
   ini.pc_owc = cf.get_double("initial.pc_owc", 0);
   {
-    const long n = cf.get_int("initial.sublevels", 0);
-    if (n < 0 || n > 100) cf.fail("initial.sublevels", "= " + std::to_string(n) + " is not in [0, 100]");
-    ini.sublevels = static_cast<int>(n);
+    const long sub = cf.get_int("initial.sublevels", 0);
+    if (sub < 0 || sub > 100) cf.fail("initial.sublevels", "= " + std::to_string(sub) + " is not in [0, 100]");
+    ini.sublevels = static_cast<int>(sub);
   }
   if (cf.has("initial.sw")) {
     if (std::isfinite(ini.owc_depth)) cf.fail("initial.sw", "and initial.owc_depth are both given: a contact sets S_w");
