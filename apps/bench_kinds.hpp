@@ -34,6 +34,10 @@ void bench_impes3d(const BenchOptions& o, const BackendOptions& bo, std::vector<
 template <class T>
 void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
 void print_decks_table(const std::vector<BenchRow>& rows);
+// the scalar linalg systems decomposed over the MPI processes of the run (apps/bench_linalg_ranks.cpp)
+template <class T>
+void bench_linalg_ranks(const BenchOptions& o, const BackendOptions& bo, std::vector<BenchRow>& rows, BandwidthList& bw);
+void print_linalg_ranks_table(const std::vector<BenchRow>& rows);
 
 // every reduction configuration of a backend (each variant; both combines for the paper
 // variants), restricted to --variants

@@ -8,6 +8,7 @@
 
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
+#include "core/kernels/box3.hpp"
 
 namespace poreflow::app {
 
@@ -21,6 +22,23 @@ struct LinalgSystem {
   long nx = 0, ny = 0, nz = 0;
   std::string label() const;
 };
+
+// A system on the host, in double: the 7-point planes on a box with halo 1, a right-hand side, and
+// the same numbers in sor3d's colour-packed arrays (scalar systems)
+struct HostSystem {
+  std::string label, what;
+  Box3 box;
+  int block = 1;
+  std::vector<double> coef;  // the stencil's planes (core/linalg/stencil7.hpp), the matrix's own signs
+  std::vector<int> active;
+  std::vector<double> rhs;   // block x extent
+  std::vector<double> sor;   // block 1: sor3d's colour-packed W E S N B T D R (D p - sum T p_n = R)
+  bool poisson = false;
+  std::size_t extent() const { return box.extent(); }
+  std::size_t vector_size() const { return extent() * static_cast<std::size_t>(block); }
+  std::size_t unknowns() const { return static_cast<std::size_t>(box.cells()) * static_cast<std::size_t>(block); }
+};
+HostSystem linalg_host_system(const LinalgSystem& spec);
 
 // false when the item names no system; ConfigError for a system item that is wrong
 bool parse_linalg_system(const std::string& item, LinalgSystem& out);

@@ -47,19 +47,6 @@ constexpr long kProbeIterations = 4;     // a short solve that times an iteratio
 
 // ---- the systems on the host ----------------------------------------------------------------
 
-struct HostSystem {
-  std::string label, what;
-  Box3 box;
-  int block = 1;
-  std::vector<double> coef;  // the stencil's planes (core/linalg/stencil7.hpp), the matrix's own signs
-  std::vector<int> active;
-  std::vector<double> rhs;   // block x extent
-  std::vector<double> sor;   // block 1: sor3d's colour-packed W E S N B T D R (D p - sum T p_n = R)
-  bool poisson = false;
-  std::size_t extent() const { return box.extent(); }
-  std::size_t vector_size() const { return extent() * static_cast<std::size_t>(block); }
-  std::size_t unknowns() const { return static_cast<std::size_t>(box.cells()) * static_cast<std::size_t>(block); }
-};
 
 std::uint64_t mix64(std::uint64_t z) {  // splitmix64's finaliser
   z += 0x9E3779B97F4A7C15ull;
@@ -637,6 +624,14 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
 std::string seconds_text(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
 
 }  // namespace
+
+HostSystem linalg_host_system(const LinalgSystem& spec) {
+  switch (spec.kind) {
+    case LinalgSystem::Kind::Poisson: return poisson(spec.nx);
+    case LinalgSystem::Kind::Spe10: return spe10(spec.nx, spec.ny, spec.nz);
+    default: return spe10_two_phase(spec.nx, spec.ny, spec.nz);
+  }
+}
 
 std::string LinalgSystem::label() const {
   switch (kind) {

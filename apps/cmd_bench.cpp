@@ -9,6 +9,7 @@
 #include "apps/bench_common.hpp"
 #include "apps/bench_kinds.hpp"
 #include "apps/bench_linalg.hpp"
+#include "core/comm/mpi.hpp"
 #include "apps/common.hpp"
 #include "apps/options.hpp"
 
@@ -110,6 +111,12 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                   "the same for cuda and opencl");
 }
 
+void linalg_ranks_options(CLI::App& sub, BenchOptions& o) {
+  sizes_options(sub, o, "systems: poissonN, spe10[:NXxNYxNZ] (default poisson128,spe10)");
+  sub.add_option("--solvers", o.solvers, "jacobi, ilu0, amg (comma-separated; default all)");
+  sub.add_option("--solves", o.solves, "timed solves per row (the median)")->capture_default_str()->check(CLI::Range(1, 100));
+}
+
 void decks_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("--decks", o.decks, "Eclipse decks to run whole (comma-separated)")->capture_default_str();
   sub.add_option("--opm-reference", o.opm_reference, "a decks.json holding OPM Flow's runs of the same decks "
@@ -134,6 +141,10 @@ const BenchKind kKinds[] = {
                "cuSPARSE on cuda), dot products (CUB on cuda), and systems solved to 1e-8 by SOR, CG + Jacobi, ILU0, "
                "AMG and BiCGSTAB + CPR",
      bench_linalg<float>, bench_linalg<double>, "double", linalg_options, nullptr, print_linalg_tables},
+    {"linalg-ranks", "the scalar systems of linalg cut into one box per MPI process (mpirun -n P poreflow bench "
+                     "linalg-ranks): CG with Jacobi, and with ILU0 or AMG per process; iterations, setup, solve (default "
+                     "backend omp)",
+     bench_linalg_ranks<float>, bench_linalg_ranks<double>, "double", linalg_ranks_options, nullptr, print_linalg_ranks_table},
     {"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2", bench_impes3d<float>,
      bench_impes3d<double>, "double", impes3d_options, nullptr, print_impes3d_table},
     {"fluids3d", "paper 001's table: 100 steps per grid and backend, the lin_solve sweep's GB/s", bench_fluids3d<float>,
@@ -162,14 +173,21 @@ void add_bench(CLI::App& app, Common& c) {
     kind.options(*sub, o);
     sub->callback([&c, sub, &kind] {
       apply_logging(c);
+      if (c.processes > 1 && std::string(kind.name) != "linalg-ranks")
+        throw ConfigError(std::string("bench ") + kind.name + " runs as one process; under mpirun only bench linalg-ranks runs "
+                          "(docs/mpi.md)");
       const auto prec = parse_precision(sub->count("--precision") ? c.precision : kind.default_precision);
       std::vector<BenchRow> rows;
       BandwidthList bw;
       (prec == Precision::Float ? kind.run_float : kind.run_double)(o, c.backend_opts, rows, bw);
       if (kind.speedup_baseline) fill_speedups(rows, kind.speedup_baseline);
-      kind.print(rows);
-      for (const auto& [name, gbps] : bw) fmt::print("copy bandwidth {}: {:.1f} GB/s (read + write)\n", name, gbps);
-      if (!o.json.empty()) {
+      // under mpirun every process measures; rank 0 reports
+      const mpi::Session* session = mpi::Session::current();
+      const bool reporter = !session || session->rank() == 0;
+      if (reporter) kind.print(rows);
+      if (reporter)
+        for (const auto& [name, gbps] : bw) fmt::print("copy bandwidth {}: {:.1f} GB/s (read + write)\n", name, gbps);
+      if (reporter && !o.json.empty()) {
         write_json(o.json, kind.name, rows, bw);
         fmt::print("wrote {}\n", o.json);
       }

@@ -39,6 +39,8 @@ class Session {
   // A communicator of every process of the run whose device hook stages through be's buffers
   // (self_communicator's twin when the run is one process).
   std::unique_ptr<Communicator> world(Backend& be) const;
+  // the process's session (the last one made; nullptr before it)
+  static const Session* current();
 
  private:
   bool active_ = false;

@@ -96,7 +96,13 @@ std::string library() {
   return s;
 }
 
+namespace {
+const Session* g_current = nullptr;
+}
+const Session* Session::current() { return g_current; }
+
 Session::Session(int& argc, char**& argv) {
+  g_current = this;
   if (launched().size <= 1) return;  // alone: no MPI at all
   int provided = 0;
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "init");
@@ -105,6 +111,7 @@ Session::Session(int& argc, char**& argv) {
 }
 
 Session::~Session() {
+  if (g_current == this) g_current = nullptr;
   if (active_) MPI_Finalize();
 }
 

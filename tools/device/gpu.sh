@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [build-old] [bench-compare] [cmd:'shell command']
+#                       [build-old] [bench-compare] [mpi] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -230,6 +230,32 @@ for s in "${stages[@]}"; do
       ;;
     bench-*)
       bench_kind "${s#bench-}"
+      ;;
+    mpi)  # docs/mpi.md: build with MPI (the headers of libopenmpi-dev in .devkit, the libraries of the flow kit), the MPI
+          # tests on MPI_RANKS (2) processes on cuda and NVIDIA's OpenCL, and bench linalg-ranks on 1 and MPI_RANKS processes
+      [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
+      [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
+      [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
+      [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
+      nvidia-smi -L > "$LOGS/gpu.txt" 2>&1
+      run configure_mpi cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
+        -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_TEST_CL_PLATFORM=NVIDIA \
+        -DPOREFLOW_WITH_CUDA=ON -DPOREFLOW_WITH_OPENCL=ON -DPOREFLOW_WITH_MPI=ON -DMPI_CXX_SKIP_MPICXX=ON \
+        -DMPI_CXX_HEADER_DIR=/opt/kit/usr/lib/x86_64-linux-gnu/openmpi/include -DMPI_CXX_LIB_NAMES=mpi \
+        -DMPI_mpi_LIBRARY=/opt/flowkit/lib/libmpi.so.40 -DMPIEXEC_EXECUTABLE=/opt/flowkit/orterun || break
+      run build_mpi cmake --build "$BUILD" --parallel --target poreflow poreflow_mpi_tests || break
+      MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
+               OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POREFLOW_REQUIRE_BACKENDS=cuda,opencl
+               OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
+               PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
+               /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS
+               -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
+      n=${MPI_RANKS:-2}
+      run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
+      for p in 1 "$n"; do
+        run bench_linalg_ranks_$p "${MPI_RUN[@]}" -np "$p" "$PF" bench linalg-ranks --backends cuda \
+          --sizes "${MPI_SIZES:-poisson256,spe10}" --solves 3 --json "$OUT/linalg_ranks_np$p.json"
+      done
       ;;
     cmd:*)
       ncmd=$((${ncmd:-0} + 1))
