@@ -565,7 +565,7 @@ class SorRunner final : public Runner {
 // ---- the rows ---------------------------------------------------------------------------------
 
 struct Solver {
-  std::string key;      // --solvers: sor, jacobi, ilu0, amg, cpr
+  std::string key;      // --solvers: sor, jacobi, ilu0, amg, amg-w, cpr
   std::string variant;  // the row's
   SorDesign design = SorDesign::Simple;
   std::string shape;
@@ -583,6 +583,7 @@ std::vector<Solver> solvers_for(const HostSystem& h, const std::string& backend)
     out.push_back({"jacobi", "cg+jacobi", {}, {}, KrylovMethod::CG});
     out.push_back({"ilu0", "cg+ilu0", {}, {}, KrylovMethod::CG});
     out.push_back({"amg", "cg+amg", {}, {}, KrylovMethod::CG});
+    out.push_back({"amg-w", "cg+amg(W)", {}, {}, KrylovMethod::CG});  // W-cycle below the finest level
   } else {
     out.push_back({"ilu0", "bicgstab+ilu0", {}, {}, KrylovMethod::BiCGSTAB});
     out.push_back({"cpr", "bicgstab+cpr", {}, {}, KrylovMethod::BiCGSTAB});
@@ -605,7 +606,7 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
     if (s.key == "jacobi" || s.key == "ilu0") need.total += B * B * E * sizeof(double);
     // AMG: the finest level as CSR (values, columns, the stencil map), the coarse levels and their
     // vectors: about 300 bytes a row of the finest level
-    if (s.key == "amg") need.total += 300 * E;
+    if (s.key == "amg" || s.key == "amg-w") need.total += 300 * E;
     if (s.key == "cpr") need.total += 7 * E * sizeof(double) + 300 * E + 4 * E * sizeof(double) + 4 * vec;
   }
   return need;
@@ -617,6 +618,11 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
   else if (s.key == "amg") M = std::make_unique<linalg::Amg<double>>();
+  else if (s.key == "amg-w") {
+    linalg::AmgConfig c;
+    c.w_cycle = true;
+    M = std::make_unique<linalg::Amg<double>>(c);
+  }
   else M = std::make_unique<linalg::Cpr<double>>();
   return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M));
 }
@@ -679,8 +685,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
   // the solvers asked for
   const auto wanted = split_list(o.solvers);
   for (const auto& w : wanted)
-    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "cpr")
-      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg or cpr");
+    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "amg-w" && w != "cpr")
+      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg, amg-w or cpr");
   double forced_omega = 0;
   const bool lanczos_always = o.sor_omega == "lanczos";  // the host estimate on Poisson too (checks it)
   if (o.sor_omega != "auto" && !lanczos_always) {
@@ -705,6 +711,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
     if (be->is_host() && (name != "serial" || serial_asked)) order.emplace_back(name, be.get());
 
   auto is_wanted = [&](const std::string& key) {
+    // amg-w (the W-cycle) only when named: a second AMG setup of every system
+    if (key == "amg-w") return std::find(wanted.begin(), wanted.end(), key) != wanted.end();
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), key) != wanted.end();
   };
   // every solver once on a small system of each kind asked for, untimed, so that no setup or solve

@@ -51,6 +51,7 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   linalg::CprOptions o;
   o.amg.setup.coarse_size = static_cast<std::size_t>(nm.coarse_size);
   o.amg.degree = nm.amg_degree;
+  o.amg.w_cycle = nm.amg_w_cycle;
   return o;
 }
 
@@ -409,7 +410,7 @@ template <class T>
 std::string FimStep<T>::describe() const {
   std::ostringstream o;
   o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
-    << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, Chebyshev degree " << nm_.amg_degree
+    << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, " << (nm_.amg_w_cycle ? "W" : "V") << "-cycle, Chebyshev degree " << nm_.amg_degree
     << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
     << nm_.linear_tolerance;
   return o.str();

@@ -141,6 +141,7 @@ struct FimNumerics {
   // sooner when a solve takes more than twice the iterations of the first after the last refresh
   int amg_reuse = 1000;
   int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
+  bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 

@@ -409,7 +409,8 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
-      "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree"};
+      "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
+      "linear.amg_cycle"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -441,6 +442,9 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.coarse_size = cf.int_in_range("linear.coarse_size", f.coarse_size, 1, 5000);
   f.amg_reuse = static_cast<int>(cf.int_in_range("linear.amg_reuse", f.amg_reuse, 1, 1000000));
   f.amg_degree = static_cast<int>(cf.int_in_range("linear.amg_degree", f.amg_degree, 1, 10));
+  const std::string cycle = cf.get_string("linear.amg_cycle", f.amg_w_cycle ? "w" : "v");
+  if (cycle != "v" && cycle != "w") cf.fail("linear.amg_cycle", "= '" + cycle + "' is not one of v, w");
+  f.amg_w_cycle = cycle == "w";
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
