@@ -31,8 +31,8 @@ void add_common_options(CLI::App& app, Common& c, bool backend, bool devices, co
         ->check(int_at_least(0));
     app.add_option("--cl-platform", c.backend_opts.cl_platform,
                    "OpenCL platform, a case-insensitive part of its name (e.g. NVIDIA, Portable)");
-    app.add_option("--cl-device", c.backend_opts.cl_device, "OpenCL device index within the platform")
-        ->capture_default_str()
+    app.add_option("--cl-device", c.backend_opts.cl_device,
+                   "OpenCL device index within the platform (default: 0, or under mpirun each process's rank on its node)")
         ->check(int_at_least(0));
     app.add_option("--threads", c.backend_opts.omp_threads, "OpenMP threads (0: OMP_NUM_THREADS or all cores)")
         ->check(int_in(0, 4096));

@@ -55,7 +55,7 @@ std::unique_ptr<Backend> make_cuda(const BackendOptions& o) {
 
 std::unique_ptr<Backend> make_opencl(const BackendOptions& o) {
 #if POREFLOW_HAVE_OPENCL
-  return make_opencl_backend(o.cl_platform, o.cl_device);
+  return make_opencl_backend(o.cl_platform, o.cl_device, o.node_rank, o.node_processes);
 #else
   not_compiled("opencl", "OpenCL (ocl-icd-opencl-dev, opencl-clhpp-headers)");
 #endif
@@ -118,7 +118,7 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
     for (const auto& d : opencl_devices()) {
       if (!d.gpu) continue;
       auto be = make_opencl_backend(opts.cl_platform.empty() ? d.platform : opts.cl_platform,
-                                    opts.cl_platform.empty() ? d.index : opts.cl_device);
+                                    opts.cl_platform.empty() ? d.index : opts.cl_device, opts.node_rank, opts.node_processes);
       chose("--backend auto chose opencl (" + be->device_name() + ")");
       return be;
     }

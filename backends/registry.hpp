@@ -15,7 +15,7 @@ struct BackendOptions {
   int cuda_device = -1;
   int node_rank = 0, node_processes = 1;  // this process among the MPI processes of its node (core/comm/mpi.hpp)
   std::string cl_platform;  // --cl-platform NAME (substring, case-insensitive); empty: first with a device
-  int cl_device = 0;        // --cl-device N (index within the chosen platform)
+  int cl_device = -1;       // --cl-device N (index within the chosen platform); -1: as cuda_device's -1
   int omp_threads = 0;      // 0: OpenMP default
 };
 

@@ -2,6 +2,7 @@
 // derived values, and the OpenCL backend's check of what it sets against the built kernel's
 // parameter count (backends/opencl/context.hpp, set_args). Every family's launches go through the
 // same check, so the family tests on opencl cover each description; these test the check itself.
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -95,9 +96,9 @@ std::unique_ptr<ocl::ClContext> test_context() {
     p.getInfo(CL_PLATFORM_NAME, &name);
     if (!env().opts.cl_platform.empty() && name.find(env().opts.cl_platform) == std::string::npos) continue;
     std::vector<cl::Device> devices;
-    if (p.getDevices(CL_DEVICE_TYPE_ALL, &devices) != CL_SUCCESS || devices.size() <= static_cast<std::size_t>(env().opts.cl_device))
-      continue;
-    return std::make_unique<ocl::ClContext>(p, devices[static_cast<std::size_t>(env().opts.cl_device)]);
+    const auto index = static_cast<std::size_t>(std::max(0, env().opts.cl_device));  // -1: the first
+    if (p.getDevices(CL_DEVICE_TYPE_ALL, &devices) != CL_SUCCESS || devices.size() <= index) continue;
+    return std::make_unique<ocl::ClContext>(p, devices[index]);
   }
   return nullptr;
 }

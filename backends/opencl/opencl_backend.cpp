@@ -177,7 +177,7 @@ std::vector<std::string> opencl_describe() {
   return lines;
 }
 
-std::unique_ptr<Backend> make_opencl_backend(const std::string& platform, int device) {
+std::unique_ptr<Backend> make_opencl_backend(const std::string& platform, int device, int node_rank, int node_processes) {
   const auto all = enumerate();
   const PlatformEntry* chosen = nullptr;
   for (const auto& p : all) {
@@ -191,7 +191,15 @@ std::unique_ptr<Backend> make_opencl_backend(const std::string& platform, int de
     throw ConfigError((platform.empty() ? std::string("no OpenCL platform has a device")
                                         : "no OpenCL platform matches '" + platform + "'") +
                       "; platforms and devices: " + listing(all));
-  if (device < 0 || static_cast<std::size_t>(device) >= chosen->devices.size())
+  if (device < 0) {
+    // one device per process: the MPI processes of this node take the platform's devices in turn
+    if (static_cast<std::size_t>(node_processes) > chosen->devices.size())
+      throw ConfigError(std::to_string(node_processes) + " MPI processes on this node but " + std::to_string(chosen->devices.size()) +
+                        " OpenCL device(s) on platform '" + chosen->name + "': one device per process (start fewer processes "
+                        "per node, or name one with --cl-device N for all of them to share)");
+    device = node_rank;
+  }
+  if (static_cast<std::size_t>(device) >= chosen->devices.size())
     throw ConfigError("OpenCL device " + std::to_string(device) + " does not exist on platform '" + chosen->name +
                       "' (devices are numbered from 0); platforms and devices: " + listing(all));
   return std::make_unique<OpenClBackend>(chosen->platform, chosen->devices[static_cast<std::size_t>(device)]);
