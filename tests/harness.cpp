@@ -7,6 +7,20 @@
 
 namespace poreflow::test {
 
+std::vector<char*> take_options(int argc, char** argv, std::string& backends) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* key) { return a.substr(std::string(key).size()); };
+    if (a.rfind("--pf-backend=", 0) == 0) backends = value("--pf-backend=");
+    else if (a.rfind("--pf-cl-platform=", 0) == 0) env().opts.cl_platform = value("--pf-cl-platform=");
+    else if (a.rfind("--pf-cl-device=", 0) == 0) env().opts.cl_device = std::stoi(value("--pf-cl-device="));
+    else if (a.rfind("--pf-device=", 0) == 0) env().opts.cuda_device = std::stoi(value("--pf-device="));
+    else rest.push_back(argv[i]);
+  }
+  return rest;
+}
+
 Env& env() {
   static Env e;
   return e;

@@ -22,6 +22,9 @@ struct Env {
   std::uint64_t seed = 0;
 };
 Env& env();
+// Takes poreflow's own options out of argv (--pf-backend=a,b into `backends`; --pf-cl-platform,
+// --pf-cl-device, --pf-device into env().opts) and returns the rest, for doctest.
+std::vector<char*> take_options(int argc, char** argv, std::string& backends);
 
 // Backends are created once per process (OpenCL program builds are slow on PoCL).
 Backend& backend(const std::string& name);

@@ -23,17 +23,8 @@ using namespace poreflow;
 int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::warn);
   auto& e = test::env();
-  std::vector<char*> rest;
   std::string backends;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char* key) { return a.substr(std::string(key).size()); };
-    if (a.rfind("--pf-backend=", 0) == 0) backends = value("--pf-backend=");
-    else if (a.rfind("--pf-cl-platform=", 0) == 0) e.opts.cl_platform = value("--pf-cl-platform=");
-    else if (a.rfind("--pf-cl-device=", 0) == 0) e.opts.cl_device = std::stoi(value("--pf-cl-device="));
-    else if (a.rfind("--pf-device=", 0) == 0) e.opts.cuda_device = std::stoi(value("--pf-device="));
-    else rest.push_back(argv[i]);
-  }
+  std::vector<char*> rest = test::take_options(argc, argv, backends);
   const char* seed = std::getenv("POREFLOW_TEST_SEED");
   e.seed = seed ? std::stoull(seed) : std::random_device{}();
   std::cout << "poreflow tests: random seed " << e.seed << " (set POREFLOW_TEST_SEED to repeat)\n";

@@ -40,4 +40,6 @@ const Communicator& self_communicator() {
   return self;
 }
 
+std::unique_ptr<Communicator> make_self_communicator() { return std::make_unique<SelfCommunicator>(); }
+
 }  // namespace poreflow

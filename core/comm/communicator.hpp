@@ -7,6 +7,7 @@
 // implementation replaces it without touching a kernel (docs/architecture.md, "Communicator").
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "core/kernels/combine.hpp"
@@ -54,7 +55,9 @@ class Communicator {
   virtual const DeviceCombine* device_combine() const = 0;
 };
 
-// The single-process communicator (a transfer to itself copies).
+// The single-process communicator (a transfer to itself copies), and an object of its own of it
+// (where a caller owns its communicator: mpi::Session::world in a run of one process).
 const Communicator& self_communicator();
+std::unique_ptr<Communicator> make_self_communicator();
 
 }  // namespace poreflow

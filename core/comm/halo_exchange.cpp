@@ -65,22 +65,26 @@ std::size_t HaloExchange::bytes_per_exchange() const {
   return b;
 }
 
+Halo3DPackArgs HaloExchange::pack_args(Buffer& field, int dir, Buffer* buf, bool unpack) const {
+  Halo3DPackArgs p;
+  p.prec = prec_;
+  p.box = box_;
+  p.field = &field;
+  p.buf = buf;
+  p.dir = dir;
+  p.unpack = unpack;
+  p.sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
+  p.shape = shape_;
+  return p;
+}
+
 void HaloExchange::exchange(Buffer& field) const {
   if (!any_) return;
   const std::size_t word = prec_ == Precision::Float ? sizeof(float) : sizeof(double);
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
     if (!s) continue;
-    const int sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
-    Halo3DPackArgs p;
-    p.prec = prec_;
-    p.box = box_;
-    p.field = &field;
-    p.buf = s->send.get();
-    p.dir = dir;
-    p.sides = sides;
-    p.shape = shape_;
-    be_.halo3d().pack(p);
+    be_.halo3d().pack(pack_args(field, dir, s->send.get(), false));
     const std::size_t bytes = s->face * word;
     std::vector<Communicator::Transfer> t;
     for (int side = 0; side < 2; ++side) {
@@ -96,9 +100,7 @@ void HaloExchange::exchange(Buffer& field) const {
         const std::size_t at = static_cast<std::size_t>(side) * bytes;
         be_.upload(*s->recv, s->hrecv->data() + at, bytes, at);
       }
-    p.buf = s->recv.get();
-    p.unpack = true;
-    be_.halo3d().pack(p);
+    be_.halo3d().pack(pack_args(field, dir, s->recv.get(), true));
   }
   ++exchanges_;
 }
@@ -107,17 +109,7 @@ void HaloExchange::clear(Buffer& field) const {
   if (!any_) return;
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
-    if (!s) continue;
-    Halo3DPackArgs p;
-    p.prec = prec_;
-    p.box = box_;
-    p.field = &field;
-    p.buf = s->zero.get();
-    p.dir = dir;
-    p.sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
-    p.unpack = true;
-    p.shape = shape_;
-    be_.halo3d().pack(p);
+    if (s) be_.halo3d().pack(pack_args(field, dir, s->zero.get(), true));
   }
 }
 

@@ -14,6 +14,7 @@
 #include "core/comm/decomposition.hpp"
 #include "core/kernels/backend.hpp"
 #include "core/kernels/box3.hpp"
+#include "core/kernels/halo3d.hpp"
 
 namespace poreflow {
 
@@ -40,6 +41,9 @@ class HaloExchange {
   std::size_t bytes_per_exchange() const;        // sent by this process per exchange
 
  private:
+  // the pack (or unpack) of direction dir between field and buf, on the sides with a neighbour
+  Halo3DPackArgs pack_args(Buffer& field, int dir, Buffer* buf, bool unpack) const;
+
   const Communicator& comm_;
   Backend& be_;
   Box3 box_;

@@ -4,7 +4,6 @@
 
 #include "core/base/error.hpp"
 #include "core/comm/mpi.hpp"
-#include "core/comm/mpi_launch.hpp"
 
 namespace poreflow::mpi {
 
@@ -28,6 +27,6 @@ Session::~Session() { if (g_current == this) g_current = nullptr; }
 int Session::rank() const { return 0; }
 int Session::size() const { return 1; }
 
-std::unique_ptr<Communicator> Session::world(Backend&) const { return std::make_unique<SelfWorld>(); }
+std::unique_ptr<Communicator> Session::world(Backend&) const { return make_self_communicator(); }
 
 }  // namespace poreflow::mpi

@@ -9,7 +9,6 @@
 
 #include "core/base/error.hpp"
 #include "core/comm/mpi.hpp"
-#include "core/comm/mpi_launch.hpp"
 #include "core/comm/staged_combine.hpp"
 
 namespace poreflow::mpi {
@@ -128,7 +127,7 @@ int Session::size() const {
 }
 
 std::unique_ptr<Communicator> Session::world(Backend& be) const {
-  if (!active_) return std::make_unique<SelfWorld>();
+  if (!active_) return make_self_communicator();
   return std::make_unique<MpiWorld>(be);
 }
 

@@ -46,6 +46,25 @@ PF_FN long pf_halo_source(int mode, long g, long n, int hi) {
   return -1;
 }
 
+/* the cell of a pass's index space: index x along direction dir, (u, v) along the face (the y pass
+   starts u at -halo, the z pass u and v) */
+PF_FN void pf_halo_cell(pf_box3 b, int dir, long u, long v, long x, long* i, long* j, long* k) {
+  const long h = b.halo;
+  if (dir == 0) {
+    *i = x;
+    *j = u;
+    *k = v;
+  } else if (dir == 1) {
+    *i = u - h;
+    *j = x;
+    *k = v;
+  } else {
+    *i = u - h;
+    *j = v - h;
+    *k = x;
+  }
+}
+
 /* fills ghost (u, v, w) of the pass of direction dir */
 PF_TEMPLATE PF_FN void pf_halo_fill_point(PF_GLOBAL pf_real* f, pf_box3 b, int dir, long u, long v, long w,
                                           int mode_lo, int mode_hi, pf_real value_lo, pf_real value_hi) {
@@ -56,21 +75,8 @@ PF_TEMPLATE PF_FN void pf_halo_fill_point(PF_GLOBAL pf_real* f, pf_box3 b, int d
   if (mode == PF_HALO_NONE) return;
   const long n = dir == 0 ? b.nx : dir == 1 ? b.ny : b.nz;
   const long ghost = hi ? n + g : -1 - g;
-  /* the tangential indices: the y pass starts u at -halo, the z pass u and v */
   long i, j, k;
-  if (dir == 0) {
-    i = ghost;
-    j = u;
-    k = v;
-  } else if (dir == 1) {
-    i = u - h;
-    j = ghost;
-    k = v;
-  } else {
-    i = u - h;
-    j = v - h;
-    k = ghost;
-  }
+  pf_halo_cell(b, dir, u, v, ghost, &i, &j, &k);
   pf_real val = hi ? value_hi : value_lo;
   const long src = pf_halo_source(mode, g, n, hi);
   if (src >= 0) {
@@ -96,19 +102,7 @@ PF_TEMPLATE PF_FN void pf_halo_pack_point(PF_GLOBAL pf_real* f, pf_box3 b, int d
   const long n = dir == 0 ? b.nx : dir == 1 ? b.ny : b.nz;
   const long at = unpack ? (hi ? n + g : -1 - g) : (hi ? n - 1 - g : g);
   long i, j, k;
-  if (dir == 0) {
-    i = at;
-    j = u;
-    k = v;
-  } else if (dir == 1) {
-    i = u - h;
-    j = at;
-    k = v;
-  } else {
-    i = u - h;
-    j = v - h;
-    k = at;
-  }
+  pf_halo_cell(b, dir, u, v, at, &i, &j, &k);
   long nu, nv;
   pf_halo_extent(b, dir, &nu, &nv);
   const long q = (w * nv + v) * nu + u;

@@ -28,17 +28,8 @@ int main(int argc, char** argv) {
   mpi::Session session(argc, argv);
   test::mpi_session() = &session;
   auto& e = test::env();
-  std::vector<char*> rest;
   std::string backends;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char* key) { return a.substr(std::string(key).size()); };
-    if (a.rfind("--pf-backend=", 0) == 0) backends = value("--pf-backend=");
-    else if (a.rfind("--pf-cl-platform=", 0) == 0) e.opts.cl_platform = value("--pf-cl-platform=");
-    else if (a.rfind("--pf-cl-device=", 0) == 0) e.opts.cl_device = std::stoi(value("--pf-cl-device="));
-    else if (a.rfind("--pf-device=", 0) == 0) e.opts.cuda_device = std::stoi(value("--pf-device="));
-    else rest.push_back(argv[i]);
-  }
+  std::vector<char*> rest = test::take_options(argc, argv, backends);
   const mpi::Launch l = mpi::launched();
   e.opts.node_rank = l.local_rank;  // one GPU per process where the node has enough (--pf-device=N to share one)
   e.opts.node_processes = l.local_size;
