@@ -117,8 +117,11 @@ std::unique_ptr<Backend> make_backend(std::string_view name, const BackendOption
 #if POREFLOW_HAVE_OPENCL
     for (const auto& d : opencl_devices()) {
       if (!d.gpu) continue;
+      // the first GPU's platform; under mpirun (cl_device -1) each process takes its rank's device there
+      const bool spread = opts.cl_device < 0 && opts.node_processes > 1;
       auto be = make_opencl_backend(opts.cl_platform.empty() ? d.platform : opts.cl_platform,
-                                    opts.cl_platform.empty() ? d.index : opts.cl_device, opts.node_rank, opts.node_processes);
+                                    spread ? -1 : opts.cl_platform.empty() ? d.index : std::max(0, opts.cl_device), opts.node_rank,
+                                    opts.node_processes);
       chose("--backend auto chose opencl (" + be->device_name() + ")");
       return be;
     }
