@@ -12,10 +12,11 @@ PF_BOX_KERNEL void halo3d_pass(__global pf_real* f, pf_box3 b, int dir, int mode
   PF_BOX_END
 }
 
-PF_BOX_KERNEL void halo3d_pack(__global pf_real* f, pf_box3 b, int dir, __global pf_real* buf, int unpack, int sides) {
+PF_BOX_KERNEL void halo3d_pack(__global pf_real* f, pf_box3 b, int dir, __global pf_real* buf, int unpack, int sides,
+                               int block) {
   long nu, nv;
   pf_halo_extent(b, dir, &nu, &nv);
   PF_BOX_BEGIN(nu, nv, 2 * b.halo)
-  pf_halo_pack_point(f, b, dir, i, j, k, buf, unpack, sides);
+  pf_halo_pack_point(f, b, dir, i, j, k, buf, unpack, sides, block);
   PF_BOX_END
 }

@@ -16,10 +16,10 @@ __global__ void halo_pass_kernel(T* f, pf_box3 b, int dir, int mode_lo, int mode
 }
 
 template <class T>
-__global__ void halo_pack_kernel(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides) {
+__global__ void halo_pack_kernel(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides, int block) {
   long nu, nv;
   phys::pf_halo_extent(b, dir, &nu, &nv);
-  box_for_each(nu, nv, 2 * b.halo, [&](long u, long v, long w) { phys::pf_halo_pack_point<T>(f, b, dir, u, v, w, buf, unpack, sides); });
+  box_for_each(nu, nv, 2 * b.halo, [&](long u, long v, long w) { phys::pf_halo_pack_point<T>(f, b, dir, u, v, w, buf, unpack, sides, block); });
 }
 
 // the face index space is (u, v) by 2 halo layers: a 3D launch whatever the box's shape
@@ -35,13 +35,14 @@ BoxGrid face_grid(pf_box3 b, int dir, const BoxShape& shape) {
 }  // namespace
 
 template <class T>
-void launch_halo_pack(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides, const BoxShape& shape, cudaStream_t stream) {
+void launch_halo_pack(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides, int block, const BoxShape& shape,
+                      cudaStream_t stream) {
   const BoxGrid g = face_grid(b, dir, shape);
-  halo_pack_kernel<T><<<g.grid, g.block, 0, stream>>>(f, b, dir, buf, unpack, sides);
+  halo_pack_kernel<T><<<g.grid, g.block, 0, stream>>>(f, b, dir, buf, unpack, sides, block);
 }
 
-template void launch_halo_pack<float>(float*, pf_box3, int, float*, int, int, const BoxShape&, cudaStream_t);
-template void launch_halo_pack<double>(double*, pf_box3, int, double*, int, int, const BoxShape&, cudaStream_t);
+template void launch_halo_pack<float>(float*, pf_box3, int, float*, int, int, int, const BoxShape&, cudaStream_t);
+template void launch_halo_pack<double>(double*, pf_box3, int, double*, int, int, int, const BoxShape&, cudaStream_t);
 
 template <class T>
 void launch_halo_pass(T* f, pf_box3 b, int dir, int mode_lo, int mode_hi, T value_lo, T value_hi, const BoxShape& shape,

@@ -13,6 +13,7 @@ void launch_halo_pass(T* f, pf_box3 b, int dir, int mode_lo, int mode_hi, T valu
 
 // pf_halo_pack_point over the pass's index space of direction dir
 template <class T>
-void launch_halo_pack(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides, const BoxShape& shape, cudaStream_t stream);
+void launch_halo_pack(T* f, pf_box3 b, int dir, T* buf, int unpack, int sides, int block, const BoxShape& shape,
+                      cudaStream_t stream);
 
 }  // namespace poreflow::cu

@@ -158,6 +158,11 @@ TEST_CASE("arguments: bl1d, tridiag, adi2d and the box families") {
     CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("buffer"), BackendError);
     pk.box = Box3::standalone(1, 4, 3, 2);
     CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("fewer than the halo"), BackendError);
+    pk.box = Box3::standalone(5, 4, 3, 2);
+    pk.block = 3;
+    CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("3 values a cell"), BackendError);
+    pk.block = 2;  // a field of one value a cell is too small for two
+    CHECK_THROWS_WITH_AS(be.halo3d().pack(pk), doctest::Contains("the field"), BackendError);
     Laplace3DApplyArgs l{Precision::Double, Box3::standalone(2, 2, 2, 0), &f.buffer(), box, &g.buffer(), 1, 1, 1, {}};
     CHECK_THROWS_WITH_AS(be.laplace3d().apply(l), doctest::Contains("halo"), BackendError);
   });

@@ -177,9 +177,9 @@ namespace {
 // a host copy of the buffer (what an exchange sends) and unpack; the rest of `to` is kept.
 template <class T>
 void move_side(Backend& be, Field<T>& from, const Box3& bf, int side_from, Field<T>& to, const Box3& bt, int dir,
-               const BoxShape& shape) {
-  const std::size_t face = Halo3DPackArgs::face_values(bf, dir);
-  REQUIRE(face == Halo3DPackArgs::face_values(bt, dir));
+               const BoxShape& shape, int block) {
+  const std::size_t face = Halo3DPackArgs::face_values(bf, dir) * static_cast<std::size_t>(block);
+  REQUIRE(face == Halo3DPackArgs::face_values(bt, dir) * static_cast<std::size_t>(block));
   Field<T> sbuf(be, 2 * face), rbuf(be, 2 * face);
   sbuf.fill(std::numeric_limits<T>::quiet_NaN());
   rbuf.fill(std::numeric_limits<T>::quiet_NaN());
@@ -191,6 +191,7 @@ void move_side(Backend& be, Field<T>& from, const Box3& bf, int side_from, Field
   p.dir = dir;
   p.sides = 1 << side_from;
   p.shape = shape;
+  p.block = block;
   be.halo3d().pack(p);
   const auto sent = sbuf.download();
   std::vector<T> recv(2 * face, std::numeric_limits<T>::quiet_NaN());
@@ -208,8 +209,10 @@ void move_side(Backend& be, Field<T>& from, const Box3& bf, int side_from, Field
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("halo3d: two boxes of one grid exchange their layers by pack and unpack", T, float, double) {
+TEST_CASE_TEMPLATE("halo3d: two boxes of one grid exchange their layers by pack and unpack, 1 or 2 values a cell", T, float,
+                   double) {
   for_each_backend([](Backend& be) {
+    for (int block : {1, 2})
     for (long h : {1L, 2L})
       for (int dir = 0; dir < 3; ++dir)
         for (const char* shape : {"march:32x8", "3d:4x4x2"}) {
@@ -220,18 +223,22 @@ TEST_CASE_TEMPLATE("halo3d: two boxes of one grid exchange their layers by pack 
           nb[dir] = g[dir] - na[dir];
           const Box3 a = Box3::inside(na[0], na[1], na[2], h, na[0] + 2 * h + 3, na[1] + 2 * h + 1, na[2] + 2 * h + 2, h + 1, h, h + 2);
           const Box3 b = Box3::standalone(nb[0], nb[1], nb[2], h);
-          const auto glob = random_vector<double>(static_cast<std::size_t>(g[0] * g[1] * g[2]), -1, 1);
-          auto gat = [&](long i, long j, long k) { return glob[static_cast<std::size_t>(i + g[0] * (j + g[1] * k))]; };
+          const std::size_t B = static_cast<std::size_t>(block);
+          const auto glob = random_vector<double>(static_cast<std::size_t>(g[0] * g[1] * g[2]) * B, -1, 1);
+          auto gat = [&](long i, long j, long k, std::size_t c) { return glob[static_cast<std::size_t>(i + g[0] * (j + g[1] * k)) * B + c]; };
           // the interiors from the grid, every other value a marker
-          std::vector<double> ia(a.extent() + 7, kOutside), ib(b.extent(), kOutside);
+          std::vector<double> ia((a.extent() + 7) * B, kOutside), ib(b.extent() * B, kOutside);
+          auto at = [&](const Box3& bx, long i, long j, long k, std::size_t c) { return static_cast<std::size_t>(bx.at(i, j, k)) * B + c; };
           long shift[3] = {0, 0, 0};
           shift[dir] = na[dir];
           for (long k = 0; k < na[2]; ++k)
             for (long j = 0; j < na[1]; ++j)
-              for (long i = 0; i < na[0]; ++i) ia[a.at(i, j, k)] = gat(i, j, k);
+              for (long i = 0; i < na[0]; ++i)
+                for (std::size_t c = 0; c < B; ++c) ia[at(a, i, j, k, c)] = gat(i, j, k, c);
           for (long k = 0; k < nb[2]; ++k)
             for (long j = 0; j < nb[1]; ++j)
-              for (long i = 0; i < nb[0]; ++i) ib[b.at(i, j, k)] = gat(i + shift[0], j + shift[1], k + shift[2]);
+              for (long i = 0; i < nb[0]; ++i)
+                for (std::size_t c = 0; c < B; ++c) ib[at(b, i, j, k, c)] = gat(i + shift[0], j + shift[1], k + shift[2], c);
           // what the exchange must give: a's high ghosts are b's first layers and b's low ghosts
           // a's last ones, over the pass's tangential range (the halo of earlier directions too)
           auto wa = ia, wb = ib;
@@ -246,21 +253,24 @@ TEST_CASE_TEMPLATE("halo3d: two boxes of one grid exchange their layers by pack 
             for (c[d1] = lo[d1]; c[d1] < hi[d1]; ++c[d1])
               for (c[d2] = lo[d2]; c[d2] < hi[d2]; ++c[d2]) {
                 long ca[3] = {c[0], c[1], c[2]}, cb[3] = {c[0], c[1], c[2]};
-                ca[dir] = na[dir] + gl;  // a's ghost
-                cb[dir] = gl;            // b's interior
-                wa[a.at(ca[0], ca[1], ca[2])] = ib[b.at(cb[0], cb[1], cb[2])];
-                ca[dir] = na[dir] - 1 - gl;  // a's interior
-                cb[dir] = -1 - gl;           // b's ghost
-                wb[b.at(cb[0], cb[1], cb[2])] = ia[a.at(ca[0], ca[1], ca[2])];
+                for (std::size_t c = 0; c < B; ++c) {
+                  ca[dir] = na[dir] + gl;  // a's ghost
+                  cb[dir] = gl;            // b's interior
+                  wa[at(a, ca[0], ca[1], ca[2], c)] = ib[at(b, cb[0], cb[1], cb[2], c)];
+                  ca[dir] = na[dir] - 1 - gl;  // a's interior
+                  cb[dir] = -1 - gl;           // b's ghost
+                  wb[at(b, cb[0], cb[1], cb[2], c)] = ia[at(a, ca[0], ca[1], ca[2], c)];
+                }
               }
           }
+          CAPTURE(block);
           CAPTURE(h);
           CAPTURE(dir);
           CAPTURE(shape);
           auto fa = make_field(be, convert<T>(ia)), fb = make_field(be, convert<T>(ib));
           const BoxShape s = parse_box_shape(shape);
-          move_side<T>(be, fa, a, 1, fb, b, dir, s);  // a's high side into b's low ghosts
-          move_side<T>(be, fb, b, 0, fa, a, dir, s);  // b's low side into a's high ghosts
+          move_side<T>(be, fa, a, 1, fb, b, dir, s, block);  // a's high side into b's low ghosts
+          move_side<T>(be, fb, b, 0, fa, a, dir, s, block);  // b's low side into a's high ghosts
           CHECK(convert<double>(fa.download()) == convert<double>(convert<T>(wa)));
           CHECK(convert<double>(fb.download()) == convert<double>(convert<T>(wb)));
         }

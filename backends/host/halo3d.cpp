@@ -40,7 +40,7 @@ class HostHalo3D final : public Halo3DImpl {
 #pragma omp parallel for collapse(2) schedule(static) num_threads(hc_.threads) if (hc_.par(std::size_t(nu * nv * nw)))
       for (long w = 0; w < nw; ++w)
         for (long v = 0; v < nv; ++v)
-          for (long u = 0; u < nu; ++u) phys::pf_halo_pack_point<T>(f, b, a.dir, u, v, w, buf, unpack, a.sides);
+          for (long u = 0; u < nu; ++u) phys::pf_halo_pack_point<T>(f, b, a.dir, u, v, w, buf, unpack, a.sides, a.block);
     });
   }
 

@@ -15,8 +15,9 @@ struct HaloExchange::Stage {
 };
 
 HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
-                           BoxShape shape)
-    : comm_(comm), be_(be), box_(box), prec_(prec), shape_(shape) {
+                           BoxShape shape, int block)
+    : comm_(comm), be_(be), box_(box), prec_(prec), shape_(shape), block_(block) {
+  if (block != 1 && block != 2) throw ConfigError("halo exchange: " + std::to_string(block) + " values a cell (1 or 2)");
   if (d.size() != comm.size())
     throw ConfigError("halo exchange: a decomposition into " + std::to_string(d.size()) + " boxes for " +
                       std::to_string(comm.size()) + " processes");
@@ -24,7 +25,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
   if (mine.nx != box.nx || mine.ny != box.ny || mine.nz != box.nz)
     throw ConfigError("halo exchange: the box " + box.describe() + " is not process " + std::to_string(comm.rank()) + "'s " +
                       std::to_string(mine.nx) + " x " + std::to_string(mine.ny) + " x " + std::to_string(mine.nz) + " cells");
-  const std::size_t word = prec == Precision::Float ? sizeof(float) : sizeof(double);
+  const std::size_t word = (prec == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block);
   for (int dir = 0; dir < 3; ++dir) {
     bool shared = false;
     for (int side = 0; side < 2; ++side) {
@@ -47,7 +48,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
     s->send = be.alloc(2 * s->face * word);
     s->recv = be.alloc(2 * s->face * word);
     s->zero = be.alloc(2 * s->face * word);
-    be.fill(*s->zero, prec, 0.0, 2 * s->face);
+    be.fill(*s->zero, prec, 0.0, 2 * s->face * static_cast<std::size_t>(block));
     s->hsend = be.alloc_staging(2 * s->face * word);
     s->hrecv = be.alloc_staging(2 * s->face * word);
     stage_[static_cast<std::size_t>(dir)] = std::move(s);
@@ -57,7 +58,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
 HaloExchange::~HaloExchange() = default;
 
 std::size_t HaloExchange::bytes_per_exchange() const {
-  const std::size_t word = prec_ == Precision::Float ? sizeof(float) : sizeof(double);
+  const std::size_t word = (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
   std::size_t b = 0;
   for (int dir = 0; dir < 3; ++dir)
     for (int side = 0; side < 2; ++side)
@@ -75,12 +76,13 @@ Halo3DPackArgs HaloExchange::pack_args(Buffer& field, int dir, Buffer* buf, bool
   p.unpack = unpack;
   p.sides = (peer_[dir][0] >= 0 ? 1 : 0) | (peer_[dir][1] >= 0 ? 2 : 0);
   p.shape = shape_;
+  p.block = block_;
   return p;
 }
 
 void HaloExchange::exchange(Buffer& field) const {
   if (!any_) return;
-  const std::size_t word = prec_ == Precision::Float ? sizeof(float) : sizeof(double);
+  const std::size_t word = (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
     if (!s) continue;

@@ -23,8 +23,9 @@ class HaloExchange {
   // box: this process's cells (the decomposition's box of comm.rank()) with their halo inside
   // its arrays. ConfigError when the box's sizes are not the decomposition's, or a box across a
   // shared face is narrower than the halo.
+  // block: values a cell in the fields it exchanges (1, or 2 for a 2 x 2 system's vectors)
   HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
-               BoxShape shape = {});
+               BoxShape shape = {}, int block = 1);
   ~HaloExchange();
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
@@ -37,6 +38,7 @@ class HaloExchange {
 
   bool any() const { return any_; }  // some face is shared
   const Box3& box() const { return box_; }
+  int block() const { return block_; }
   long exchanges() const { return exchanges_; }  // calls of exchange that moved something
   std::size_t bytes_per_exchange() const;        // sent by this process per exchange
 
@@ -49,6 +51,7 @@ class HaloExchange {
   Box3 box_;
   Precision prec_;
   BoxShape shape_;
+  int block_ = 1;
   std::array<std::array<int, 2>, 3> peer_{};  // [dir][side]: the neighbour's rank, -1: none
   bool any_ = false;
   mutable long exchanges_ = 0;

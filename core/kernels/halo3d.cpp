@@ -46,7 +46,9 @@ std::size_t Halo3DPackArgs::face_values(const Box3& b, int dir) {
 void Halo3DKernels::pack(const Halo3DPackArgs& a) {
   const char* what = a.unpack ? "halo3d unpack" : "halo3d pack";
   check_precision(be_, a.prec, what);
+  if (a.block != 1 && a.block != 2) throw BackendError(std::string(what) + ": " + std::to_string(a.block) + " values a cell (1 or 2)");
   check_box(a.box, a.field, a.prec, what);
+  check_values(a.field, a.box.extent() * static_cast<std::size_t>(a.block), a.prec, what, "the field");
   check_box_shape(a.shape, what);
   if (a.dir < 0 || a.dir > 2) throw BackendError(std::string(what) + ": direction " + std::to_string(a.dir) + " (0, 1 or 2)");
   if (a.sides < 0 || a.sides > 3) throw BackendError(std::string(what) + ": sides " + std::to_string(a.sides) + " (bits 0 and 1)");
@@ -55,7 +57,8 @@ void Halo3DKernels::pack(const Halo3DPackArgs& a) {
   if (n[a.dir] < a.box.halo)
     throw BackendError(std::string(what) + ": " + std::to_string(n[a.dir]) + " cells across in direction " + "xyz"[a.dir] +
                        ", fewer than the halo " + std::to_string(a.box.halo));
-  check_values(a.buf, 2 * Halo3DPackArgs::face_values(a.box, a.dir), a.prec, what, "the buffer");
+  check_values(a.buf, 2 * Halo3DPackArgs::face_values(a.box, a.dir) * static_cast<std::size_t>(a.block), a.prec, what,
+               "the buffer");
   impl_.pack(a);
 }
 

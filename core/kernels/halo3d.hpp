@@ -42,8 +42,8 @@ struct Halo3DFillArgs {
 
 // Moves the layers of direction `dir` between `field` and the contiguous buffer `buf` for an exchange with the neighbouring boxes (core/physics/halo3d.h,
 // pf_halo_pack_point): pack copies the interior layers next to each face of `sides` into buf,
-// unpack copies buf into the ghost layers of those sides. buf holds face_values a side, the low
-// side first.
+// unpack copies buf into the ghost layers of those sides. buf holds face_values x block a side, the
+// low side first.
 struct Halo3DPackArgs {
   Precision prec = Precision::Double;
   Box3 box;
@@ -52,14 +52,15 @@ struct Halo3DPackArgs {
   int dir = 0;
   bool unpack = false;
   int sides = 3;   // bit 0: low side, bit 1: high side
+  int block = 1;   // values a cell (1, or 2 for a 2 x 2 system's vectors)
   BoxShape shape;  // GPU launch shape (a 3D launch of the face index space)
 
   // the values one side of direction dir moves: halo x the pass's nu x nv
   static std::size_t face_values(const Box3& b, int dir);
-  // halo3d_pack(field, box, dir, buf, unpack, sides)
+  // halo3d_pack(field, box, dir, buf, unpack, sides, block)
   auto kernel_args() const {
     using namespace karg;
-    return std::tuple(Out<Real>{field}, box.view(), dir, Out<Real>{buf}, static_cast<int>(unpack), sides);
+    return std::tuple(Out<Real>{field}, box.view(), dir, Out<Real>{buf}, static_cast<int>(unpack), sides, block);
   }
 };
 

@@ -50,8 +50,9 @@ void Stencil7Operator<T>::apply(const Field<T>& x, Field<T>& y, Guard g) const {
 
 template <class T>
 void Stencil7Operator<T>::set_exchange(const HaloExchange* e) {
-  if (e && m_.block != 1)
-    throw ConfigError("a decomposed 7-point operator has one unknown per cell, not " + std::to_string(m_.block));
+  if (e && e->block() != m_.block)
+    throw ConfigError("a decomposed 7-point operator of " + std::to_string(m_.block) + " unknowns a cell with an exchange of " +
+                      std::to_string(e->block()) + " values a cell");
   if (e && (e->box().nx != m_.box.nx || e->box().ny != m_.box.ny || e->box().nz != m_.box.nz || e->box().off != m_.box.off ||
             e->box().sy != m_.box.sy || e->box().sz != m_.box.sz || e->box().halo != m_.box.halo))
     throw ConfigError("a decomposed 7-point operator: the exchange's box " + e->box().describe() + " is not the matrix's " +

@@ -56,7 +56,7 @@ class Stencil7Operator final : public LinearOperator<T> {
   // a shared face are the matrix's own, and every product first fills x's ghosts from the
   // neighbours (e's box must be the matrix's), then sets them back to 0. Preconditioners set up
   // from the matrix see only the process's own rows and columns (block Jacobi across processes).
-  // Scalar operators only; nullptr: none.
+  // The exchange moves the operator's unknowns a cell (e->block() == block()); nullptr: none.
   void set_exchange(const HaloExchange* e);
   const HaloExchange* exchange() const { return ex_; }
 

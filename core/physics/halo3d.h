@@ -92,9 +92,10 @@ PF_TEMPLATE PF_FN void pf_halo_fill_point(PF_GLOBAL pf_real* f, pf_box3 b, int d
    cell n-1-g, side lo: cell g), unpacking writes ghost g (hi: n+g, lo: -1-g), so the high side a
    box packs is its high neighbour's low side unpacked, and the tangential ranges are the fill's:
    exchanged x, then y, then z, edges and corners come from the boxes that own them. `sides`:
-   bit 0 the low side, bit 1 the high side (a side without a neighbour is left alone). */
+   bit 0 the low side, bit 1 the high side (a side without a neighbour is left alone). A field of
+   `block` values a cell (a 2 x 2 system's vectors) keeps a cell's values adjacent, in f and in buf. */
 PF_TEMPLATE PF_FN void pf_halo_pack_point(PF_GLOBAL pf_real* f, pf_box3 b, int dir, long u, long v, long w,
-                                          PF_GLOBAL pf_real* buf, int unpack, int sides) {
+                                          PF_GLOBAL pf_real* buf, int unpack, int sides, int block) {
   const long h = b.halo;
   const int hi = w >= h;
   if (!(sides & (hi ? 2 : 1))) return;
@@ -105,12 +106,14 @@ PF_TEMPLATE PF_FN void pf_halo_pack_point(PF_GLOBAL pf_real* f, pf_box3 b, int d
   pf_halo_cell(b, dir, u, v, at, &i, &j, &k);
   long nu, nv;
   pf_halo_extent(b, dir, &nu, &nv);
-  const long q = (w * nv + v) * nu + u;
-  const long L = pf_box_at(b, i, j, k);
-  if (unpack)
-    f[L] = buf[q];
-  else
-    buf[q] = f[L];
+  const long q = ((w * nv + v) * nu + u) * block;
+  const long L = pf_box_at(b, i, j, k) * block;
+  for (int c = 0; c < block; ++c) {
+    if (unpack)
+      f[L + c] = buf[q + c];
+    else
+      buf[q + c] = f[L + c];
+  }
 }
 
 PF_NAMESPACE_END
