@@ -36,12 +36,30 @@ class MpiWorld final : public Communicator {
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  double sum(double v) const override { return all(v, MPI_DOUBLE, MPI_SUM); }
+  // Floating-point sums are gathered and added in rank order on every process: MPI_Allreduce may
+  // round differently on different processes, and a decision taken from a sum (a solve's stop)
+  // must be the same everywhere, or the processes fall out of step.
+  double sum(double v) const override {
+    std::span<double> one(&v, 1);
+    sum(one);
+    return v;
+  }
   double max(double v) const override { return all(v, MPI_DOUBLE, MPI_MAX); }
   double min(double v) const override { return all(v, MPI_DOUBLE, MPI_MIN); }
   long sum(long v) const override { return all(v, MPI_LONG, MPI_SUM); }
   long max(long v) const override { return all(v, MPI_LONG, MPI_MAX); }
-  void sum(std::span<double> v) const override { all_in_place(v.data(), v.size(), MPI_DOUBLE, MPI_SUM); }
+  void sum(std::span<double> v) const override {
+    if (v.empty()) return;
+    std::vector<double> all(v.size() * static_cast<std::size_t>(size_));
+    check(MPI_Allgather(v.data(), count_of(v.size(), "allgather"), MPI_DOUBLE, all.data(), count_of(v.size(), "allgather"),
+                        MPI_DOUBLE, MPI_COMM_WORLD),
+          "allgather");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      double s = 0;
+      for (int r = 0; r < size_; ++r) s += all[static_cast<std::size_t>(r) * v.size() + i];
+      v[i] = s;
+    }
+  }
   void max(std::span<double> v) const override { all_in_place(v.data(), v.size(), MPI_DOUBLE, MPI_MAX); }
   void max(std::span<std::uint64_t> v) const override { all_in_place(v.data(), v.size(), MPI_UINT64_T, MPI_MAX); }
   bool any(bool v) const override {
