@@ -88,20 +88,18 @@ void HaloExchange::exchange(Buffer& field) const {
     if (!s) continue;
     be_.halo3d().pack(pack_args(field, dir, s->send.get(), false));
     const std::size_t bytes = s->face * word;
+    // the shared sides' range of the buffers (low side first): one read and one write a direction
+    const std::size_t first = peer_[dir][0] >= 0 ? 0 : bytes, last = peer_[dir][1] >= 0 ? 2 * bytes : bytes;
+    be_.download(*s->send, s->hsend->data() + first, last - first, first);
     std::vector<Communicator::Transfer> t;
     for (int side = 0; side < 2; ++side) {
       if (peer_[dir][side] < 0) continue;
       const std::size_t at = static_cast<std::size_t>(side) * bytes;
-      be_.download(*s->send, s->hsend->data() + at, bytes, at);
       // my high side is my neighbour's low side: the tag names the receiver's side
       t.push_back({peer_[dir][side], s->hsend->data() + at, s->hrecv->data() + at, bytes, 2 * dir + (1 - side), 2 * dir + side});
     }
     comm_.exchange(t);
-    for (int side = 0; side < 2; ++side)
-      if (peer_[dir][side] >= 0) {
-        const std::size_t at = static_cast<std::size_t>(side) * bytes;
-        be_.upload(*s->recv, s->hrecv->data() + at, bytes, at);
-      }
+    be_.upload(*s->recv, s->hrecv->data() + first, last - first, first);
     be_.halo3d().pack(pack_args(field, dir, s->recv.get(), true));
   }
   ++exchanges_;
