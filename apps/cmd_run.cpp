@@ -9,6 +9,7 @@
 #include "apps/common.hpp"
 #include "apps/options.hpp"
 #include "core/base/error.hpp"
+#include "core/comm/mpi.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/run/driver.hpp"
 #include "core/models/memory.hpp"
@@ -64,10 +65,14 @@ void add_run(CLI::App& app, Common& c) {
       ->check(CLI::ExistingFile);
   sub->callback([&c, sub] {
     apply_logging(c);
-    if (c.processes > 1)
-      throw ConfigError("started as one of " + std::to_string(c.processes) +
-                        " MPI processes: the models do not run decomposed yet; the linear solvers do (docs/mpi.md). Run "
-                        "`poreflow run` as one process");
+    // over several MPI processes (docs/mpi.md): every process reads the case and runs its box;
+    // process 0 logs, reports and writes the output
+    const mpi::Session* session = mpi::Session::current();
+    const int rank = session ? session->rank() : 0;
+    if (rank != 0) spdlog::set_level(spdlog::level::warn);
+    if (c.processes > 1 && (checkpoint_every > 0 || !restart_file.empty() || !checkpoint_file.empty()))
+      throw ConfigError("--checkpoint-every, --checkpoint and --restart: a run over " + std::to_string(c.processes) +
+                        " MPI processes writes no checkpoints yet (docs/mpi.md); run one process for them");
     auto cf = load_case(co.path, c);
     const auto prec = run_precision(cf, *sub, c);
     auto out = read_output_options(cf);
@@ -80,7 +85,9 @@ void add_run(CLI::App& app, Common& c) {
     CheckpointOptions ck;
     ck.every = checkpoint_every;
     ck.handle_signals = true;
-    if (io::checkpoints_supported()) ck.file = checkpoint_file.empty() ? out.dir / "checkpoint.h5" : std::filesystem::path(checkpoint_file);
+    out.writer = rank == 0;
+    if (io::checkpoints_supported() && c.processes == 1)
+      ck.file = checkpoint_file.empty() ? out.dir / "checkpoint.h5" : std::filesystem::path(checkpoint_file);
     ck.identity.case_source = co.path;
     ck.identity.case_text = cf.canonical_text();
     ck.identity.precision = to_string(prec);
@@ -116,12 +123,14 @@ void add_run(CLI::App& app, Common& c) {
       }
       return;
     }
-    auto sim = make_simulation(cf, *be, prec);
+    auto comm = session ? session->world(*be) : std::unique_ptr<Communicator>();
+    auto sim = make_simulation(cf, *be, prec, nullptr, comm ? *comm : self_communicator());
     cf.check_all_used();
     chosen();
     const Model& model = *sim.model;
-    if (auto hint = model.backend_hint(); !hint.empty()) spdlog::warn("hint: {}", hint);
-    auto rep = run_simulation(sim, out, !c.quiet, ck);
+    if (auto hint = model.backend_hint(); !hint.empty() && rank == 0) spdlog::warn("hint: {}", hint);
+    auto rep = run_simulation(sim, out, !c.quiet && rank == 0, ck);
+    if (rank != 0) return;  // process 0 reports
     if (rep.interrupted) {
       const char* sig = rep.interrupted == SIGINT ? "SIGINT" : rep.interrupted == SIGTERM ? "SIGTERM" : "a signal";
       if (!rep.checkpoint.empty())

@@ -164,6 +164,7 @@ class DoublingHook final : public DeviceCombine, public Communicator {
   void max(std::span<std::uint64_t>) const override {}
   void exchange(std::span<const Transfer>) const override {}
   void broadcast(void*, std::size_t, int) const override {}
+  void gather(const void*, std::size_t, void*, std::span<const std::size_t>, int) const override {}
   const DeviceCombine* device_combine() const override { return this; }
 
  private:

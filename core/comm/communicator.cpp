@@ -30,6 +30,10 @@ class SelfCommunicator final : public Communicator {
   void broadcast(void*, std::size_t, int root) const override {
     if (root != 0) throw ConfigError("a broadcast from process " + std::to_string(root) + " in a run of one process");
   }
+  void gather(const void* send, std::size_t bytes, void* recv, std::span<const std::size_t>, int root) const override {
+    if (root != 0) throw ConfigError("a gather to process " + std::to_string(root) + " in a run of one process");
+    if (bytes) std::memmove(recv, send, bytes);
+  }
   const DeviceCombine* device_combine() const override { return nullptr; }
 };
 

@@ -48,6 +48,9 @@ class Communicator {
   virtual void exchange(std::span<const Transfer> transfers) const = 0;
   // root's bytes to every process
   virtual void broadcast(void* data, std::size_t bytes, int root) const = 0;
+  // Every process's `bytes` to root, in rank order into recv (root's counts[r]: what process r
+  // sends; recv holds their sum). The others' recv and counts are not read. Messages of any size.
+  virtual void gather(const void* send, std::size_t bytes, void* recv, std::span<const std::size_t> counts, int root) const = 0;
 
   // The device hook (core/kernels/combine.hpp) a family calls between a launch that folded a check
   // into its control words and the launch that decides on them; nullptr when there is nothing to

@@ -10,8 +10,8 @@ namespace poreflow {
 namespace {
 
 // parts + 1 boundaries splitting `weight` (one entry per plane) into parts of about equal sums,
-// each at least min_width planes wide
-std::vector<long> balanced_cuts(const std::vector<long>& weight, int parts, long min_width) {
+// each at least min_width planes wide, at boundaries ok allows (empty: any); empty when none fits
+std::vector<long> balanced_cuts(const std::vector<long>& weight, int parts, long min_width, const std::vector<char>& ok) {
   const long n = static_cast<long>(weight.size());
   std::vector<long> prefix(weight.size() + 1, 0);
   std::partial_sum(weight.begin(), weight.end(), prefix.begin() + 1);
@@ -22,12 +22,14 @@ std::vector<long> balanced_cuts(const std::vector<long>& weight, int parts, long
     const double want = total * m / parts;
     // the boundary whose prefix is nearest the target, keeping room for the parts on both sides
     const long lo = cut[static_cast<std::size_t>(m) - 1] + min_width, hi = n - static_cast<long>(parts - m) * min_width;
-    long best = lo;
+    long best = -1;
     double err = std::numeric_limits<double>::infinity();
     for (long c = lo; c <= hi; ++c) {
+      if (!ok.empty() && !ok[static_cast<std::size_t>(c)]) continue;
       const double e = std::abs(static_cast<double>(prefix[static_cast<std::size_t>(c)]) - want);
       if (e < err) err = e, best = c;
     }
+    if (best < 0) return {};
     cut[static_cast<std::size_t>(m)] = best;
   }
   return cut;
@@ -80,6 +82,19 @@ std::string Decomposition::describe() const {
 }
 
 Decomposition decompose(long gx, long gy, long gz, int processes, const std::vector<char>& active, long min_width) {
+  DecomposeOptions o;
+  o.active = active;
+  o.min_width = min_width;
+  return decompose(gx, gy, gz, processes, o);
+}
+
+Decomposition decompose(long gx, long gy, long gz, int processes, const DecomposeOptions& o) {
+  const auto& active = o.active;
+  const long min_width = o.min_width;
+  for (int d = 0; d < 2; ++d)
+    if (!o.cut_ok[d].empty() && static_cast<long>(o.cut_ok[d].size()) != (d ? gy : gx) + 1)
+      throw ConfigError("decomposition: " + std::to_string(o.cut_ok[d].size()) + " cut flags along " + "xy"[d] + " for " +
+                        std::to_string(d ? gy : gx) + " planes");
   if (gx <= 0 || gy <= 0 || gz <= 0) throw ConfigError("decomposition: an empty grid");
   if (processes < 1) throw ConfigError("decomposition: " + std::to_string(processes) + " processes");
   const std::size_t cells = static_cast<std::size_t>(gx * gy * gz);
@@ -103,8 +118,9 @@ Decomposition decompose(long gx, long gy, long gz, int processes, const std::vec
     Decomposition d;
     d.grid = {gx, gy, gz};
     d.parts = {px, py, 1};
-    d.cuts[0] = balanced_cuts(wx, px, min_width);
-    d.cuts[1] = balanced_cuts(wy, py, min_width);
+    d.cuts[0] = balanced_cuts(wx, px, min_width, o.cut_ok[0]);
+    d.cuts[1] = balanced_cuts(wy, py, min_width, o.cut_ok[1]);
+    if (d.cuts[0].empty() || d.cuts[1].empty()) continue;
     d.cuts[2] = {0, gz};
     d.active.assign(static_cast<std::size_t>(processes), 0);
     for (long k = 0; k < gz; ++k)
@@ -119,7 +135,8 @@ Decomposition decompose(long gx, long gy, long gz, int processes, const std::vec
   if (best_max < 0)
     throw ConfigError("decomposition: " + std::to_string(processes) + " processes for a grid of " + std::to_string(gx) + " x " +
                       std::to_string(gy) + " columns: no split into px x py boxes with at least " + std::to_string(min_width) +
-                      " cells across each (fewer processes, or a wider grid)");
+                      " cells across each" + (o.constraint.empty() ? std::string() : " that " + o.constraint) +
+                      " (fewer processes, or a wider grid)");
   return best;
 }
 

@@ -39,10 +39,22 @@ struct Decomposition {
   std::string describe() const;
 };
 
+// How a grid may be split (decompose's second form).
+struct DecomposeOptions {
+  std::vector<char> active;  // gx * gy * gz flags, i fastest; empty: every cell
+  long min_width = 1;        // cells across each box at least (the halo)
+  // cut_ok[d][c], c in 0 .. grid[d]: whether a boundary may lie between planes c - 1 and c along
+  // x (d = 0) or y (d = 1); empty: anywhere. A model keeps a well's completions on one process
+  // this way, or the red-black colours global (cuts at even indices).
+  std::array<std::vector<char>, 2> cut_ok;
+  std::string constraint;  // what cut_ok keeps, for the message when nothing fits
+};
+
 // Splits the grid into `processes` boxes; active (gx * gy * gz flags, i fastest; empty: every
 // cell) weighs the cuts. ConfigError when the grid has fewer columns along a split direction than
 // the processes along it need (each box holds at least `min_width` cells across, the halo), or
 // when no factorisation fits.
 Decomposition decompose(long gx, long gy, long gz, int processes, const std::vector<char>& active = {}, long min_width = 1);
+Decomposition decompose(long gx, long gy, long gz, int processes, const DecomposeOptions& o);
 
 }  // namespace poreflow

@@ -80,13 +80,22 @@ Halo3DPackArgs HaloExchange::pack_args(Buffer& field, int dir, Buffer* buf, bool
   return p;
 }
 
-void HaloExchange::exchange(Buffer& field) const {
+void HaloExchange::exchange(Buffer& field) const { exchange_box(field, box_); }
+
+void HaloExchange::exchange(Buffer& field, int planes, std::size_t plane_values) const {
+  Box3 b = box_;
+  for (int q = 0; q < planes; ++q, b.off += static_cast<long>(plane_values)) exchange_box(field, b);
+}
+
+void HaloExchange::exchange_box(Buffer& field, const Box3& box) const {
   if (!any_) return;
   const std::size_t word = (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
     if (!s) continue;
-    be_.halo3d().pack(pack_args(field, dir, s->send.get(), false));
+    Halo3DPackArgs pa = pack_args(field, dir, s->send.get(), false);
+    pa.box = box;
+    be_.halo3d().pack(pa);
     const std::size_t bytes = s->face * word;
     // the shared sides' range of the buffers (low side first): one read and one write a direction
     const std::size_t first = peer_[dir][0] >= 0 ? 0 : bytes, last = peer_[dir][1] >= 0 ? 2 * bytes : bytes;
@@ -100,7 +109,9 @@ void HaloExchange::exchange(Buffer& field) const {
     }
     comm_.exchange(t);
     be_.upload(*s->recv, s->hrecv->data() + first, last - first, first);
-    be_.halo3d().pack(pack_args(field, dir, s->recv.get(), true));
+    Halo3DPackArgs ua = pack_args(field, dir, s->recv.get(), true);
+    ua.box = box;
+    be_.halo3d().pack(ua);
   }
   ++exchanges_;
 }

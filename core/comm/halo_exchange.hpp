@@ -32,6 +32,9 @@ class HaloExchange {
 
   // fills the ghosts of field (values of prec in box's layout) across every shared face
   void exchange(Buffer& field) const;
+  // the same for `planes` fields of plane_values values each, one after the other in one buffer
+  // (a model's property planes)
+  void exchange(Buffer& field, int planes, std::size_t plane_values) const;
   // sets every ghost that exchange writes to zero (a vector of a solve keeps 0 outside its rows
   // between products)
   void clear(Buffer& field) const;
@@ -45,6 +48,7 @@ class HaloExchange {
  private:
   // the pack (or unpack) of direction dir between field and buf, on the sides with a neighbour
   Halo3DPackArgs pack_args(Buffer& field, int dir, Buffer* buf, bool unpack) const;
+  void exchange_box(Buffer& field, const Box3& box) const;
 
   const Communicator& comm_;
   Backend& be_;

@@ -2,7 +2,9 @@
 // reported as BackendError with MPI's own message.
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -82,6 +84,32 @@ class MpiWorld final : public Communicator {
   }
   void broadcast(void* data, std::size_t bytes, int root) const override {
     check(MPI_Bcast(data, count_of(bytes, "broadcast"), MPI_BYTE, root, MPI_COMM_WORLD), "broadcast");
+  }
+  // point to point in pieces of at most 1 GiB (MPI counts are int)
+  void gather(const void* send, std::size_t bytes, void* recv, std::span<const std::size_t> counts, int root) const override {
+    constexpr std::size_t piece = std::size_t(1) << 30;
+    constexpr int tag = 0x6a7;
+    if (rank_ != root) {
+      for (std::size_t at = 0; at < bytes; at += piece)
+        check(MPI_Send(static_cast<const char*>(send) + at, static_cast<int>(std::min(piece, bytes - at)), MPI_BYTE, root, tag,
+                       MPI_COMM_WORLD),
+              "send");
+      return;
+    }
+    if (counts.size() != static_cast<std::size_t>(size_)) throw BackendError("MPI gather: counts for " + std::to_string(counts.size()) + " processes");
+    char* out = static_cast<char*>(recv);
+    for (int r = 0; r < size_; ++r) {
+      const std::size_t n = counts[static_cast<std::size_t>(r)];
+      if (r == rank_) {
+        if (n != bytes) throw BackendError("MPI gather: the root sends " + std::to_string(bytes) + " bytes, counted " + std::to_string(n));
+        if (n) std::memmove(out, send, n);
+      } else {
+        for (std::size_t at = 0; at < n; at += piece)
+          check(MPI_Recv(out + at, static_cast<int>(std::min(piece, n - at)), MPI_BYTE, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+                "receive");
+      }
+      out += n;
+    }
   }
   const DeviceCombine* device_combine() const override { return size_ > 1 ? &combine_ : nullptr; }
 

@@ -13,6 +13,7 @@
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
 #include "core/kernels/sor3d.hpp"
+#include "core/comm/halo_exchange.hpp"
 #include "core/models/fim_step.hpp"
 #include "core/physics/fim.h"
 
@@ -109,6 +110,30 @@ std::unique_ptr<ReservoirScheme<T>> make_scheme(Backend& be, const Communicator&
   return std::make_unique<ImpesStep<T>>(be, comm, a, nm, in, geo, prm, st, dt_first);
 }
 
+// this process's part of a run over several processes (null in one process)
+std::unique_ptr<ImpesPart> part_of(const Communicator& comm, const Impes3DConfig& cfg, const ImpesGeometry& geo,
+                                   const ImpesWellArrays& wa) {
+  if (comm.single()) return nullptr;
+  if (cfg.numerics.scheme == ReservoirSchemeKind::Fim)
+    throw ConfigError("case '" + cfg.input.source + "': the fully implicit scheme runs in one process only so far (" +
+                      std::to_string(comm.size()) + " processes here); set scheme = \"impes\" with pressure.solver = \"cg\", "
+                      "or run one process (docs/mpi.md)");
+  const Decomposition d = decompose_impes(cfg.input, geo, comm.size(), false);
+  return std::make_unique<ImpesPart>(make_impes_part(cfg.input, geo, wa, d, comm.rank()));
+}
+
+ImpesState local_state(const ImpesState& whole, const ImpesGeometry& geo, const ImpesPart* part) {
+  return part ? slice_state(whole, geo, *part) : whole;
+}
+
+template <class T>
+ReservoirArrays<T>& with_part(ReservoirArrays<T>& a, const HaloExchange* halo, const ImpesPart* part, std::size_t wells) {
+  a.halo = halo;
+  if (part)
+    for (std::size_t w = 0; w < wells; ++w) a.own_well.push_back(part->owns(w) ? 1 : 0);
+  return a;
+}
+
 std::vector<WellSetting> initial_settings(const ImpesInput& in) {
   std::vector<WellSetting> s;
   for (const auto& w : in.wells) s.push_back(w.initial);
@@ -125,21 +150,81 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       geo_(geometry_of(cfg_.input)),
       wa_(build_wells(cfg_.input, geo_)),
       prm_host_(build_prm(cfg_.input.fluid)),
-      initial_(std::make_unique<ImpesState>(initial_state(cfg_.input, geo_, prm_host_))),
+      part_(part_of(comm, cfg_, geo_, wa_)),
+      halo_(part_ ? std::make_unique<HaloExchange>(comm, part_->dec, be, part_->geo.box, precision_of<T>(), cfg_.numerics.cell_shape)
+                  : nullptr),
+      initial_(std::make_unique<ImpesState>(local_state(initial_state(cfg_.input, geo_, prm_host_), geo_, part_.get()))),
       settings_(initial_settings(cfg_.input)),
       step_settings_(settings_),
       stopped_(settings_.size(), 0),
       wells_(cfg_.input.wells.size()),
       clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
-      arrays_(be, cfg_.input, geo_, wa_, prm_host_, *initial_, cfg_.numerics.tables),
-      scheme_(make_scheme<T>(be, comm, arrays_, cfg_.numerics, cfg_.input, geo_, wa_, prm_host_, *initial_, first_dt())) {
+      arrays_(be, cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, cfg_.numerics.tables),
+      scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
+                             cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, first_dt())) {
   initial_.reset();
+  if (part_) {
+    if (comm.rank() == 0) spdlog::info("impes3d over {}", describe_part(*part_));
+    for (std::size_t w = 0; w < settings_.size(); ++w)
+      if (!part_->owns(w)) upload_well(w);  // shut here: another process holds it
+  }
   clock_.set_next_dt(first_dt());
   mw0_ = sum(arrays_.mw);
   mo0_ = sum(arrays_.mo);
   bind_state();
   apply_schedule();  // events at t = 0
   step_settings_ = settings_;
+  if (part_) refresh_totals(true);
+}
+
+// Decomposed: the in-place volumes after every step, the mean pressure where asked (the CSV's
+// rows, a deck summary's reports), summed over the processes once for all of them.
+template <class T>
+void Impes3D<T>::refresh_totals(bool pressure) {
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = ReduceOp::Sum;
+  r.cfg = {be_.reduce().default_variant()};
+  r.n = arrays_.extent();
+  double v[4] = {0, 0, 0, 0};
+  r.a = &arrays_.mw.buffer();
+  v[0] = be_.reduce().run(r);
+  r.a = &arrays_.mo.buffer();
+  v[1] = be_.reduce().run(r);
+  if (pressure) v[3] = local_mean_pressure_sums(&v[2]);
+  comm_.sum(v);
+  totals_.mw = v[0];
+  totals_.mo = v[1];
+  if (pressure) totals_.fpr = v[2] > 0 ? v[3] / v[2] : 0;
+}
+
+// this process's sums of pv0 (into pv) and pv0 p over its active cells
+template <class T>
+double Impes3D<T>::local_mean_pressure_sums(double* pv) const {
+  const auto p = arrays_.p.download();
+  const auto& geo = local_geo();
+  double a = 0, b = 0;
+  for (long k = 0; k < geo.box.nz; ++k)
+    for (long j = 0; j < geo.box.ny; ++j)
+      for (long i = 0; i < geo.box.nx; ++i) {
+        const long L = geo.at(i, j, k);
+        if (geo.pv0[L] > 0) {
+          a += geo.pv0[L];
+          b += geo.pv0[L] * double(p[L]);
+        }
+      }
+  *pv = a;
+  return b;
+}
+
+template <class T>
+void Impes3D<T>::before_output(bool fields) {
+  if (!part_) return;
+  refresh_totals(true);
+  if (fields) {
+    totals_.p = cells_of(arrays_.p);
+    totals_.sw = cells_of(arrays_.sw);
+  }
 }
 
 // The cells' pressure, masses and S_w; the last accepted pressure increment (the next solve's
@@ -220,28 +305,23 @@ double Impes3D<T>::sum(const Field<T>& f) const {
   return global_reduce(be_, comm_, ReduceOp::Sum, f);
 }
 
+// (decomposed: the totals of the last step, which every process computed together)
 template <class T>
 double Impes3D<T>::water_in_place() const {
-  return sum(arrays_.mw);
+  return part_ ? totals_.mw : sum(arrays_.mw);
 }
 template <class T>
 double Impes3D<T>::oil_in_place() const {
-  return sum(arrays_.mo);
+  return part_ ? totals_.mo : sum(arrays_.mo);
 }
 
 // FPR: the pore-volume weighted pressure (reads the pressure back: report times only)
 template <class T>
 double Impes3D<T>::mean_pressure() const {
-  const auto p = arrays_.p.download();
-  double pv = 0, pp = 0;
-  for (std::size_t L = 0; L < arrays_.extent(); ++L)
-    if (geo_.pv0[L] > 0) {
-      pv += geo_.pv0[L];
-      pp += geo_.pv0[L] * double(p[L]);
-    }
-  double both[2] = {pv, pp};
-  comm_.sum(both);
-  return both[0] > 0 ? both[1] / both[0] : 0;
+  if (part_) return totals_.fpr;
+  double pv = 0;
+  const double pp = local_mean_pressure_sums(&pv);
+  return pv > 0 ? pp / pv : 0;
 }
 
 template <class T>
@@ -286,8 +366,8 @@ double Impes3D<T>::injection_dt() const {
 template <class T>
 void Impes3D<T>::upload_well(std::size_t w) {
   WellSetting st = settings_[w];
-  if (stopped_[w]) st.open = false;
-  const auto x = well_params(cfg_.input.wells[w], st, wa_, w);
+  if (stopped_[w] || (part_ && !part_->owns(w))) st.open = false;
+  const auto x = well_params(cfg_.input.wells[w], st, local_wa(), w);
   const std::vector<T> xt(x.begin(), x.end());
   be_.upload(arrays_.wp.buffer(), xt.data(), xt.size() * sizeof(T), w * IMP_NWP * sizeof(T));
   if (scheme_) scheme_->well_changed(w, st, st.open);
@@ -329,7 +409,8 @@ TimeController::Outcome Impes3D<T>::attempt(double dt) {
   if (!a.ok) {
     out.why = a.why;
     if (a.sw_out) {  // name the cell (a copy only on this path)
-      const auto sw = cells_of(arrays_.sw);
+      const auto sw = cells_of(arrays_.sw);  // decomposed: on process 0 (the others say less)
+      if (sw.empty()) return out;
       std::size_t worst = 0;
       auto off = [](double x) { return std::max(-x, x - 1); };
       for (std::size_t c = 0; c < sw.size(); ++c)
@@ -419,6 +500,13 @@ void Impes3D<T>::step(double t_stop) {
       upload_well(w);
     }
   apply_schedule();
+  if (part_) {
+    // a deck summary reads the mean pressure at report times: there it is summed again
+    const double t = time();
+    bool report = false;
+    for (double r : cfg_.input.report_times) report = report || std::abs(t - r) <= 1e-12 * std::max(1.0, t);
+    refresh_totals(report);
+  }
 }
 
 template <class T>
@@ -447,6 +535,30 @@ template <class T>
 std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
   const auto v = f.download();
   const auto& g = cfg_.input.grid;
+  if (part_) {
+    // decomposed: every process's cells to process 0 (collective; empty elsewhere)
+    const auto& geo = part_->geo;
+    std::vector<double> mine;
+    mine.reserve(part_->cells.size());
+    for (long k = 0; k < geo.box.nz; ++k)
+      for (long j = 0; j < geo.box.ny; ++j)
+        for (long i = 0; i < geo.box.nx; ++i) mine.push_back(double(v[geo.at(i, j, k)]));
+    const int n = comm_.size();
+    std::vector<std::size_t> counts(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r) counts[static_cast<std::size_t>(r)] = static_cast<std::size_t>(part_->dec.box(r).cells()) * sizeof(double);
+    std::vector<double> all(comm_.rank() == 0 ? g.cells() : 0);
+    comm_.gather(mine.data(), mine.size() * sizeof(double), all.data(), counts, 0);
+    if (comm_.rank() != 0) return {};
+    std::vector<double> out(g.cells(), 0.0);
+    std::size_t at = 0;
+    for (int r = 0; r < n; ++r) {
+      const RankBox b = part_->dec.box(r);
+      for (long k = 0; k < b.nz; ++k)
+        for (long j = 0; j < b.ny; ++j)
+          for (long i = 0; i < b.nx; ++i) out[g.index(b.i0 + i, b.j0 + j, b.k0 + k)] = all[at++];
+    }
+    return out;
+  }
   std::vector<double> out(g.cells(), 0.0);
   for (long k = 0; k < g.nz; ++k)
     for (long j = 0; j < g.ny; ++j)
@@ -454,13 +566,14 @@ std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
   return out;
 }
 
+// (decomposed: as before_output gathered them on process 0)
 template <class T>
 std::vector<double> Impes3D<T>::pressure() const {
-  return cells_of(arrays_.p);
+  return part_ ? totals_.p : cells_of(arrays_.p);
 }
 template <class T>
 std::vector<double> Impes3D<T>::saturation() const {
-  return cells_of(arrays_.sw);
+  return part_ ? totals_.sw : cells_of(arrays_.sw);
 }
 
 template <class T>

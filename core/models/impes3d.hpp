@@ -16,6 +16,7 @@
 #include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
 #include "core/models/impes3d_input.hpp"
+#include "core/models/impes3d_part.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/models/impes3d_step.hpp"
 #include "core/models/reservoir_scheme.hpp"
@@ -89,6 +90,7 @@ class Impes3D final : public Reservoir {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  void before_output(bool fields) override;
 
   const Impes3DConfig& config() const override { return cfg_; }
   const ImpesGeometry& geometry() const override { return geo_; }
@@ -130,6 +132,12 @@ class Impes3D final : public Reservoir {
   std::vector<double> cells_of(const Field<T>& f) const;
   std::string worst_cell() const;
   void bind_state();
+  // this process's grid and completions: its part's in a decomposed run, else the whole's
+  const ImpesGeometry& local_geo() const { return part_ ? part_->geo : geo_; }
+  const ImpesWellArrays& local_wa() const { return part_ ? part_->wa : wa_; }
+  // decomposed: the sums over every process that the outputs read (collective; after each step)
+  void refresh_totals(bool pressure);
+  double local_mean_pressure_sums(double* pv) const;
 
   Backend& be_;
   const Communicator& comm_;
@@ -137,7 +145,9 @@ class Impes3D final : public Reservoir {
   ImpesGeometry geo_;
   ImpesWellArrays wa_;
   std::vector<double> prm_host_;
-  std::unique_ptr<ImpesState> initial_;  // the initial state on the host, until the device has it
+  std::unique_ptr<ImpesPart> part_;        // this process's part of a decomposed run (null: one process)
+  std::unique_ptr<HaloExchange> halo_;
+  std::unique_ptr<ImpesState> initial_;  // this process's initial state on the host, until the device has it
   // the wells: their settings as the schedule left them and during the last step, their results
   std::vector<WellSetting> settings_, step_settings_;
   std::vector<char> stopped_;  // wells stopped for the step being taken (they flowed the wrong way)
@@ -148,6 +158,11 @@ class Impes3D final : public Reservoir {
   std::unique_ptr<ReservoirScheme<T>> scheme_;
   std::vector<StepCheck> checks_;
   double max_cfl_ = 0;
+  // decomposed: the totals and the gathered fields process 0's outputs read
+  struct Totals {
+    double mw = 0, mo = 0, fpr = 0;
+    std::vector<double> p, sw;
+  } totals_;
   double mw0_ = 0, mo0_ = 0;
   State state_;
 };

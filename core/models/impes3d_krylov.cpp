@@ -32,8 +32,9 @@ const char* to_string(PressurePreconditioner p) {
 
 template <class T>
 ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv,
-                                            const ImpesNumerics& nm)
+                                            const ImpesNumerics& nm, const HaloExchange* halo)
     : be_(be), pv_(pv), m_(be, box, 1), op_(m_), wop_(op_), b_(be, box.extent()) {
+  op_.set_exchange(halo);
   b_.fill(T(0));
   // the scale of the stop: ||pv||_2 over every process's cells, once
   double s = 0;

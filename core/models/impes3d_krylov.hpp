@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/comm/communicator.hpp"
+#include "core/comm/halo_exchange.hpp"
 #include "core/kernels/field.hpp"
 #include "core/kernels/impes3d.hpp"
 #include "core/linalg/krylov.hpp"
@@ -47,7 +48,9 @@ template <class T>
 class ImpesKrylovPressure {
  public:
   // box: the pressure's box; pv: its pore volumes (extent values, 0 in inactive cells and the halo)
-  ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv, const ImpesNumerics& nm);
+  // halo: the exchange of a decomposed run's ghosts (nullptr in one process)
+  ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv, const ImpesNumerics& nm,
+                      const HaloExchange* halo = nullptr);
   ~ImpesKrylovPressure();
 
   // Solves the system in sor3d's coefficients `rb` and the rate wells' couplings (wells, as

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/base/error.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/sor3d.hpp"
@@ -86,11 +87,11 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
   // the couplings of the pressure equation at the initial state, for the design and omega = auto:
   // means over the active cells of the accumulation term C and, per direction, of the sum over the
   // cell's two faces of T (k_rw / mu_w + k_ro / mu_o)
-  const auto& g = in.grid;
+  // (over every process's cells: the design and omega are the same everywhere)
   double s_sum[3] = {0, 0, 0}, c_sum = 0;
-  for (long k = 0; k < g.nz; ++k)
-    for (long j = 0; j < g.ny; ++j)
-      for (long i = 0; i < g.nx; ++i) {
+  for (long k = 0; k < geo.box.nz; ++k)
+    for (long j = 0; j < geo.box.ny; ++j)
+      for (long i = 0; i < geo.box.nx; ++i) {
         const long L = geo.at(i, j, k);
         if (!(geo.pv0[L] > 0)) continue;
         const auto v = phys::imp_pvt_at<double>(prm_host.data(), st.p[L]);
@@ -103,8 +104,10 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
         s_sum[2] += (geo.tz[L] + geo.tz[L - geo.box.sz]) * lt;
         c_sum += geo.pv0[L] * dfdp - (v.dbw * st.mw[L] + v.dbo * st.mo[L]);
       }
-  for (int d = 0; d < 3; ++d) coupling_[d] = s_sum[d] / double(geo.active);
-  compress_c_ = c_sum / double(geo.active);
+  double sums[5] = {s_sum[0], s_sum[1], s_sum[2], c_sum, double(geo.active)};
+  comm.sum(sums);
+  for (int d = 0; d < 3; ++d) coupling_[d] = sums[d] / sums[4];
+  compress_c_ = sums[3] / sums[4];
   // the design: lines along k where the vertical coupling dominates (thin layers), points otherwise
   if (nm.design_auto) nm.design = coupling_[2] > 2 * (coupling_[0] + coupling_[1]) ? SorDesign::Zline : SorDesign::Simple;
   if (!nm.sor_shape_given)
@@ -114,7 +117,10 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
     scratch_.fill(T(0));
   }
   omega_ = omega_for(dt_first);
-  if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm);
+  if (a.halo && nm.solver == PressureSolver::Sor)
+    throw ConfigError("impes3d over " + std::to_string(comm.size()) +
+                      " processes: pressure.solver = \"sor\" runs in one process only; set pressure.solver = \"cg\" (docs/mpi.md)");
+  if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm, a.halo);
 }
 
 template <class T>
@@ -187,6 +193,9 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   be_.fill(*words_, Precision::Double, 0.0, impes3d_words(std::max<long>(a_.wells, 1)));
   auto k = be_.impes3d();
   k.props({prec, a_.grid, a_.tables, &p_old_.buffer(), &a_.mw.buffer(), &a_.mo.buffer(), &props_.buffer(), nm_.cell_shape});
+  // the neighbours' properties across a shared face (their mobilities and densities; p_old's
+  // ghosts came with the last step's pressure)
+  if (a_.halo) a_.halo->exchange(props_.buffer(), IMP_NPROPS, E_);
   k.assemble({prec, a_.grid, dt, &p_old_.buffer(), &props_.buffer(), &coef_.buffer(), nm_.cell_shape});
   Impes3DWellArgs w;
   w.prec = prec;
@@ -215,6 +224,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
   if (!ps.ok) return ps;
   be_.blas().axpy({prec, E_, 1.0, &dp_.buffer(), &a_.p.buffer()});  // p = p^n + dp
+  if (a_.halo) a_.halo->exchange(a_.p.buffer());  // the update's fluxes read the neighbours' new pressure
   w.p = &a_.p.buffer();
   k.wells_finish(w);
   Impes3DUpdateArgs u;
@@ -242,6 +252,12 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
   for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
   for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
+  // a well's words count where its completions are: its process's, added up on every process
+  if (!a_.own_well.empty()) {
+    for (std::size_t w = 0; w < a_.own_well.size(); ++w)
+      if (!a_.own_well[w]) std::fill_n(result_.well.begin() + static_cast<long>(w) * IMP_NWO, IMP_NWO, 0.0);
+    comm_.sum(result_.well);
+  }
   // the step's statistics are maxima over the cells: over every process's cells before any decision
   comm_.max(result_.stat);
   at.ok = true;

@@ -83,6 +83,12 @@ class Model {
   virtual std::map<std::string, double> final_stats() const = 0;
   // The conservation laws the model keeps (mass, per phase or component); empty where it has none.
   virtual std::vector<Balance> balance() const { return {}; }
+
+  // A run over several processes (docs/mpi.md) writes its output from process 0 alone. The time
+  // loop calls this on every process before process 0's observers read the model (a CSV row;
+  // fields: a snapshot or the final fields), so a model whose state is cut between processes
+  // gathers there what they read. Nothing to do in one process.
+  virtual void before_output(bool /*fields*/) {}
 };
 
 }  // namespace poreflow

@@ -4,6 +4,7 @@
 // Defined in core/models/impes3d_step.cpp.
 #include <memory>
 
+#include "core/comm/halo_exchange.hpp"
 #include "core/kernels/field.hpp"
 #include "core/kernels/impes3d.hpp"
 #include "core/models/impes3d_input.hpp"
@@ -25,6 +26,11 @@ struct ReservoirArrays {
   Impes3DGrid grid;
   Impes3DTables tables;
   long wells = 0, completions = 0;
+  // a decomposed run (core/models/impes3d_part.hpp): the exchange of the box's ghosts, and per well
+  // whether its completions are here (its words from the device count); nullptr and empty in one
+  // process
+  const HaloExchange* halo = nullptr;
+  std::vector<char> own_well;
 };
 
 }  // namespace poreflow

@@ -10,22 +10,25 @@
 
 PF_NAMESPACE_BEGIN
 
-/* Cell c (c = i + nx (j + ny k)) of box b: its diagonal, its neighbours' coefficients negated (0
-   where the neighbour is outside the box) and its right-hand side, each times the row's scale
+/* Cell c (c = i + nx (j + ny k)) of box b: its diagonal, its neighbours' coefficients negated and
+   its right-hand side, each times the row's scale
    (scale[L] where given and > 0, else 1: a model whose rows were divided by a volume multiplies
-   them back, which keeps a symmetric system symmetric). */
+   them back, which keeps a symmetric system symmetric). A coefficient across the box's edge is
+   kept as sor3d holds it: at the grid's edge a model writes 0 there (impes3d: no transmissibility),
+   across a face shared with another process it couples to the ghost the operator's exchange fills
+   (docs/mpi.md). */
 PF_TEMPLATE PF_FN void pf_s7_from_sor_cell(pf_box3 b, long c, PF_GLOBAL const pf_real* rb, PF_GLOBAL const pf_real* scale,
                                            PF_GLOBAL pf_real* coef, PF_GLOBAL pf_real* rhs, long extent) {
   const long i = c % b.nx, j = (c / b.nx) % b.ny, k = c / (b.nx * b.ny);
   const long L = pf_box_at(b, i, j, k), q = pf_rb_of(b, i, j, k), m2 = 2 * pf_rb_m(b);
   const pf_real s = scale && scale[L] > (pf_real)0 ? scale[L] : (pf_real)1;
   coef[L] = s * rb[q + PF_SOR_D * m2];
-  coef[1 * extent + L] = i > 0 ? -s * rb[q + PF_SOR_W * m2] : (pf_real)0;
-  coef[2 * extent + L] = i < b.nx - 1 ? -s * rb[q + PF_SOR_E * m2] : (pf_real)0;
-  coef[3 * extent + L] = j > 0 ? -s * rb[q + PF_SOR_S * m2] : (pf_real)0;
-  coef[4 * extent + L] = j < b.ny - 1 ? -s * rb[q + PF_SOR_N * m2] : (pf_real)0;
-  coef[5 * extent + L] = k > 0 ? -s * rb[q + PF_SOR_B * m2] : (pf_real)0;
-  coef[6 * extent + L] = k < b.nz - 1 ? -s * rb[q + PF_SOR_T * m2] : (pf_real)0;
+  coef[1 * extent + L] = -s * rb[q + PF_SOR_W * m2];
+  coef[2 * extent + L] = -s * rb[q + PF_SOR_E * m2];
+  coef[3 * extent + L] = -s * rb[q + PF_SOR_S * m2];
+  coef[4 * extent + L] = -s * rb[q + PF_SOR_N * m2];
+  coef[5 * extent + L] = -s * rb[q + PF_SOR_B * m2];
+  coef[6 * extent + L] = -s * rb[q + PF_SOR_T * m2];
   rhs[L] = s * rb[q + PF_SOR_R * m2];
 }
 

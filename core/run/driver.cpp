@@ -119,7 +119,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
     spdlog::info("restarted at t = {:g}, step {}", m.time(), m.steps());
   }
   int snapshot_index = 0;
-  if (o.enabled) {
+  if (o.enabled && o.writer) {
     std::error_code ec;
     std::filesystem::create_directories(o.dir, ec);
     if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
@@ -129,10 +129,12 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
     if (resume) ob->resume(*resume);
   for (auto& ob : observers) ob->begin(m, resume != nullptr);
   auto series = [&] {
+    if (o.enabled) m.before_output(false);
     for (auto& ob : observers) ob->series(m);
   };
   auto snapshot = [&] {
     if (!o.enabled) return;
+    m.before_output(true);
     for (auto& ob : observers) ob->snapshot(m, snapshot_index);
     ++snapshot_index;
   };
@@ -266,6 +268,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   r.wall_seconds = compute;
   r.steps = m.steps();
   r.sim_time = m.time();
+  m.before_output(true);
   r.final_fields = m.fields();
   r.stats = m.final_stats();
   r.stats["wall_seconds_total"] = seconds_since(t0);

@@ -25,6 +25,9 @@ struct OutputOptions {
   int snapshots = 10;     // VTK snapshots (and PNG plots) after the first step past each of N equal intervals, plus t = 0
   long series_every = 1;  // a CSV row every N steps (and at every snapshot); by report times: every N-th and the last
   bool vtk = true, csv = true, png = true;
+  // this process writes the files: process 0 of a run over several processes (docs/mpi.md); the
+  // others keep the same cadence, so the model can gather what process 0 writes
+  bool writer = true;
   // output.range.<map> = [low, high]: that map's colour range (else the range of the whole run)
   std::map<std::string, std::array<double, 2>> ranges;
 };

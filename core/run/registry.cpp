@@ -24,6 +24,17 @@ std::size_t completions_of(const ImpesInput& in) {
   return n;
 }
 
+// A process's share of a decomposed run's need: the whole's over the processes, with 10 % for the
+// imbalance of the cuts and the halo. Every process also keeps the whole grid's input and
+// geometry on the host (core/models/impes3d_part.hpp), which this does not count.
+MemoryNeed per_process(MemoryNeed need, int processes) {
+  if (processes <= 1) return need;
+  need.what += " cut between " + std::to_string(processes) + " processes";
+  need.total = static_cast<std::size_t>(double(need.total) * 1.1 / processes);
+  need.largest = static_cast<std::size_t>(double(need.largest) * 1.1 / processes);
+  return need;
+}
+
 // The standard observers in the order they write: the CSV series, the snapshots, the plots (the
 // model's own, then its colour maps); then what the case adds.
 using Extra = std::function<void(Observers&, const OutputOptions&)>;
@@ -47,9 +58,12 @@ Plots maps_of(io::MapSet (*maps)()) {
 }  // namespace
 
 // Every model's need is computed from its configuration and checked before it allocates.
-Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only) {
+Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only, const Communicator& comm) {
   auto name = cf.get_string("model", "");
   if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\", \"impes3d\" or \"fluids3d\")");
+  if (!comm.single() && name != "impes3d")
+    cf.fail("model", "= '" + name + "' runs in one process only so far; over " + std::to_string(comm.size()) +
+                         " MPI processes only impes3d does (docs/mpi.md)");
   Simulation sim;
   auto go = [&](auto make, const MemoryNeed& need) {
     if (need_only) {
@@ -73,8 +87,13 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     // its reader checks the grid's need before it builds per-cell arrays from the case
     const auto c = read_impes3d_case(cf, be, prec);
     const auto& in = c.config.input;
-    go([&] { return build<Impes3D>(be, prec, c.config); },
-       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme));
+    go(
+        [&]() -> std::unique_ptr<Model> {
+          if (prec == Precision::Float) return std::make_unique<Impes3D<float>>(be, c.config, comm);
+          return std::make_unique<Impes3D<double>>(be, c.config, comm);
+        },
+       per_process(impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme),
+                   comm.size()));
     const auto deck = c.deck;
     sim.outputs = outputs(io::impes3d_snapshot(),
                           [](Observers& obs, const OutputOptions& o) {
@@ -99,7 +118,7 @@ std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec,
 }
 
 RunReport run_simulation(Simulation& sim, const OutputOptions& out, bool progress, const CheckpointOptions& ck) {
-  Observers obs = sim.outputs(out);
+  Observers obs = out.writer ? sim.outputs(out) : Observers{};
   return run_model(*sim.model, obs, out, progress, ck);
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "core/comm/communicator.hpp"
 #include "core/io/case_file.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/model.hpp"
@@ -21,7 +22,10 @@ struct Simulation {
 
 // Reads `model = "..."` and builds it; every case key is validated by the model's reader.
 // need_only: fill it with the run's memory need and return an empty simulation (--dry-run)
-Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only = nullptr);
+// comm: the processes the run is cut between (docs/mpi.md); impes3d's IMPES scheme runs over
+// several, every other model refuses with a message
+Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only = nullptr,
+                           const Communicator& comm = self_communicator());
 // the model alone
 std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only = nullptr);
 

@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [build-old] [bench-compare] [mpi] [cmd:'shell command']
+#                       [build-old] [bench-compare] [mpi] [mpi-impes] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -38,6 +38,13 @@ KIT_PYTHONHOME=/opt/kit/usr
 export POREFLOW_REQUIRE_BACKENDS=cuda,opencl
 PF=$BUILD/apps/poreflow
 status=0
+# the launcher of the flow kit's Open MPI (stages mpi and mpi-impes)
+MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
+         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POREFLOW_REQUIRE_BACKENDS=cuda,opencl
+         OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
+         PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
+         /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS
+         -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
 
 run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIMEOUT bounds each
   local name=$1
@@ -244,18 +251,24 @@ for s in "${stages[@]}"; do
         -DMPI_CXX_HEADER_DIR=/opt/kit/usr/lib/x86_64-linux-gnu/openmpi/include -DMPI_CXX_LIB_NAMES=mpi \
         -DMPI_mpi_LIBRARY=/opt/flowkit/lib/libmpi.so.40 -DMPIEXEC_EXECUTABLE=/opt/flowkit/orterun || break
       run build_mpi cmake --build "$BUILD" --parallel --target poreflow poreflow_mpi_tests || break
-      MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
-               OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POREFLOW_REQUIRE_BACKENDS=cuda,opencl
-               OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
-               PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
-               /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS
-               -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
       n=${MPI_RANKS:-2}
       run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
       for p in 1 "$n"; do
         run bench_linalg_ranks_$p "${MPI_RUN[@]}" -np "$p" "$PF" bench linalg-ranks --backends cuda \
           --sizes "${MPI_SIZES:-poisson256,spe10}" --solves 3 --json "$OUT/linalg_ranks_np$p.json"
       done
+      ;;
+    mpi-impes)  # after mpi (its build): impes3d cut between 1 and MPI_RANKS GPUs on cuda, each run of IMPES_RUNS
+                # ("name|--set ... options" lines) once per process count; logs only (docs/mpi.md)
+      n=${MPI_RANKS:-2}
+      while IFS='|' read -r name opts; do
+        [ -n "$name" ] || continue
+        for p in 1 "$n"; do
+          # shellcheck disable=SC2086
+          STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}_np$p" "${MPI_RUN[@]}" -np "$p" "$PF" run cases/impes_case1.toml \
+            --backend cuda --no-output $opts
+        done
+      done <<< "${IMPES_RUNS:-}"
       ;;
     cmd:*)
       ncmd=$((${ncmd:-0} + 1))
