@@ -258,16 +258,13 @@ for s in "${stages[@]}"; do
           --sizes "${MPI_SIZES:-poisson256,spe10}" --solves 3 --json "$OUT/linalg_ranks_np$p.json"
       done
       ;;
-    mpi-impes)  # after mpi (its build): impes3d cut between 1 and MPI_RANKS GPUs on cuda, each run of IMPES_RUNS
-                # ("name|--set ... options" lines) once per process count; logs only (docs/mpi.md)
-      n=${MPI_RANKS:-2}
-      while IFS='|' read -r name opts; do
+    mpi-impes)  # after mpi (its build): impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line
+                # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
+      while IFS='|' read -r name procs opts; do
         [ -n "$name" ] || continue
-        for p in 1 "$n"; do
-          # shellcheck disable=SC2086
-          STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}_np$p" "${MPI_RUN[@]}" -np "$p" "$PF" run cases/impes_case1.toml \
-            --backend cuda --no-output $opts
-        done
+        # shellcheck disable=SC2086
+        STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/impes_case1.toml \
+          --backend cuda --no-output $opts
       done <<< "${IMPES_RUNS:-}"
       ;;
     cmd:*)
