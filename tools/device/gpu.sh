@@ -264,7 +264,7 @@ for s in "${stages[@]}"; do
         [ -n "$name" ] || continue
         # shellcheck disable=SC2086
         STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/impes_case1.toml \
-          --backend cuda --no-output $opts
+          --backend cuda --no-output $opts < /dev/null  # orterun would read the list's other lines
       done <<< "${IMPES_RUNS:-}"
       ;;
     cmd:*)
