@@ -44,6 +44,7 @@ class CudaSor3D final : public Sor3DImpl {
           cu_launch<T>(&cu::launch_sor3d_sweep<T>, a.zline_args(), l, ctx_.stream());
         });
         PF_CHECK_LAUNCH(c == 0 ? "sor3d red sweep" : "sor3d black sweep");
+        if (a.split) a.split->after_sweep(a, c, plan);
       }
     }
   }

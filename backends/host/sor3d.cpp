@@ -98,12 +98,14 @@ void iterate_t(const HostContext& hc, const Sor3DArgs& a, long first, long count
     const FusedPlan plan = fused_plan(it, a.check_every);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, thr, PF_CV_TEST, 1)) return;
     const T red = sweep<T>(hc, a, 0, plan.check);
+    if (a.split) a.split->after_sweep(a, 0, plan);
     const T black = sweep<T>(hc, a, 1, plan.check);
     if (plan.check) {
       const T m = std::isnan(red) || std::isnan(black) ? std::numeric_limits<T>::quiet_NaN() : (red > black ? red : black);
       ctrl[PF_CV_SLOT0 + plan.check_slot] = phys::pf_to_word(m);
       ctrl[PF_CV_SLOT0 + plan.clear_slot] = 0;
     }
+    if (a.split) a.split->after_sweep(a, 1, plan);
   }
 }
 

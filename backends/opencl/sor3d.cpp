@@ -77,6 +77,7 @@ class ClSor3D final : public Sor3DImpl {
         ctx_.set(k, extras + 2, cl_long(it));
         ctx_.set(k, extras + 3, plan);
         ctx_.launch(k, global, local);
+        if (a.split) a.split->after_sweep(a, c, p);
       }
     }
   }

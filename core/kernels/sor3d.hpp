@@ -37,6 +37,8 @@ SorDesign parse_sor_design(std::string_view s);
 // saw (each row's residual just before its update) into the check's slot; the red sweep of the
 // next iteration decides (converged when it is below `threshold`; stopped on NaN); launches after
 // a stop return at once, so the iteration count is exact.
+class Sor3DSplit;
+
 struct Sor3DArgs {
   Precision prec = Precision::Double;
   Box3 box;                   // p's box: halo >= 1 (boundary neighbours are read, times a zero coefficient)
@@ -52,6 +54,7 @@ struct Sor3DArgs {
   // automatic (sor3d_zline_wide). The same arithmetic either way. Host backends: a thread.
   int zline_lanes = 0;
   Buffer* scratch = nullptr;  // zline: 3 x p's extent values (the columns' factors, filled by iteration 0)
+  const Sor3DSplit* split = nullptr;  // a run cut between processes (Sor3DSplit); nullptr in one process
 
   // a colour sweep's leading parameters: coef, p, b, omega, threshold, ctrl
   // (core/kernels/kernel_args.hpp)
@@ -92,6 +95,18 @@ long sor3d_kchunk(long nz, long blocks_xy, int threads, int units);
 // tiled: the padded row of a shared-memory plane (values) and a block's shared memory (bytes)
 int sor3d_tile_pitch(int bx);
 std::size_t sor3d_tile_bytes(int bx, int by, std::size_t value_bytes);
+
+// Between the colour sweeps of a run cut between processes (docs/mpi.md): every backend calls
+// after_sweep after each colour's sweep of an iteration, once that colour's values (and, after the
+// black sweep of a checking iteration, the check's slot) are written: the ghosts of p are
+// exchanged there, and the slot combined across processes before a sweep decides on it. The
+// colours are the grid's when every box starts at even i, j and k, so the iterates are those of
+// one process. nullptr (one process): the launches of a batch are unchanged.
+class Sor3DSplit {
+ public:
+  virtual ~Sor3DSplit() = default;
+  virtual void after_sweep(const Sor3DArgs& a, int colour, const FusedPlan& plan) const = 0;
+};
 
 class Sor3DImpl {
  public:

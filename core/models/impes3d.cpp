@@ -118,7 +118,8 @@ std::unique_ptr<ImpesPart> part_of(const Communicator& comm, const Impes3DConfig
     throw ConfigError("case '" + cfg.input.source + "': the fully implicit scheme runs in one process only so far (" +
                       std::to_string(comm.size()) + " processes here); set scheme = \"impes\" with pressure.solver = \"cg\", "
                       "or run one process (docs/mpi.md)");
-  const Decomposition d = decompose_impes(cfg.input, geo, comm.size(), false);
+  // SOR's red-black colours are the grid's when every box starts at an even index
+  const Decomposition d = decompose_impes(cfg.input, geo, comm.size(), cfg.numerics.solver == PressureSolver::Sor);
   return std::make_unique<ImpesPart>(make_impes_part(cfg.input, geo, wa, d, comm.rank()));
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/base/error.hpp"
+#include "core/comm/sor_split.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/sor3d.hpp"
@@ -117,9 +118,7 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
     scratch_.fill(T(0));
   }
   omega_ = omega_for(dt_first);
-  if (a.halo && nm.solver == PressureSolver::Sor)
-    throw ConfigError("impes3d over " + std::to_string(comm.size()) +
-                      " processes: pressure.solver = \"sor\" runs in one process only; set pressure.solver = \"cg\" (docs/mpi.md)");
+  if (a.halo && nm.solver == PressureSolver::Sor) split_ = std::make_unique<HaloSorSplit>(*a.halo, comm);
   if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm, a.halo);
 }
 
@@ -163,6 +162,8 @@ void ImpesStep<T>::add_stats(std::map<std::string, double>& s, long steps) const
     s["pressure_iterations_per_step"] = steps ? double(sor_total_) / double(steps) : 0.0;
   }
   s["seconds_pressure"] = seconds_pressure_;
+  // of which the preconditioner's setup (AMG: its hierarchy, on the host, at the first step) and refreshes
+  if (krylov_) s["seconds_preconditioner_update"] = krylov_->seconds_update();
   s["seconds_transport_and_wells"] = seconds_other_;
   s["omega_last"] = omega_;
 }
@@ -300,6 +301,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt, const Imp
   sa.zline_lanes = nm_.zline_lanes;
   sa.ctrl = ctrl_.get();
   sa.scratch = nm_.design == SorDesign::Zline ? &scratch_.buffer() : nullptr;
+  sa.split = split_.get();
   auto sor = be_.sor3d();
   sor.reset(sa);
   const long ce = nm_.check_every;

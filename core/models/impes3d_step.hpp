@@ -77,6 +77,7 @@ class ImpesStep final : public ReservoirScheme<T> {
   Field<T> p_old_, dp_, dp_prev_, mw2_, mo2_, props_, coef_, comp_, scratch_;
   std::unique_ptr<Buffer> words_, ctrl_;
   std::unique_ptr<ImpesKrylovPressure<T>> krylov_;  // pressure.solver = cg | bicgstab
+  std::unique_ptr<Sor3DSplit> split_;               // SOR cut between processes (core/comm/sor_split.hpp)
   ImpesStepResult result_;
   long sor_total_ = 0, last_sor_ = 0;
   double last_residual_ = 0, omega_ = 1;

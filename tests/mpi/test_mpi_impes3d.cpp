@@ -2,7 +2,9 @@
 // whole case alone (the self communicator) and its box with the others, then process 0 compares
 // the gathered fields, the wells' results and the series. With CG + Jacobi the pressure solve is
 // the same however the grid is cut (its dot products are summed in another order), so the runs
-// agree to rounding; with AMG per process they agree to the solver's tolerance.
+// agree to rounding; with AMG per process they agree to the solver's tolerance. Red-black SOR
+// exchanges its ghosts after each colour and cuts at even indices: the same iterates as one
+// process, to rounding.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -180,6 +182,20 @@ TEST_CASE("mpi: impes3d with CG + Jacobi matches the one-process run to rounding
 
 TEST_CASE("mpi: impes3d with AMG per process agrees with the one-process run to the solver's tolerance") {
   for_each_backend([](Backend& be) { compare(be, config(be, kCase, {"pressure.preconditioner=amg"}, true), 1e-4, false); });
+}
+
+TEST_CASE("mpi: impes3d with red-black SOR matches the one-process run to rounding (the colours are the grid's)") {
+  for_each_backend([](Backend& be) {
+    for (const char* design : {"simple", "zline"}) {
+      CAPTURE(design);
+      const Impes3DConfig cfg =
+          config(be, kCase, {"pressure.solver=sor", std::string("pressure.design=") + design, "time.end=12"}, true);
+      // every box starts at an even i and j
+      const Decomposition d = decompose_impes(cfg.input, build_geometry(cfg.input.grid), world(be).size(), true);
+      for (int r = 0; r < d.size(); ++r) CHECK((d.box(r).i0 % 2 == 0 && d.box(r).j0 % 2 == 0));
+      compare(be, cfg, 1e-9, true);
+    }
+  });
 }
 
 TEST_CASE("mpi: impes3d runs where a process holds no active cell") {

@@ -1,0 +1,25 @@
+#pragma once
+// The red-black SOR sweeps of a box cut between processes (core/kernels/sor3d.hpp, Sor3DSplit):
+// after each colour the ghosts of p come from their owners, and after a checking iteration the
+// check's slot becomes the maximum over every process, so every process decides alike.
+#include "core/base/converge.h"
+#include "core/comm/communicator.hpp"
+#include "core/comm/halo_exchange.hpp"
+#include "core/kernels/sor3d.hpp"
+
+namespace poreflow {
+
+class HaloSorSplit final : public Sor3DSplit {
+ public:
+  HaloSorSplit(const HaloExchange& ex, const Communicator& comm) : ex_(ex), combine_(comm.device_combine()) {}
+  void after_sweep(const Sor3DArgs& a, int colour, const FusedPlan& plan) const override {
+    ex_.exchange(*a.p);
+    if (colour == 1 && plan.check && combine_) combine_->max_words(*a.ctrl, PF_CV_SLOT0 + static_cast<std::size_t>(plan.check_slot), 1);
+  }
+
+ private:
+  const HaloExchange& ex_;
+  const DeviceCombine* combine_;
+};
+
+}  // namespace poreflow

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""The JSON of gpu.sh's mpi-impes stage, read from its logs (one `poreflow run` per log).
+
+usage: mpi_impes_json.py DEVICE COMMIT DATE LOG... > runs.json
+
+A run records what `poreflow run` printed: the grid, the pressure solver, the decomposition,
+the steps, the pressure iterations, the seconds of the steps (wall_seconds: the time loop's
+compute, setup excluded) and of the pressure solves. Pairs named NAME_np1 / NAME_np2 give the
+scaling: a strong pair solves one grid, a weak pair (w*) a grid per GPU, and its efficiency is
+reported per pressure iteration and per step (the grids differ, so their steps' iterations do).
+"""
+import json
+import re
+import sys
+
+
+def parse(path):
+    text = open(path).read()
+    run = {"log": path.split("/")[-1]}
+    m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active", text)
+    run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
+    run["active_cells"] = int(m.group(4))
+    run["solver"] = re.search(r"pressure by (.+?), to a", text).group(1)
+    d = re.search(r"impes3d over (.*)", text)
+    run["processes"] = 1
+    if d:
+        run["decomposition"] = d.group(1).strip()
+        p = re.match(r"(\d+) x (\d+) x (\d+) processes", run["decomposition"])
+        run["processes"] = int(p.group(1)) * int(p.group(2)) * int(p.group(3))
+    m = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (\w+) \((.*)\)", text)
+    run["steps"], run["days"], run["seconds"] = int(m.group(1)), float(m.group(2)), float(m.group(3))
+    run["backend"], run["device"] = m.group(4), m.group(5)
+    for key in ("pressure_iterations_total", "seconds_pressure", "wall_seconds_total"):
+        run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
+    m = re.search(r"seconds_preconditioner_update\s+(\S+)", text)
+    if m:
+        run["seconds_preconditioner_update"] = float(m.group(1))
+    run["ms_per_pressure_iteration"] = 1e3 * run["seconds_pressure"] / run["pressure_iterations_total"]
+    run["seconds_per_step"] = run["seconds"] / run["steps"]
+    run["cells_per_process"] = run["active_cells"] / run["processes"]
+    return run
+
+
+def main():
+    device, commit, date = sys.argv[1:4]
+    runs = {}
+    for path in sys.argv[4:]:
+        name = re.sub(r"^impes_|\.log$", "", path.split("/")[-1])
+        runs[name] = parse(path)
+    scaling = []
+    for name, one in runs.items():
+        if not name.endswith("_np1"):
+            continue
+        base = name[:-4]
+        for other, two in runs.items():
+            if not other.startswith(base + "_np") or other == name:
+                continue
+            s = {"pair": [name, other], "processes": two["processes"]}
+            if base.startswith("w"):  # weak: the same cells per GPU
+                s["kind"] = "weak"
+                s["efficiency_per_iteration"] = one["ms_per_pressure_iteration"] / two["ms_per_pressure_iteration"]
+                s["efficiency_per_step"] = one["seconds_per_step"] / two["seconds_per_step"]
+            else:
+                s["kind"] = "strong"
+                s["speedup"] = one["seconds"] / two["seconds"]
+                s["efficiency"] = s["speedup"] / two["processes"]
+            scaling.append(s)
+    json.dump({"device": device, "commit": commit, "date": date,
+               "what": "impes3d case 1 (cases/impes_case1.toml, its cell sizes) cut between H100s through MPI, "
+                       "CG-preconditioned pressure solve, --no-output; gpu.sh mpi-impes (tools/device/gpu.sh)",
+               "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
+    print()
+
+
+main()
