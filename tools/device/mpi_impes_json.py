@@ -20,7 +20,7 @@ def parse(path):
     m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active", text)
     run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
     run["active_cells"] = int(m.group(4))
-    run["solver"] = re.search(r"pressure by (.+?), to a", text).group(1)
+    run["solver"] = re.search(r"scheme IMPES, (?:pressure by )?(.+?), to a", text).group(1)
     d = re.search(r"impes3d over (.*)", text)
     run["processes"] = 1
     if d:
@@ -30,11 +30,12 @@ def parse(path):
     m = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (\w+) \((.*)\)", text)
     run["steps"], run["days"], run["seconds"] = int(m.group(1)), float(m.group(2)), float(m.group(3))
     run["backend"], run["device"] = m.group(4), m.group(5)
-    for key in ("pressure_iterations_total", "seconds_pressure", "wall_seconds_total"):
+    for key in ("sor_iterations_total", "seconds_pressure", "wall_seconds_total"):  # (sor_*: every pressure solver)
         run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
     m = re.search(r"seconds_preconditioner_update\s+(\S+)", text)
     if m:
         run["seconds_preconditioner_update"] = float(m.group(1))
+    run["pressure_iterations_total"] = run.pop("sor_iterations_total")
     run["ms_per_pressure_iteration"] = 1e3 * run["seconds_pressure"] / run["pressure_iterations_total"]
     run["seconds_per_step"] = run["seconds"] / run["steps"]
     run["cells_per_process"] = run["active_cells"] / run["processes"]
