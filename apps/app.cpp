@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
   try {
     session.emplace(argc, argv);  // MPI when a launcher started several processes
     c.processes = session->size();
+    c.rank = session->rank();
     const mpi::Launch launch = mpi::launched();
     c.backend_opts.node_rank = launch.local_rank;
     c.backend_opts.node_processes = launch.local_size;
@@ -104,10 +105,14 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     spdlog::shutdown();
     std::fprintf(stderr, "poreflow: error: %s\n", e.what());
+    std::fflush(stderr);
+    if (session) session->abort(kExitError);  // the other processes would wait for this one
     return kExitError;
   } catch (const std::exception& e) {
     spdlog::shutdown();
     std::fprintf(stderr, "poreflow: internal error: %s\n", e.what());
+    std::fflush(stderr);
+    if (session) session->abort(kExitInternal);
     return kExitInternal;
   }
   return c.exit_code;

@@ -61,18 +61,24 @@ void add_run(CLI::App& app, Common& c) {
                   "and one at the end")
       ->check(positive_number());
   sub->add_option("--checkpoint", checkpoint_file, "the checkpoint file (default: OUT/checkpoint.h5)")->check(not_empty());
+  // (over several processes each reads its own file of the checkpoint: io::process_file)
   sub->add_option("--restart", restart_file, "continue the run a checkpoint was written by (same case and --set options)")
-      ->check(CLI::ExistingFile);
+      ->check(CLI::Validator(
+          [&c](std::string& f) {
+            const auto mine = io::process_file(f, c.rank, c.processes);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(mine, ec)) return std::string();
+            const std::string hint = io::process_count_hint(f, c.processes);
+            return "File does not exist: " + mine.string() + (hint.empty() ? "" : " (" + hint + ")");
+          },
+          "FILE"));
   sub->callback([&c, sub] {
     apply_logging(c);
     // over several MPI processes (docs/mpi.md): every process reads the case and runs its box;
     // process 0 logs, reports and writes the output
     const mpi::Session* session = mpi::Session::current();
-    const int rank = session ? session->rank() : 0;
+    const int rank = c.rank;
     if (rank != 0) spdlog::set_level(spdlog::level::warn);
-    if (c.processes > 1 && (checkpoint_every > 0 || !restart_file.empty() || !checkpoint_file.empty()))
-      throw ConfigError("--checkpoint-every, --checkpoint and --restart: a run over " + std::to_string(c.processes) +
-                        " MPI processes writes no checkpoints yet (docs/mpi.md); run one process for them");
     auto cf = load_case(co.path, c);
     const auto prec = run_precision(cf, *sub, c);
     auto out = read_output_options(cf);
@@ -86,14 +92,18 @@ void add_run(CLI::App& app, Common& c) {
     ck.every = checkpoint_every;
     ck.handle_signals = true;
     out.writer = rank == 0;
-    if (io::checkpoints_supported() && c.processes == 1)
-      ck.file = checkpoint_file.empty() ? out.dir / "checkpoint.h5" : std::filesystem::path(checkpoint_file);
+    // over several processes one file a process, each its box's state
+    const std::filesystem::path ck_base = checkpoint_file.empty() ? out.dir / "checkpoint.h5" : std::filesystem::path(checkpoint_file);
+    if (io::checkpoints_supported()) ck.file = io::process_file(ck_base, rank, c.processes);
+    ck.identity.processes = c.processes;
+    ck.identity.rank = rank;
     ck.identity.case_source = co.path;
     ck.identity.case_text = cf.canonical_text();
     ck.identity.precision = to_string(prec);
     // read and check a checkpoint before the backend starts: a wrong one is refused at once
     io::Checkpoint restart;
-    if (!restart_file.empty()) restart = io::read_checkpoint(restart_file);
+    const std::filesystem::path restart_mine = io::process_file(restart_file, rank, c.processes);
+    if (!restart_file.empty()) restart = io::read_checkpoint(restart_mine);
 
     // the backend's choice is logged once the case is read and checked: errors about the case
     // come first
@@ -107,12 +117,14 @@ void add_run(CLI::App& app, Common& c) {
     ck.identity.backend = be->name();
     ck.identity.device = be->device_name();
     if (!restart_file.empty()) {
-      check_restart(restart, ck.identity, restart_file);
+      check_restart(restart, ck.identity, restart_mine);
       ck.restart = &restart;
     }
+    auto comm = session ? session->world(*be) : std::unique_ptr<Communicator>();
+    ck.comm = comm.get();
     if (dry_run) {
       MemoryNeed need;
-      (void)make_model(cf, *be, prec, &need);
+      (void)make_simulation(cf, *be, prec, &need, comm ? *comm : self_communicator());
       cf.check_all_used();
       chosen();
       fmt::print("{}\n", describe_memory(need, prec, *be));
@@ -123,32 +135,34 @@ void add_run(CLI::App& app, Common& c) {
       }
       return;
     }
-    auto comm = session ? session->world(*be) : std::unique_ptr<Communicator>();
     auto sim = make_simulation(cf, *be, prec, nullptr, comm ? *comm : self_communicator());
     cf.check_all_used();
     chosen();
     const Model& model = *sim.model;
     if (auto hint = model.backend_hint(); !hint.empty() && rank == 0) spdlog::warn("hint: {}", hint);
     auto rep = run_simulation(sim, out, !c.quiet && rank == 0, ck);
+    if (rep.interrupted) c.exit_code = 128 + rep.interrupted;  // as a shell reports a process ended by the signal
     if (rank != 0) return;  // process 0 reports
+    // over several processes: every process wrote its file, and all restart from the base name
+    const std::string files = c.processes > 1 ? " (one file a process: " + rep.checkpoint.filename().string() + " and the others)" : "";
+    const std::string launch = c.processes > 1 ? "mpirun -n " + std::to_string(c.processes) + " " : "";
     if (rep.interrupted) {
       const char* sig = rep.interrupted == SIGINT ? "SIGINT" : rep.interrupted == SIGTERM ? "SIGTERM" : "a signal";
       if (!rep.checkpoint.empty())
-        std::fprintf(stderr, "poreflow: interrupted by %s at t = %.6g, step %ld; checkpoint written to %s; continue with: %s\n",
-                     sig, rep.sim_time, rep.steps, rep.checkpoint.string().c_str(),
-                     restart_command(c.args, rep.checkpoint).c_str());
+        std::fprintf(stderr, "poreflow: interrupted by %s at t = %.6g, step %ld; checkpoint written to %s%s; continue with: %s%s\n",
+                     sig, rep.sim_time, rep.steps, (c.processes > 1 ? ck_base : rep.checkpoint).string().c_str(), files.c_str(),
+                     launch.c_str(), restart_command(c.args, c.processes > 1 ? ck_base : rep.checkpoint).c_str());
       else
         std::fprintf(stderr, "poreflow: interrupted by %s at t = %.6g, step %ld; no checkpoint (built without HDF5)\n", sig,
                      rep.sim_time, rep.steps);
-      c.exit_code = 128 + rep.interrupted;  // as a shell reports a process ended by the signal
       return;
     }
     fmt::print("{}: {} steps to t = {:.6g} in {:.3f} s on {} ({})\n", model.name(), rep.steps, rep.sim_time,
                rep.wall_seconds, be->name(), be->device_name());
     for (const auto& [k, v] : rep.stats) fmt::print("  {:<28} {:.6g}\n", k, v);
     if (!rep.checkpoint.empty())
-      fmt::print("checkpoint {} ({:.2f} MB, written in {:.3f} s)\n", rep.checkpoint.string(), double(rep.checkpoint_bytes) / 1e6,
-                 rep.checkpoint_seconds);
+      fmt::print("checkpoint {}{} ({:.2f} MB, written in {:.3f} s)\n", (c.processes > 1 ? ck_base : rep.checkpoint).string(), files,
+                 double(rep.checkpoint_bytes) / 1e6, rep.checkpoint_seconds);
     if (out.enabled) fmt::print("output in {}\n", out.dir.string());
   });
 }

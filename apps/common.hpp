@@ -25,6 +25,7 @@ struct Common {
   int exit_code = 0;  // set by a subcommand that finished but must report failure (compare)
   std::vector<std::string> args;  // the command line after the program's name (for hints)
   int processes = 1;              // the MPI run's processes (core/comm/mpi.hpp); 1 without a launcher
+  int rank = 0;                   // this process's rank among them
 };
 
 // Registers the shared options on a subcommand: --backend when `backend`, the device choice

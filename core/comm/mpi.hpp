@@ -41,6 +41,9 @@ class Session {
   std::unique_ptr<Communicator> world(Backend& be) const;
   // the process's session (the last one made; nullptr before it)
   static const Session* current();
+  // Ends every process of the run with `code` (MPI_Abort): an error on one process would leave the
+  // others waiting in their next collective. Does nothing in a run of one process.
+  void abort(int code) const;
 
  private:
   bool active_ = false;

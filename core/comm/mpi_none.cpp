@@ -25,6 +25,7 @@ Session::Session(int&, char**&) {
 }
 Session::~Session() { if (g_current == this) g_current = nullptr; }
 int Session::rank() const { return 0; }
+void Session::abort(int) const {}
 int Session::size() const { return 1; }
 
 std::unique_ptr<Communicator> Session::world(Backend&) const { return make_self_communicator(); }

@@ -172,6 +172,10 @@ int Session::size() const {
   return s;
 }
 
+void Session::abort(int code) const {
+  if (active_ && size() > 1) MPI_Abort(MPI_COMM_WORLD, code);
+}
+
 std::unique_ptr<Communicator> Session::world(Backend& be) const {
   if (!active_) return make_self_communicator();
   return std::make_unique<MpiWorld>(be);

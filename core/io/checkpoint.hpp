@@ -25,9 +25,19 @@ struct Checkpoint {
   std::string case_text;    // CaseFile::canonical_text(): the case with its --set overrides
   double time = 0;
   long steps = 0;
+  // a run over several MPI processes writes one file a process (process_file), each holding its
+  // box's state: restarted by as many processes (docs/mpi.md); 1 and 0 in a run of one
+  int processes = 1, rank = 0;
   ModelState model_state;
   ModelState driver_state;
 };
+
+// The file of process `rank` of `processes` for a checkpoint named `base`: base itself for one
+// process, else "DIR/STEM.pRANKofN.EXT" (checkpoint.h5 -> checkpoint.p1of2.h5).
+std::filesystem::path process_file(const std::filesystem::path& base, int rank, int processes);
+// When this run's file of checkpoint `base` is missing: what the files there say about the run that
+// wrote them ("written by a run over 2 processes: restart with mpirun -n 2"), or empty.
+std::string process_count_hint(const std::filesystem::path& base, int processes);
 
 // false when poreflow was built without HDF5
 bool checkpoints_supported();

@@ -247,6 +247,8 @@ std::size_t write_checkpoint(const std::filesystem::path& file, const Checkpoint
     w.attr(f, "case_source", c.case_source);
     w.attr(f, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, c.time);
     w.attr(f, "steps", H5T_STD_I64LE, H5T_NATIVE_INT64, static_cast<long long>(c.steps));
+    w.attr(f, "processes", H5T_STD_I32LE, H5T_NATIVE_INT, c.processes);
+    w.attr(f, "rank", H5T_STD_I32LE, H5T_NATIVE_INT, c.rank);
     w.text(f, "case_text", c.case_text);
     w.group(f, "model", c.model_state);
     w.group(f, "driver", c.driver_state);
@@ -288,6 +290,9 @@ Checkpoint read_checkpoint(const std::filesystem::path& file) {
   c.case_source = r.attr_text(f, "case_source");
   c.time = r.attr_value<double>(f, "time", H5T_NATIVE_DOUBLE);
   c.steps = static_cast<long>(r.attr_value<long long>(f, "steps", H5T_NATIVE_INT64));
+  // (a checkpoint without them was written by a run of one process)
+  if (H5Aexists(f, "processes") > 0) c.processes = r.attr_value<int>(f, "processes", H5T_NATIVE_INT);
+  if (H5Aexists(f, "rank") > 0) c.rank = r.attr_value<int>(f, "rank", H5T_NATIVE_INT);
   {
     Hid d(H5Dopen2(f, "case_text", H5P_DEFAULT), H5Dclose);
     if (!d.ok()) r.fail("has no case text: damaged");

@@ -46,7 +46,7 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
 }
 
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
-                        ReservoirSchemeKind scheme) {
+                        ReservoirSchemeKind scheme, int processes) {
   // a deck's DIMENS comes here unchecked: the count must be exact before anything is counted in bytes
   if (g.nx < 1 || g.ny < 1 || g.nz < 1 || !product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
     throw ConfigError("the grid of " + impes_grid_text(g) + " is past the limits: every axis at least 1, at most 2^48 cells (" +
@@ -58,12 +58,17 @@ MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t
   need.largest = m.largest;
   // on the host backends the input's own per-cell arrays (double) share the memory
   if (host) need.total += 20 * sizeof(double) * static_cast<std::size_t>(g.nx) * g.ny * g.nz;
+  if (processes > 1) {
+    need.what += " cut between " + std::to_string(processes) + " processes";
+    need.total = static_cast<std::size_t>(double(need.total) * 1.1 / processes);
+    need.largest = static_cast<std::size_t>(double(need.largest) * 1.1 / processes);
+  }
   return need;
 }
 
 void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
-                          ReservoirSchemeKind scheme) {
-  check_memory(impes3d_need(g, completions, wells, prec, be.is_host(), scheme), prec, be);
+                          ReservoirSchemeKind scheme, int processes) {
+  check_memory(impes3d_need(g, completions, wells, prec, be.is_host(), scheme, processes), prec, be);
 }
 
 namespace {
@@ -88,11 +93,11 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
 
 // the configuration, once the backend takes its precision and the grid fits (before anything is
 // allocated)
-const Impes3DConfig& checked(const Impes3DConfig& cfg, Backend& be, Precision prec) {
+const Impes3DConfig& checked(const Impes3DConfig& cfg, Backend& be, Precision prec, int processes) {
   check_precision(be, prec, "impes3d");
   std::size_t ncomp = 0;
   for (const auto& w : cfg.input.wells) ncomp += w.completions.size();
-  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be, cfg.numerics.scheme);
+  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be, cfg.numerics.scheme, processes);
   return cfg;
 }
 
@@ -147,7 +152,7 @@ template <class T>
 Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& comm)
     : be_(be),
       comm_(comm),
-      cfg_(checked(cfg, be, precision_of<T>())),
+      cfg_(checked(cfg, be, precision_of<T>(), comm.size())),
       geo_(geometry_of(cfg_.input)),
       wa_(build_wells(cfg_.input, geo_)),
       prm_host_(build_prm(cfg_.input.fluid)),
@@ -278,6 +283,7 @@ void Impes3D<T>::bind_state() {
         if (cfg_.input.wells[w].name == ev[e].well) settings_[w] = ev[e].setting;
     step_settings_ = settings_;
     for (std::size_t w = 0; w < settings_.size(); ++w) scheme_->well_setting(w, settings_[w], settings_[w].open);
+    if (part_) refresh_totals(true);  // every process loads its part together: the totals of the loaded state
     return std::string();
   });
 }

@@ -32,8 +32,9 @@ struct Impes3DConfig {
 };
 
 // ConfigError naming the need and the device when a grid of these dimensions does not fit
+// processes: a run cut between them (docs/mpi.md) needs a share on each device
 void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
-                          ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
+                          ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1);
 
 // Device memory an impes3d run of this grid needs in precision prec (bytes), and the largest
 // single buffer.
@@ -42,9 +43,11 @@ struct ImpesMemory {
 };
 ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec,
                            ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
-// the same with the host's share on serial and omp, named for messages and --dry-run
+// the same with the host's share on serial and omp, named for messages and --dry-run; over
+// `processes` processes one process's share: the whole over the processes plus 10 % (the cuts'
+// imbalance and the halo), without the whole grid's host arrays every process also keeps
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
-                        ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
+                        ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1);
 
 // The last step's and the cumulative results of one well (surface volumes; production positive).
 struct ImpesWellResult {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <span>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -248,8 +250,11 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   u.shape = nm_.cell_shape;
   k.update(u);
   const std::size_t nwords = impes3d_words(a_.wells);
-  std::vector<unsigned long long> words(nwords);
+  std::vector<std::uint64_t> words(nwords);
   be_.download(*words_, words.data(), nwords * 8);
+  // the step's statistics are maxima over the cells: over every process's cells before any
+  // decision, as words (non-negative numbers' bits, NaN above all: a NaN anywhere wins)
+  comm_.max(std::span<std::uint64_t>(words.data(), IMP_NSTAT));
   seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
   for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
   for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
@@ -259,8 +264,6 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
       if (!a_.own_well[w]) std::fill_n(result_.well.begin() + static_cast<long>(w) * IMP_NWO, IMP_NWO, 0.0);
     comm_.sum(result_.well);
   }
-  // the step's statistics are maxima over the cells: over every process's cells before any decision
-  comm_.max(result_.stat);
   at.ok = true;
   return at;
 }

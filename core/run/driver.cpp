@@ -101,6 +101,12 @@ void check_restart(const io::Checkpoint& ck, const io::Checkpoint& id, const std
   if (ck.precision != id.precision)
     throw ConfigError(f + " was written in precision " + ck.precision + ", this run computes in " + id.precision +
                       "; restart with --precision " + ck.precision);
+  if (ck.processes != id.processes)
+    throw ConfigError(f + " was written by a run over " + std::to_string(ck.processes) + " process" + (ck.processes == 1 ? "" : "es") +
+                      ", this run has " + std::to_string(id.processes) + ": each process restarts its own box; restart with " +
+                      (ck.processes == 1 ? std::string("one process") : "mpirun -n " + std::to_string(ck.processes)) + " (docs/mpi.md)");
+  if (ck.rank != id.rank)
+    throw ConfigError(f + " holds process " + std::to_string(ck.rank) + "'s part, not process " + std::to_string(id.rank) + "'s");
   if (ck.poreflow_version != id.poreflow_version)
     spdlog::warn("{} was written by poreflow {}, this is {}: the continuation may differ from an uninterrupted run", f,
                  ck.poreflow_version, id.poreflow_version);
@@ -223,8 +229,10 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
     const double t_stop = stops[s];
     while (m.time() < t_stop * (1 - 1e-12)) {
       // a signal: the last step's outputs are written; checkpoint here and stop
-      if (guard && interrupt_signal()) {
-        r.interrupted = interrupt_signal();
+      // over several processes every one stops at the same step, whichever saw the signal first
+      const int sig = guard ? (ck.comm ? static_cast<int>(ck.comm->max(static_cast<long>(interrupt_signal()))) : interrupt_signal()) : 0;
+      if (sig) {
+        r.interrupted = sig;
         write_checkpoint(s);
         break;
       }
@@ -268,7 +276,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   r.wall_seconds = compute;
   r.steps = m.steps();
   r.sim_time = m.time();
-  m.before_output(true);
+  if (o.enabled) m.before_output(true);  // (a decomposed run without output gathers nothing: no final fields)
   r.final_fields = m.fields();
   r.stats = m.final_stats();
   r.stats["wall_seconds_total"] = seconds_since(t0);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/comm/communicator.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/models/model.hpp"
 #include "core/models/observer.hpp"
@@ -44,6 +45,8 @@ struct CheckpointOptions {
   // what the run is: case text and source, backend, device, precision; each checkpoint adds the
   // model, its state and the driver's cadence
   io::Checkpoint identity;
+  // a run over several processes (docs/mpi.md): a signal is combined over them before each step
+  const Communicator* comm = nullptr;
 };
 
 struct RunReport {

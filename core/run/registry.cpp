@@ -24,17 +24,6 @@ std::size_t completions_of(const ImpesInput& in) {
   return n;
 }
 
-// A process's share of a decomposed run's need: the whole's over the processes, with 10 % for the
-// imbalance of the cuts and the halo. Every process also keeps the whole grid's input and
-// geometry on the host (core/models/impes3d_part.hpp), which this does not count.
-MemoryNeed per_process(MemoryNeed need, int processes) {
-  if (processes <= 1) return need;
-  need.what += " cut between " + std::to_string(processes) + " processes";
-  need.total = static_cast<std::size_t>(double(need.total) * 1.1 / processes);
-  need.largest = static_cast<std::size_t>(double(need.largest) * 1.1 / processes);
-  return need;
-}
-
 // The standard observers in the order they write: the CSV series, the snapshots, the plots (the
 // model's own, then its colour maps); then what the case adds.
 using Extra = std::function<void(Observers&, const OutputOptions&)>;
@@ -85,15 +74,14 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     sim.outputs = outputs(io::write_image_snapshot, maps_of(io::adi2d_maps));
   } else if (name == "impes3d") {
     // its reader checks the grid's need before it builds per-cell arrays from the case
-    const auto c = read_impes3d_case(cf, be, prec);
+    const auto c = read_impes3d_case(cf, be, prec, comm.size());
     const auto& in = c.config.input;
     go(
         [&]() -> std::unique_ptr<Model> {
           if (prec == Precision::Float) return std::make_unique<Impes3D<float>>(be, c.config, comm);
           return std::make_unique<Impes3D<double>>(be, c.config, comm);
         },
-       per_process(impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme),
-                   comm.size()));
+       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme, comm.size()));
     const auto deck = c.deck;
     sim.outputs = outputs(io::impes3d_snapshot(),
                           [](Observers& obs, const OutputOptions& o) {

@@ -68,7 +68,7 @@ def main():
             scaling.append(s)
     json.dump({"device": device, "commit": commit, "date": date,
                "what": "impes3d case 1 (cases/impes_case1.toml, its cell sizes) cut between H100s through MPI, "
-                       "CG-preconditioned pressure solve, --no-output; gpu.sh mpi-impes (tools/device/gpu.sh)",
+                       "the pressure solver each run's `solver` names, --no-output; gpu.sh mpi-impes (tools/device/gpu.sh)",
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
     print()
 

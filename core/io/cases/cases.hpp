@@ -25,6 +25,7 @@ struct ImpesCase {
   std::shared_ptr<const eclipse::Deck> deck;  // when the input came from an Eclipse deck: its summary files
 };
 // The grid's memory need in prec is checked against the backend before any per-cell array is built.
-ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec);
+// processes: a run cut between them checks each device for its share (docs/mpi.md)
+ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, int processes = 1);
 
 }  // namespace poreflow

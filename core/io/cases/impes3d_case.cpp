@@ -109,7 +109,7 @@ SwofTable read_swof(io::CaseFile& cf) {
 
 
 // grid, rock, fluid, wells, schedule and report times from the case's own keys
-void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& in) {
+void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& in, int processes) {
   in.source = cf.source();
   ImpesGrid& g = in.grid;
   const std::string axis = "2^31 - 1: an axis is counted in 32 bits";
@@ -120,7 +120,7 @@ void read_toml_input(io::CaseFile& cf, Backend& be, Precision prec, ImpesInput& 
     cf.fail("grid.nx", "x grid.ny x grid.nz: the " + impes_grid_text(g) + " is past the limit of 2^48 cells (" +
                            std::to_string(kMaxArrayValues) + ", the most values of one array)");
   const std::size_t n = g.cells();
-  check_impes3d_memory(g, 0, 0, prec, be);  // before anything of the grid's size is built
+  check_impes3d_memory(g, 0, 0, prec, be, ReservoirSchemeKind::Impes, processes);  // before anything of the grid's size is built
   const auto dxs = axis_sizes(cf, "dx", "lx", g.nx, 10), dys = axis_sizes(cf, "dy", "ly", g.ny, 10),
              dzs = axis_sizes(cf, "dz", "lz", g.nz, 1);
   const double top = cf.get_double("grid.top", 1000);
@@ -447,7 +447,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.amg_w_cycle = cycle == "w";
 }
 
-ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
+ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, int processes) {
   ImpesCase r;
   Impes3DConfig& c = r.config;
   if (cf.has("input.deck")) {
@@ -459,9 +459,9 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec) {
     if (cf.has("time.end")) shorten(c.input, cf.positive("time.end", 0), cf, path);
     std::size_t completions = 0;
     for (const auto& w : c.input.wells) completions += w.completions.size();
-    check_impes3d_memory(c.input.grid, completions, c.input.wells.size(), prec, be);
+    check_impes3d_memory(c.input.grid, completions, c.input.wells.size(), prec, be, ReservoirSchemeKind::Impes, processes);
   } else {
-    read_toml_input(cf, be, prec, c.input);
+    read_toml_input(cf, be, prec, c.input, processes);
   }
   const ImpesInput& in = c.input;
   const ImpesGrid& g = in.grid;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `mpirun -n P poreflow run` on the command line (docs/mpi.md): impes3d cut between 2 processes
+# writes the same series (to 1e-9) and snapshots as one process, from process 0 alone; a deck on 3
+# processes writes its summary files; checkpoints are one file a process, a restart with as many
+# processes continues and one with another count is told which; an error on process 0 alone ends
+# every process with its message rather than leaving them waiting.
+# usage: run.sh POREFLOW_BINARY MPIEXEC SOURCE_DIR
+set -u
+bin=$1
+mpiexec=$2
+src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+mpi() {  # mpi N ARGS...: poreflow on N processes, bounded (a hang is a failure, exit 124)
+  local n=$1
+  shift
+  timeout 300 "$mpiexec" -n "$n" --oversubscribe "$bin" "$@"
+}
+case1=(run "$src/cases/impes_case1.toml" --backend omp --set grid.nx=24 --set grid.ny=20 --set grid.nz=6 --set time.end=60
+  --set output.png=false -q)
+
+"$bin" "${case1[@]}" -o "$tmp/one" > "$tmp/one.log" 2>&1 || fail "one process: $(tail -n 3 "$tmp/one.log")"
+mpi 2 "${case1[@]}" -o "$tmp/two" > "$tmp/two.log" 2>&1 || fail "two processes: $(tail -n 3 "$tmp/two.log")"
+# every value of every row within 1e-9 of one process's (relative, at least 1 as the scale)
+if ! cmp -s <(head -n 1 "$tmp/one/impes3d_series.csv") <(head -n 1 "$tmp/two/impes3d_series.csv"); then
+  fail "the series' columns differ"
+elif ! diff_out=$(awk -F, 'NR == FNR { a[FNR] = $0; n = FNR; next }
+    { m = FNR; split(a[FNR], x, ",")
+      for (i = 1; i <= NF; i++) { u = x[i] + 0; v = $i + 0; d = u - v; if (d < 0) d = -d; s = u < 0 ? -u : u; if (s < 1) s = 1
+        if (FNR > 1 && d / s > 1e-9) { print "row " FNR ", column " i ": " x[i] " against " $i; bad = 1 } } }
+    END { if (m != n) { print n " rows against " m; bad = 1 } exit bad }' "$tmp/one/impes3d_series.csv" "$tmp/two/impes3d_series.csv"); then
+  fail "the series differ: $(echo "$diff_out" | head -n 3)"
+else
+  echo "ok: the series of 2 processes = one process's ($(wc -l < "$tmp/two/impes3d_series.csv") lines)"
+fi
+n1=$(ls "$tmp/one"/*.vtu 2> /dev/null | wc -l)
+n2=$(ls "$tmp/two"/*.vtu 2> /dev/null | wc -l)
+[ "$n1" -gt 0 ] && [ "$n1" = "$n2" ] || fail "snapshots: $n1 from one process, $n2 from two"
+[ "$(grep -c "impes3d: [0-9]* steps to t = 60" "$tmp/two.log")" = 1 ] || fail "not one report from process 0: $(cat "$tmp/two.log")"
+
+mpi 3 run "$src/validation/decks/QFS.DATA" --backend omp --set scheme=impes --set pressure.solver=cg --set output.png=false -q \
+  -o "$tmp/deck" > "$tmp/deck.log" 2>&1 || fail "a deck on 3 processes: $(tail -n 3 "$tmp/deck.log")"
+[ -s "$tmp/deck/QFS.SMSPEC" ] && [ -s "$tmp/deck/QFS.UNSMRY" ] || fail "no summary files from the deck on 3 processes"
+
+if "$bin" info | grep -q "^checkpoints: HDF5"; then
+  mpi 2 "${case1[@]}" -o "$tmp/ck" --checkpoint-every 25 > "$tmp/ck.log" 2>&1 || fail "checkpoints: $(tail -n 3 "$tmp/ck.log")"
+  [ -s "$tmp/ck/checkpoint.p0of2.h5" ] && [ -s "$tmp/ck/checkpoint.p1of2.h5" ] || fail "not one checkpoint file a process: $(ls "$tmp/ck")"
+  mpi 2 "${case1[@]}" -o "$tmp/ck2" --restart "$tmp/ck/checkpoint.h5" > "$tmp/ck2.log" 2>&1 ||
+    fail "a restart on 2 processes: $(tail -n 3 "$tmp/ck2.log")"
+  out=$("$bin" "${case1[@]}" -o "$tmp/ck1" --restart "$tmp/ck/checkpoint.h5" 2>&1)
+  [ $? -ne 0 ] && echo "$out" | grep -q "written by a run over 2 processes.*restart with mpirun -n 2" ||
+    fail "a restart of a 2-process checkpoint by one process: $out"
+  echo "ok: checkpoints one file a process; restarts"
+fi
+
+# process 0 alone cannot make the output folder: every process ends, with the message
+touch "$tmp/file"
+out=$(mpi 2 "${case1[@]}" -o "$tmp/file/out" 2>&1)
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && echo "$out" | grep -q "cannot create the output folder" ||
+  fail "an error on process 0 alone (exit $rc): $(echo "$out" | head -n 5)"
+
+[ $failures -eq 0 ] || exit 1
+echo "ok: all"
