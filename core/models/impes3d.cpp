@@ -13,6 +13,7 @@
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
 #include "core/kernels/sor3d.hpp"
+#include "core/kernels/vec.hpp"
 #include "core/comm/halo_exchange.hpp"
 #include "core/models/fim_step.hpp"
 #include "core/physics/fim.h"
@@ -180,7 +181,10 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
   bind_state();
   apply_schedule();  // events at t = 0
   step_settings_ = settings_;
-  if (part_) refresh_totals(true);
+  if (part_) {
+    totals_.slot = Field<T>(be_, 1);
+    refresh_totals(true);
+  }
 }
 
 // Decomposed: the in-place volumes after every step, the mean pressure where asked (the CSV's
@@ -197,7 +201,15 @@ void Impes3D<T>::refresh_totals(bool pressure) {
   v[0] = be_.reduce().run(r);
   r.a = &arrays_.mo.buffer();
   v[1] = be_.reduce().run(r);
-  if (pressure) v[3] = local_mean_pressure_sums(&v[2]);
+  if (pressure) {
+    // sum of pv0 p on the device (pv0 is 0 in inactive cells and the halo), and the box's pore volume
+    be_.vec().dot({precision_of<T>(), arrays_.extent(), &arrays_.pv0.buffer(), &arrays_.p.buffer(), 0, nullptr, nullptr, -1,
+                   &totals_.slot.buffer(), nullptr});
+    T pp = 0;
+    be_.download(totals_.slot.buffer(), &pp, sizeof(T));
+    v[2] = local_geo().pore_volume;
+    v[3] = double(pp);
+  }
   comm_.sum(v);
   totals_.mw = v[0];
   totals_.mo = v[1];

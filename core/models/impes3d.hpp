@@ -165,6 +165,7 @@ class Impes3D final : public Reservoir {
   struct Totals {
     double mw = 0, mo = 0, fpr = 0;
     std::vector<double> p, sw;
+    Field<T> slot;  // the device's sum of pv0 p
   } totals_;
   double mw0_ = 0, mo0_ = 0;
   State state_;

@@ -120,7 +120,7 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
     scratch_.fill(T(0));
   }
   omega_ = omega_for(dt_first);
-  if (a.halo && nm.solver == PressureSolver::Sor) split_ = std::make_unique<HaloSorSplit>(*a.halo, comm);
+  if (a.halo && nm.solver == PressureSolver::Sor) split_ = std::make_unique<HaloSorSplit>(be, *a.halo, comm);
   if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm, a.halo);
 }
 
