@@ -109,3 +109,27 @@ TEST_CASE("impes3d: the fully implicit scheme's memory need is counted apart, la
   CHECK(fim.total > 3 * impes.total);
   CHECK(fim.largest >= 28 * 62 * 62 * 12 * sizeof(double));  // the Jacobian's planes
 }
+
+TEST_CASE("impes3d: a Krylov pressure solve adds its operator, vectors and preconditioner; processes share the need") {
+  ImpesGrid g;
+  g.nx = 60;
+  g.ny = 60;
+  g.nz = 10;
+  const double E = 62.0 * 62 * 12, v = sizeof(double);
+  using S = PressureSolver;
+  using P = PressurePreconditioner;
+  const auto k = ReservoirSchemeKind::Impes;
+  const auto sor = impes3d_memory(g, 10, 2, Precision::Double, k);
+  const auto cgj = impes3d_memory(g, 10, 2, Precision::Double, k, S::Cg, P::Jacobi);
+  const auto bij = impes3d_memory(g, 10, 2, Precision::Double, k, S::Bicgstab, P::Jacobi);
+  const auto cga = impes3d_memory(g, 10, 2, Precision::Double, k, S::Cg, P::Amg);
+  // CG + Jacobi: 13 values a cell more, and the operator's int32 activity
+  CHECK(double(cgj.total - sor.total) == doctest::Approx(13 * E * v + E * sizeof(int)));
+  CHECK(bij.total > cgj.total);
+  CHECK(cga.total > cgj.total);
+  // over 4 processes each device needs about a quarter, with 10 % for the cuts
+  const auto one = impes3d_need(g, 10, 2, Precision::Double, false, k, 1, S::Cg, P::Jacobi);
+  const auto four = impes3d_need(g, 10, 2, Precision::Double, false, k, 4, S::Cg, P::Jacobi);
+  CHECK(double(four.total) == doctest::Approx(1.1 * double(one.total) / 4).epsilon(1e-6));
+  CHECK(four.what.find("cut between 4 processes") != std::string::npos);
+}

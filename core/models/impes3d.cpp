@@ -21,7 +21,7 @@
 namespace poreflow {
 
 ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec,
-                           ReservoirSchemeKind scheme) {
+                           ReservoirSchemeKind scheme, PressureSolver solver, PressurePreconditioner pc) {
   const Box3 box = Box3::standalone(g.nx, g.ny, g.nz, 1);
   const std::size_t E = box.extent(), v = size_of(prec);
   ImpesMemory m;
@@ -42,17 +42,28 @@ ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::siz
   const std::size_t props = IMP_NPROPS * E * v, coef = sor3d_coef_values(box) * v;
   m.total = 17 * E * v + props + coef + E * sizeof(int) + completions * (IMP_NCP + 2) * v + completions * 2 * 8 +
             wells * IMP_NWP * v + impes3d_words(static_cast<long>(wells)) * 8 + kControlBytes;
+  if (solver != PressureSolver::Sor) {
+    // a Krylov pressure solve: the 7-point operator's planes and right-hand side (8) and its int32
+    // activity, the method's vectors (CG 4, BiCGSTAB 7), the preconditioner: Jacobi's inverse
+    // diagonal (1), ILU(0)'s factor (8), AMG's hierarchy on the device (about 16: the finest
+    // level as CSR with int32 columns, the coarser levels, the transfers; estimated, not measured).
+    // CG + Jacobi measured 417 B a cell in double against SOR's 307 (bench/results/
+    // 2026-11-26_h100_impes3d_memory_db323a3/): 13.5 values here
+    const std::size_t method = solver == PressureSolver::Cg ? 4 : 7;
+    const std::size_t pre = pc == PressurePreconditioner::Jacobi ? 1 : pc == PressurePreconditioner::Ilu0 ? 8 : 16;
+    m.total += (8 + method + pre) * E * v + E * sizeof(int);
+  }
   m.largest = std::max(props, coef);
   return m;
 }
 
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
-                        ReservoirSchemeKind scheme, int processes) {
+                        ReservoirSchemeKind scheme, int processes, PressureSolver solver, PressurePreconditioner pc) {
   // a deck's DIMENS comes here unchecked: the count must be exact before anything is counted in bytes
   if (g.nx < 1 || g.ny < 1 || g.nz < 1 || !product_within({std::uint64_t(g.nx), std::uint64_t(g.ny), std::uint64_t(g.nz)}))
     throw ConfigError("the grid of " + impes_grid_text(g) + " is past the limits: every axis at least 1, at most 2^48 cells (" +
                       std::to_string(kMaxArrayValues) + ", the most values of one array)");
-  const ImpesMemory m = impes3d_memory(g, completions, wells, prec, scheme);
+  const ImpesMemory m = impes3d_memory(g, completions, wells, prec, scheme, solver, pc);
   MemoryNeed need;
   need.what = "the " + impes_grid_text(g);
   need.total = m.total;
@@ -68,8 +79,8 @@ MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t
 }
 
 void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
-                          ReservoirSchemeKind scheme, int processes) {
-  check_memory(impes3d_need(g, completions, wells, prec, be.is_host(), scheme, processes), prec, be);
+                          ReservoirSchemeKind scheme, int processes, PressureSolver solver, PressurePreconditioner pc) {
+  check_memory(impes3d_need(g, completions, wells, prec, be.is_host(), scheme, processes, solver, pc), prec, be);
 }
 
 namespace {
@@ -98,7 +109,8 @@ const Impes3DConfig& checked(const Impes3DConfig& cfg, Backend& be, Precision pr
   check_precision(be, prec, "impes3d");
   std::size_t ncomp = 0;
   for (const auto& w : cfg.input.wells) ncomp += w.completions.size();
-  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be, cfg.numerics.scheme, processes);
+  check_impes3d_memory(cfg.input.grid, ncomp, cfg.input.wells.size(), prec, be, cfg.numerics.scheme, processes,
+                       cfg.numerics.solver, cfg.numerics.preconditioner);
   return cfg;
 }
 

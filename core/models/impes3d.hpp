@@ -34,20 +34,24 @@ struct Impes3DConfig {
 // ConfigError naming the need and the device when a grid of these dimensions does not fit
 // processes: a run cut between them (docs/mpi.md) needs a share on each device
 void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, const Backend& be,
-                          ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1);
+                          ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1,
+                          PressureSolver solver = PressureSolver::Sor, PressurePreconditioner pc = PressurePreconditioner::Jacobi);
 
 // Device memory an impes3d run of this grid needs in precision prec (bytes), and the largest
 // single buffer.
 struct ImpesMemory {
   std::size_t total = 0, largest = 0;
 };
+// solver, pc: IMPES's pressure solver (a Krylov solver adds its operator, vectors and preconditioner)
 ImpesMemory impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec,
-                           ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes);
+                           ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, PressureSolver solver = PressureSolver::Sor,
+                           PressurePreconditioner pc = PressurePreconditioner::Jacobi);
 // the same with the host's share on serial and omp, named for messages and --dry-run; over
 // `processes` processes one process's share: the whole over the processes plus 10 % (the cuts'
 // imbalance and the halo), without the whole grid's host arrays every process also keeps
 MemoryNeed impes3d_need(const ImpesGrid& g, std::size_t completions, std::size_t wells, Precision prec, bool host,
-                        ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1);
+                        ReservoirSchemeKind scheme = ReservoirSchemeKind::Impes, int processes = 1,
+                        PressureSolver solver = PressureSolver::Sor, PressurePreconditioner pc = PressurePreconditioner::Jacobi);
 
 // The last step's and the cumulative results of one well (surface volumes; production positive).
 struct ImpesWellResult {

@@ -81,7 +81,8 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
           if (prec == Precision::Float) return std::make_unique<Impes3D<float>>(be, c.config, comm);
           return std::make_unique<Impes3D<double>>(be, c.config, comm);
         },
-       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme, comm.size()));
+       impes3d_need(in.grid, completions_of(in), in.wells.size(), prec, be.is_host(), c.config.numerics.scheme, comm.size(),
+                    c.config.numerics.solver, c.config.numerics.preconditioner));
     const auto deck = c.deck;
     sim.outputs = outputs(io::impes3d_snapshot(),
                           [](Observers& obs, const OutputOptions& o) {
