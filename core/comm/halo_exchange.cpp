@@ -25,7 +25,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
   if (mine.nx != box.nx || mine.ny != box.ny || mine.nz != box.nz)
     throw ConfigError("halo exchange: the box " + box.describe() + " is not process " + std::to_string(comm.rank()) + "'s " +
                       std::to_string(mine.nx) + " x " + std::to_string(mine.ny) + " x " + std::to_string(mine.nz) + " cells");
-  const std::size_t word = (prec == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block);
+  const std::size_t word = this->word();
   for (int dir = 0; dir < 3; ++dir) {
     bool shared = false;
     for (int side = 0; side < 2; ++side) {
@@ -58,7 +58,7 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
 HaloExchange::~HaloExchange() = default;
 
 std::size_t HaloExchange::bytes_per_exchange() const {
-  const std::size_t word = (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
+  const std::size_t word = this->word();
   std::size_t b = 0;
   for (int dir = 0; dir < 3; ++dir)
     for (int side = 0; side < 2; ++side)
@@ -66,10 +66,14 @@ std::size_t HaloExchange::bytes_per_exchange() const {
   return b;
 }
 
-Halo3DPackArgs HaloExchange::pack_args(Buffer& field, int dir, Buffer* buf, bool unpack) const {
+std::size_t HaloExchange::word() const {
+  return (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
+}
+
+Halo3DPackArgs HaloExchange::pack_args(Buffer& field, const Box3& box, int dir, Buffer* buf, bool unpack) const {
   Halo3DPackArgs p;
   p.prec = prec_;
-  p.box = box_;
+  p.box = box;
   p.field = &field;
   p.buf = buf;
   p.dir = dir;
@@ -89,13 +93,11 @@ void HaloExchange::exchange(Buffer& field, int planes, std::size_t plane_values)
 
 void HaloExchange::exchange_box(Buffer& field, const Box3& box) const {
   if (!any_) return;
-  const std::size_t word = (prec_ == Precision::Float ? sizeof(float) : sizeof(double)) * static_cast<std::size_t>(block_);
+  const std::size_t word = this->word();
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
     if (!s) continue;
-    Halo3DPackArgs pa = pack_args(field, dir, s->send.get(), false);
-    pa.box = box;
-    be_.halo3d().pack(pa);
+    be_.halo3d().pack(pack_args(field, box, dir, s->send.get(), false));
     const std::size_t bytes = s->face * word;
     // the shared sides' range of the buffers (low side first): one read and one write a direction
     const std::size_t first = peer_[dir][0] >= 0 ? 0 : bytes, last = peer_[dir][1] >= 0 ? 2 * bytes : bytes;
@@ -109,9 +111,7 @@ void HaloExchange::exchange_box(Buffer& field, const Box3& box) const {
     }
     comm_.exchange(t);
     be_.upload(*s->recv, s->hrecv->data() + first, last - first, first);
-    Halo3DPackArgs ua = pack_args(field, dir, s->recv.get(), true);
-    ua.box = box;
-    be_.halo3d().pack(ua);
+    be_.halo3d().pack(pack_args(field, box, dir, s->recv.get(), true));
   }
   ++exchanges_;
 }
@@ -120,7 +120,7 @@ void HaloExchange::clear(Buffer& field) const {
   if (!any_) return;
   for (int dir = 0; dir < 3; ++dir) {
     Stage* s = stage_[static_cast<std::size_t>(dir)].get();
-    if (s) be_.halo3d().pack(pack_args(field, dir, s->zero.get(), true));
+    if (s) be_.halo3d().pack(pack_args(field, box_, dir, s->zero.get(), true));
   }
 }
 

@@ -47,7 +47,8 @@ class HaloExchange {
 
  private:
   // the pack (or unpack) of direction dir between field and buf, on the sides with a neighbour
-  Halo3DPackArgs pack_args(Buffer& field, int dir, Buffer* buf, bool unpack) const;
+  Halo3DPackArgs pack_args(Buffer& field, const Box3& box, int dir, Buffer* buf, bool unpack) const;
+  std::size_t word() const;  // bytes a cell moves
   void exchange_box(Buffer& field, const Box3& box) const;
 
   const Communicator& comm_;
