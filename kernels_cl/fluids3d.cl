@@ -13,19 +13,21 @@
    described parameters end there, FluidsSolveArgs::sweep_args); kchunk: the layers of a block; plan: s0 the slot to
    decide from (red sweeps after a check) or -1, s1 the check's slot, s2 the slot to clear. */
 PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3 b, pf_real a, pf_real inv_c, pf_real tol,
-                        int q, __global ulong* ctrl_base, long ctrl_off, long kchunk, int colour, long it, int4 plan) {
+                        int q, int walls, __global ulong* ctrl_base, long ctrl_off, long kchunk, int colour, long it,
+                        int4 plan) {
   __local pf_key s[PF_BLOCK];
   __global ulong* ctrl = ctrl_base + ctrl_off;
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
   pf_key m = 0;
-  /* part: one colour's values ("half" is a type in OpenCL C) */
-  const PF_RB_INDEX hx = (PF_RB_INDEX)pf_rb_hx(b), plane = (PF_RB_INDEX)b.ny * hx, part = plane * (PF_RB_INDEX)b.nz;
-  __global pf_real* own = x + colour * part;
-  __global const pf_real* own0 = x0 + colour * part;
-  __global const pf_real* other = x + (1 - colour) * part;
+  /* part: one colour's values, its layers and an extra plane below and above ("half" is a type in
+     OpenCL C) */
+  const PF_RB_INDEX hx = (PF_RB_INDEX)pf_rb_hx(b), plane = (PF_RB_INDEX)b.ny * hx, part = plane * (PF_RB_INDEX)(b.nz + 2);
+  __global pf_real* own = x + colour * part + plane;
+  __global const pf_real* own0 = x0 + colour * part + plane;
+  __global const pf_real* other = x + (1 - colour) * part + plane;
   PF_RB_ROWS_BEGIN(b, colour, kchunk, active)
-  const int walls = fl_walls((int)i, (int)j, (int)k, (int)b.nx, (int)b.ny, (int)b.nz);
-  m = max(m, pf_bits(fl_lin_update_at(own + row + ih, own0 + row + ih, other + row + (i >> 1), (int)(i & 1), hx, plane, walls,
+  const int at_walls = fl_walls((int)i, (int)j, (int)k, (int)b.nx, (int)b.ny, (int)b.nz) & walls;
+  m = max(m, pf_bits(fl_lin_update_at(own + row + ih, own0 + row + ih, other + row + (i >> 1), (int)(i & 1), hx, plane, at_walls,
                                       q, a, inv_c)));
   PF_RB_ROWS_END
   m = pf_block_reduce_k(PF_V_FAST, PF_OP_MAX, (pf_key)0, m, s);
@@ -57,9 +59,9 @@ PF_BOX_KERNEL void fl_unpack(__global const pf_real* xp, __global pf_real* x, pf
 
 PF_BOX_KERNEL void fl_advect(__global pf_real* d, __global const pf_real* d0, __global const pf_real* u,
                              __global const pf_real* v, __global const pf_real* w, pf_box3 bx, int b, pf_real dtx,
-                             pf_real dty, pf_real dtz) {
+                             pf_real dty, pf_real dtz, pf_real z_lo, pf_real z_hi) {
   PF_BOX_BEGIN(bx.nx, bx.ny, bx.nz)
-  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, pf_box_at(bx, i, j, k), dtx, dty, dtz);
+  fl_advect_cell(d, d0, u, v, w, bx, b, i, j, k, pf_box_at(bx, i, j, k), dtx, dty, dtz, z_lo, z_hi);
   PF_BOX_END
 }
 

@@ -21,7 +21,7 @@ struct FlSweepParams {
   const T* __restrict__ x0;
   pf_box3 b;
   T a, inv_c, tol;
-  int q, colour;
+  int q, walls, colour;
   long long it;
   int decide_slot, check_slot, clear_slot;
   unsigned long long* ctrl;
@@ -42,13 +42,14 @@ __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(
   K m = 0;
   const pf_box3 b = prm.b;
   const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz);
-  const I hx = static_cast<I>(phys::pf_rb_hx(b)), plane = ny * hx, half = plane * nz;
-  T* const own = prm.x + prm.colour * half;
-  const T* const own0 = prm.x0 + prm.colour * half;
-  const T* const other = prm.x + (1 - prm.colour) * half;
+  // a colour's values: its layers and an extra plane below and above (core/physics/fluids3d.h)
+  const I hx = static_cast<I>(phys::pf_rb_hx(b)), plane = ny * hx, half = plane * (nz + 2);
+  T* const own = prm.x + prm.colour * half + plane;
+  const T* const own0 = prm.x0 + prm.colour * half + plane;
+  const T* const other = prm.x + (1 - prm.colour) * half + plane;
   rb_sweep_rows<I, Flat>(b, prm.colour, prm.shape, [&](I ih, I i, I j, I k, I row) {
     const int walls = phys::fl_walls(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k), static_cast<int>(nx),
-                                     static_cast<int>(ny), static_cast<int>(nz));
+                                     static_cast<int>(ny), static_cast<int>(nz)) & prm.walls;
     const K d = metric_bits(phys::fl_lin_update_at<T>(own + row + ih, own0 + row + ih, other + row + (i >> 1), static_cast<int>(i & 1),
                                                       hx, plane, walls, prm.q, prm.a, prm.inv_c));
     if constexpr (P > 0) {
@@ -91,9 +92,9 @@ __global__ void fl_boundary_kernel(T* __restrict__ x, pf_box3 bx, int b) {
 
 template <class T>
 __global__ void fl_advect_kernel(T* __restrict__ d, const T* __restrict__ d0, const T* __restrict__ u, const T* __restrict__ v,
-                                 const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz) {
+                                 const T* __restrict__ w, pf_box3 bx, int b, T dtx, T dty, T dtz, T z_lo, T z_hi) {
   box_for_each(bx.nx, bx.ny, bx.nz, [&](long i, long j, long k) {
-    phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz);
+    phys::fl_advect_cell<T>(d, d0, u, v, w, bx, b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz, z_lo, z_hi);
   });
 }
 
@@ -113,7 +114,7 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 }  // namespace
 
 template <class T>
-void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, unsigned long long* ctrl,
+void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, int walls, unsigned long long* ctrl,
                      const FlSweepLaunch& l, cudaStream_t stream) {
   const RbSweepLaunch g =
       rb_sweep_launch(box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
@@ -125,6 +126,7 @@ void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q,
   prm.inv_c = inv_c;
   prm.tol = tol;
   prm.q = q;
+  prm.walls = walls;
   prm.colour = l.colour;
   prm.it = l.it;
   prm.decide_slot = l.decide_slot;
@@ -169,9 +171,9 @@ void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream) {
 
 template <class T>
 void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
-                      const BoxShape& shape, cudaStream_t stream) {
+                      T z_lo, T z_hi, const BoxShape& shape, cudaStream_t stream) {
   const BoxGrid g = box_grid(bx.nx, bx.ny, bx.nz, shape);
-  fl_advect_kernel<T><<<g.grid, g.block, 0, stream>>>(d, d0, u, v, w, bx, b, dtx, dty, dtz);
+  fl_advect_kernel<T><<<g.grid, g.block, 0, stream>>>(d, d0, u, v, w, bx, b, dtx, dty, dtz, z_lo, z_hi);
 }
 
 template <class T>
@@ -186,13 +188,13 @@ void launch_fl_gradient(T* u, T* v, T* w, const T* p, pf_box3 bx, T scale, const
 }
 
 #define PF_FL_INSTANTIATE(T)                                                                                               \
-  template void launch_fl_sweep<T>(T*, const T*, pf_box3, T, T, T, int, unsigned long long*, const FlSweepLaunch&,        \
+  template void launch_fl_sweep<T>(T*, const T*, pf_box3, T, T, T, int, int, unsigned long long*, const FlSweepLaunch&,   \
                                    cudaStream_t);                                                                          \
   template void launch_fl_source<T>(T*, pf_box3, int, long, long, long, long, long, long, T, const BoxShape&, cudaStream_t); \
   template void launch_fl_boundary<T>(T*, pf_box3, int, cudaStream_t);                                                     \
   template void launch_fl_pack<T>(const T*, T*, pf_box3, const BoxShape&, cudaStream_t);                                    \
   template void launch_fl_unpack<T>(const T*, T*, pf_box3, int, const BoxShape&, cudaStream_t);                             \
-  template void launch_fl_advect<T>(T*, const T*, const T*, const T*, const T*, pf_box3, int, T, T, T, const BoxShape&,     \
+  template void launch_fl_advect<T>(T*, const T*, const T*, const T*, const T*, pf_box3, int, T, T, T, T, T, const BoxShape&, \
                                     cudaStream_t);                                                                          \
   template void launch_fl_divergence<T>(const T*, const T*, const T*, T*, T*, pf_box3, T, const BoxShape&, cudaStream_t);   \
   template void launch_fl_gradient<T>(T*, T*, T*, const T*, pf_box3, T, const BoxShape&, cudaStream_t);

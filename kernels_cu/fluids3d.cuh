@@ -19,7 +19,7 @@ struct FlSweepLaunch {
   int prefetch = 0;    // layers ahead asked of L2 (fluids3d_sweep_prefetch): 0 or 1
 };
 template <class T>
-void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, unsigned long long* ctrl,
+void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, int walls, unsigned long long* ctrl,
                      const FlSweepLaunch& l, cudaStream_t stream);
 
 template <class T>
@@ -33,7 +33,7 @@ template <class T>
 void launch_fl_boundary(T* x, pf_box3 bx, int b, cudaStream_t stream);
 template <class T>
 void launch_fl_advect(T* d, const T* d0, const T* u, const T* v, const T* w, pf_box3 bx, int b, T dtx, T dty, T dtz,
-                      const BoxShape& shape, cudaStream_t stream);
+                      T z_lo, T z_hi, const BoxShape& shape, cudaStream_t stream);
 template <class T>
 void launch_fl_divergence(const T* u, const T* v, const T* w, T* div, T* p, pf_box3 bx, T h, const BoxShape& shape,
                           cudaStream_t stream);

@@ -4,6 +4,7 @@
 // write as a number where NaN must stay); outputs poisoned with NaN first; the ghost rule checked
 // against its definition; lin_solve's device-side stop (exact sweep counts, NaN stops).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -452,6 +453,159 @@ TEST_CASE_TEMPLATE("fluids3d: a NaN stops lin_solve on the device", T, float, do
   });
 }
 
+namespace {
+
+// A box cut from a taller grid (docs/mpi.md): lin_solve with the z faces in `walls` open reads the
+// packed arrays' extra planes. The reference here is the definition in the natural layout, with
+// the layers below and above given: a wall's neighbour is the ghost (+-the cell's own value), an
+// open face's the given layer's value.
+std::vector<double> naive_lin_solve(const Box3& b, std::vector<double> x, const std::vector<double>& x0,
+                                    const std::vector<double>& below, const std::vector<double>& above, int walls, int q,
+                                    double a, double c, int iterations) {
+  auto own = [&](long i, long j) { return std::size_t(i + b.nx * j); };
+  for (int it = 0; it < iterations; ++it)
+    for (int colour = 0; colour < 2; ++colour)
+      for (long k = 0; k < b.nz; ++k)
+        for (long j = 0; j < b.ny; ++j)
+          for (long i = 0; i < b.nx; ++i) {
+            if (((i + j + k) & 1) != colour) continue;
+            const double old = x[b.at(i, j, k)];
+            auto wall = [&](int axis) { return q == axis ? -old : old; };
+            const double w = i == 0 ? wall(1) : x[b.at(i - 1, j, k)];
+            const double e = i == b.nx - 1 ? wall(1) : x[b.at(i + 1, j, k)];
+            const double s = j == 0 ? wall(2) : x[b.at(i, j - 1, k)];
+            const double n = j == b.ny - 1 ? wall(2) : x[b.at(i, j + 1, k)];
+            const double bo = k > 0 ? x[b.at(i, j, k - 1)] : (walls & PF_FL_WALL_B) ? wall(3) : below[own(i, j)];
+            const double t = k < b.nz - 1 ? x[b.at(i, j, k + 1)] : (walls & PF_FL_WALL_T) ? wall(3) : above[own(i, j)];
+            x[b.at(i, j, k)] = (x0[b.at(i, j, k)] + a * (((w + e) + (s + n)) + (bo + t))) / c;
+          }
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("fluids3d: lin_solve with open z faces reads the layers received below and above", T, float, double) {
+  for_each_backend([&](Backend& be) {
+    for (const Dims& d : dims_for(be)) {
+      if (d.nx * d.ny * d.nz > 40000) continue;
+      const Box3 b = make_box(d);
+      const std::size_t nv = values_of(d), np = fluids3d_packed_values(b);
+      const auto x = random_array(b, nv, -1, 1), x0 = random_array(b, nv, -1, 1);
+      const auto below = random_vector<double>(std::size_t(d.nx * d.ny), -1, 1), above = random_vector<double>(std::size_t(d.nx * d.ny), -1, 1);
+      for (int walls : {PF_FL_WALL_ALL & ~PF_FL_WALL_B, PF_FL_WALL_ALL & ~PF_FL_WALL_T, PF_FL_WALL_ALL & ~(PF_FL_WALL_B | PF_FL_WALL_T)})
+        for (int q : {0, 3}) {
+          INFO("box ", b.describe(), ", walls ", walls, ", quantity ", q);
+          const double a = 0.7, c = 1 + 6 * a;
+          const auto want = naive_lin_solve(b, x, x0, below, above, walls, q, a, c, 3);
+          auto fx = make_field(be, convert<T>(x)), fx0 = make_field(be, convert<T>(x0));
+          Field<T> px(be, np), px0(be, np);
+          px.fill(T(kNaN));
+          px0.fill(T(kNaN));
+          auto f = be.fluids3d();
+          FluidsPackArgs p;
+          p.prec = precision_of<T>();
+          p.box = b;
+          p.x = &fx.buffer();
+          p.xp = &px.buffer();
+          f.pack(p);
+          p.x = &fx0.buffer();
+          p.xp = &px0.buffer();
+          f.pack(p);
+          // the layers -1 and nz into the extra planes, where a neighbour's exchange puts them
+          auto packed = px.download();
+          const pf_box3 v = b.view();
+          for (long j = 0; j < d.ny; ++j)
+            for (long i = 0; i < d.nx; ++i) {
+              packed[std::size_t(phys::fl_rb_of(v, i, j, -1))] = T(below[std::size_t(i + d.nx * j)]);
+              packed[std::size_t(phys::fl_rb_of(v, i, j, d.nz))] = T(above[std::size_t(i + d.nx * j)]);
+            }
+          px.upload(packed);
+          auto ctrl = be.alloc(fluids3d_ctrl_bytes(1));
+          f.reset(*ctrl, 1);
+          FluidsSolveArgs sa;
+          sa.prec = precision_of<T>();
+          sa.box = b;
+          sa.x = &px.buffer();
+          sa.x0 = &px0.buffer();
+          sa.a = a;
+          sa.c = c;
+          sa.b = q;
+          sa.walls = walls;
+          sa.shape = parse_box_shape("march:32x8");
+          sa.ctrl = ctrl.get();
+          f.solve(sa, 0, 3);
+          FluidsUnpackArgs u;
+          u.prec = precision_of<T>();
+          u.box = b;
+          u.xp = &px.buffer();
+          u.x = &fx.buffer();
+          u.b = q;
+          f.unpack(u);
+          const auto got = down(fx);
+          double worst = 0;
+          for (long k = 0; k < d.nz; ++k)
+            for (long j = 0; j < d.ny; ++j)
+              for (long i = 0; i < d.nx; ++i) worst = std::max(worst, std::fabs(got[b.at(i, j, k)] - want[b.at(i, j, k)]));
+          CHECK(worst <= (sizeof(T) == 4 ? 1e-5 : 1e-14));
+        }
+    }
+  });
+}
+
+TEST_CASE_TEMPLATE("fluids3d: advect on a box cut from a taller grid equals the grid's, layer for layer", T, float, double) {
+  for_each_backend([&](Backend& be) {
+    const long nx = 9, ny = 7, H = 3;
+    for (const auto& [k0, nz, Z] : std::vector<std::array<long, 3>>{{4, 6, 14}, {0, 6, 11}, {5, 6, 11}, {3, 5, 8}}) {
+      INFO("layers ", k0, " .. ", k0 + nz - 1, " of ", Z);
+      const Box3 tall = Box3::standalone(nx, ny, Z, 1), cut = Box3::standalone(nx, ny, nz, H);
+      const double dt = 0.1, wmax = 0.999 * double(H - 1) / (dt * double(Z));  // a trace within the halo less one layer
+      const auto d0 = random_array(tall, std::size_t(tall.extent()), 0, 3);
+      const auto u = random_array(tall, std::size_t(tall.extent()), -5, 5), v = random_array(tall, std::size_t(tall.extent()), -5, 5),
+                 w = random_array(tall, std::size_t(tall.extent()), -wmax, wmax);
+      // the cut's arrays: the tall grid's values where it has them, NaN elsewhere (never read)
+      auto slice = [&](const std::vector<double>& g) {
+        std::vector<double> out(std::size_t(cut.extent()), kNaN);
+        for (long kk = -H; kk < nz + H; ++kk)
+          for (long j = -1; j <= ny; ++j)
+            for (long i = -1; i <= nx; ++i)
+              if (k0 + kk >= -1 && k0 + kk <= Z) out[std::size_t(cut.at(i, j, kk))] = g[std::size_t(tall.at(i, j, k0 + kk))];
+        return out;
+      };
+      auto run = [&](const Box3& bx, const std::vector<double>& fd0, const std::vector<double>& fu, const std::vector<double>& fv,
+                     const std::vector<double>& fw, bool is_cut) {
+        auto D = make_field(be, convert<T>(std::vector<double>(std::size_t(bx.extent()), kNaN)));
+        auto D0 = make_field(be, convert<T>(fd0)), U = make_field(be, convert<T>(fu)), V = make_field(be, convert<T>(fv)),
+             W = make_field(be, convert<T>(fw));
+        FluidsAdvectArgs a;
+        a.prec = precision_of<T>();
+        a.box = bx;
+        a.d = &D.buffer();
+        a.d0 = &D0.buffer();
+        a.u = &U.buffer();
+        a.v = &V.buffer();
+        a.w = &W.buffer();
+        a.dt = dt;
+        a.b = 0;
+        if (is_cut) {
+          a.z_cells = Z;
+          a.z_lo = k0 == 0 ? 0.5 : 1.0 - double(H);
+          a.z_hi = k0 + nz == Z ? double(nz) + 0.5 : double(nz + H - 1);
+        }
+        be.fluids3d().advect(a);
+        return down(D);
+      };
+      const auto whole = run(tall, d0, u, v, w, false);
+      const auto part = run(cut, slice(d0), slice(u), slice(v), slice(w), true);
+      double worst = 0;
+      for (long kk = 0; kk < nz; ++kk)
+        for (long j = 0; j < ny; ++j)
+          for (long i = 0; i < nx; ++i)
+            worst = std::max(worst, std::fabs(part[std::size_t(cut.at(i, j, kk))] - whole[std::size_t(tall.at(i, j, k0 + kk))]));
+      CHECK(worst <= (sizeof(T) == 4 ? 1e-4 : 1e-12));
+    }
+  });
+}
+
 }  // TEST_SUITE
 
 TEST_CASE("fluids3d: bad kernel arguments are refused") {
@@ -498,6 +652,16 @@ TEST_CASE("fluids3d: bad kernel arguments are refused") {
   ad.v = &y.buffer();
   ad.w = &y.buffer();
   CHECK_THROWS_WITH_AS(be.fluids3d().advect(ad), doctest::Contains("must not be an input"), BackendError);
+  Field<double> d2(be, b.extent());
+  ad.d = &d2.buffer();
+  ad.z_cells = 9;  // a clamp reaching past the halo of 1
+  ad.z_lo = -1;
+  ad.z_hi = 5;
+  CHECK_THROWS_WITH_AS(be.fluids3d().advect(ad), doctest::Contains("not inside its halo"), BackendError);
+  s.x = &x.buffer();
+  s.walls = 64;
+  CHECK_THROWS_WITH_AS(be.fluids3d().solve(s, 0, 1), doctest::Contains("PF_FL_WALL"), BackendError);
+  s.walls = PF_FL_WALL_ALL;
   // a box in an array whose planes hold 2^31 values or more (the kernels' pitches are 32-bit)
   FluidsGradientArgs g;
   g.box = Box3::inside(5, 5, 5, 1, 50000, 50000, 7, 1, 1, 1);

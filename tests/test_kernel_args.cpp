@@ -57,6 +57,15 @@ TEST_CASE("kernel_args: a description lists the kernel's parameters in order, de
   CHECK(std::get<7>(da).v == 1.0);
   CHECK(std::get<8>(da).v == 1.25);
   CHECK(std::get<9>(da).v == 1.5);
+  CHECK(std::get<10>(da).v == 0.5);  // a box that is the whole grid: clamped to [0.5, nz + 0.5]
+  CHECK(std::get<11>(da).v == 6.5);
+  adv.z_cells = 20;  // cut from a grid of 20 layers: its trace, and the clamp given
+  adv.z_lo = -1;
+  adv.z_hi = 7;
+  const auto dz = adv.kernel_args();
+  CHECK(std::get<9>(dz).v == 5.0);
+  CHECK(std::get<10>(dz).v == -1.0);
+  CHECK(std::get<11>(dz).v == 7.0);
   FluidsSourceArgs src;
   src.i0 = 1, src.i1 = 3, src.j0 = 2, src.j1 = 2, src.k0 = 0, src.k1 = 4;
   const auto ds = src.kernel_args();
@@ -69,8 +78,9 @@ TEST_CASE("kernel_args: a description lists the kernel's parameters in order, de
   sv.c = 4;
   const auto dsv = sv.sweep_args();
   CHECK(std::get<4>(dsv).v == 0.25);
-  CHECK(std::get<7>(dsv).b == &g);
-  CHECK(std::get<7>(dsv).at == 3 * PF_CV_WORDS);
+  CHECK(std::get<7>(dsv) == PF_FL_WALL_ALL);
+  CHECK(std::get<8>(dsv).b == &g);
+  CHECK(std::get<8>(dsv).at == 3 * PF_CV_WORDS);
 }
 
 }  // TEST_SUITE("unit")

@@ -49,6 +49,7 @@ class CudaFluids3D final : public Fluids3DImpl {
           cu_launch<T>(&cu::launch_fl_sweep<T>, a.sweep_args(), l, ctx_.stream());
         });
         PF_CHECK_LAUNCH(c == 0 ? "fluids3d red sweep" : "fluids3d black sweep");
+        if (a.split) a.split->after_sweep(a, c, plan);
       }
     }
   }

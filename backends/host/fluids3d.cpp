@@ -25,8 +25,10 @@ T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c) {
   T* xp = host_ptr<T>(a.x);
   const T* x0p = host_ptr<T>(a.x0);
   const T aa = T(a.a), inv_c = T(1.0 / a.c);
-  const long nx = bx.nx, ny = bx.ny, nz = bx.nz, hx = phys::pf_rb_hx(bx), m = phys::pf_rb_m(bx), plane = ny * hx;
-  const int b = a.b;
+  const long nx = bx.nx, ny = bx.ny, nz = bx.nz, hx = phys::pf_rb_hx(bx), m = phys::fl_rb_part(bx), plane = ny * hx;
+  const int b = a.b, walls = a.walls;
+  // layers off the z walls: a face shared with another process's box reads its extra plane
+  const long k_lo = (walls & PF_FL_WALL_B) ? 1 : 0, k_hi = (walls & PF_FL_WALL_T) ? nz - 1 : nz;
   T mx = 0;
   bool nan = false;
 #pragma omp parallel for collapse(2) schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
@@ -38,18 +40,18 @@ T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c) {
       T rm = 0;
       bool rn = false;
       auto edge = [&](long ih) {
-        const T d = phys::fl_lin_update_packed<T>(xp, x0p, bx, b, c, ih, j, k, aa, inv_c);
+        const T d = phys::fl_lin_update_packed<T>(xp, x0p, bx, b, c, ih, j, k, aa, inv_c, walls);
         rm = d > rm ? d : rm;
         rn = rn || d != d;
       };
       // [lo, hi): the cells of the row off the walls
       long lo = n, hi = n;
-      if (j > 0 && j < ny - 1 && k > 0 && k < nz - 1) {
+      if (j > 0 && j < ny - 1 && k >= k_lo && k < k_hi) {
         lo = s == 0 ? 1 : 0;
         hi = std::max(lo, 2 * (n - 1) + s == nx - 1 ? n - 1 : n);
       }
       for (long ih = 0; ih < lo; ++ih) edge(ih);
-      const long row = (k * ny + j) * hx;
+      const long row = ((k + 1) * ny + j) * hx;
       T* __restrict xr = xp + c * m + row;
       const T* __restrict x0r = x0p + c * m + row;
       const T* __restrict o = xp + (1 - c) * m + row;  // the other colour's row: i - 1 and i + 1 at ih - 1 + s, ih + s
@@ -82,10 +84,12 @@ void solve_t(const HostContext& hc, const FluidsSolveArgs& a, long first, long c
     const FusedPlan plan = fused_plan(it, 1);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, tol, PF_CV_TEST, 1)) return;
     const T red = sweep<T>(hc, a, 0);
+    if (a.split) a.split->after_sweep(a, 0, plan);
     const T black = sweep<T>(hc, a, 1);
     const T m = std::isnan(red) || std::isnan(black) ? std::numeric_limits<T>::quiet_NaN() : (red > black ? red : black);
     ctrl[PF_CV_SLOT0 + plan.check_slot] = phys::pf_to_word(m);
     ctrl[PF_CV_SLOT0 + plan.clear_slot] = 0;
+    if (a.split) a.split->after_sweep(a, 1, plan);
   }
 }
 
@@ -147,10 +151,12 @@ class HostFluids3D final : public Fluids3DImpl {
       T* d = host_ptr<T>(a.d);
       const T *d0 = host_ptr<T>(a.d0), *u = host_ptr<T>(a.u), *v = host_ptr<T>(a.v), *w = host_ptr<T>(a.w);
       const pf_box3 bx = a.box.view();
-      const T dtx = T(a.dt * double(bx.nx)), dty = T(a.dt * double(bx.ny)), dtz = T(a.dt * double(bx.nz));
+      const auto t = a.kernel_args();  // the values the device kernels get, in T
+      const T dtx = T(std::get<7>(t).v), dty = T(std::get<8>(t).v), dtz = T(std::get<9>(t).v);
+      const T z_lo = T(std::get<10>(t).v), z_hi = T(std::get<11>(t).v);
       for_box(hc_, a.box,
               [&](long i, long j, long k) {
-                phys::fl_advect_cell<T>(d, d0, u, v, w, bx, a.b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz);
+                phys::fl_advect_cell<T>(d, d0, u, v, w, bx, a.b, i, j, k, phys::pf_box_at(bx, i, j, k), dtx, dty, dtz, z_lo, z_hi);
               });
     });
   }

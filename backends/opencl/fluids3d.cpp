@@ -86,6 +86,7 @@ class ClFluids3D final : public Fluids3DImpl {
         ctx_.set(k, extras + 2, cl_long(it));
         ctx_.set(k, extras + 3, plan);
         ctx_.launch(k, global, local);
+        if (a.split) a.split->after_sweep(a, c, p);
       }
     }
   }

@@ -6,6 +6,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/rb3.h"
+#include "core/physics/fluids3d.h"
 
 namespace poreflow {
 
@@ -13,7 +14,7 @@ Fluids3DKernels Backend::fluids3d() { return Fluids3DKernels(*this, fluids3d_imp
 
 std::size_t fluids3d_ctrl_bytes(int blocks) { return static_cast<std::size_t>(blocks < 1 ? 1 : blocks) * kControlBytes; }
 
-std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::pf_rb_m(box.view())); }
+std::size_t fluids3d_packed_values(const Box3& box) { return 2 * static_cast<std::size_t>(phys::fl_rb_part(box.view())); }
 
 long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
   const long resident = static_cast<long>(std::max(units, 1)) * std::max(1, 2048 / std::max(threads, 1));
@@ -24,11 +25,11 @@ long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
 bool fluids3d_flat_sweep(const BoxShape& s) { return s.kind == BoxLaunch::March; }
 
 int fluids3d_sweep_prefetch(const pf_box3& b, std::size_t value_bytes, std::size_t l2_bytes) {
-  const double bytes = 2.0 * 2.0 * static_cast<double>(phys::pf_rb_m(b)) * static_cast<double>(value_bytes);  // x and x0, packed
+  const double bytes = 2.0 * 2.0 * static_cast<double>(phys::fl_rb_part(b)) * static_cast<double>(value_bytes);  // x and x0, packed
   return bytes > static_cast<double>(l2_bytes) ? 1 : 0;
 }
 
-bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::pf_rb_m(b) + phys::pf_rb_hx(b) * b.ny < (1L << 31); }
+bool fluids3d_narrow_index(const pf_box3& b) { return 2 * phys::fl_rb_part(b) + phys::fl_rb_plane(b) < (1L << 31); }
 
 namespace {
 
@@ -110,6 +111,8 @@ void Fluids3DKernels::solve(const FluidsSolveArgs& a, long first, long count) {
   check_box_shape(a.shape, "fluids3d solve");
   if (a.shape.threads() % 32 != 0)
     throw ConfigError("fluids3d solve: the launch shape " + to_string(a.shape) + " must have a multiple of 32 threads");
+  if (a.walls < 0 || a.walls > PF_FL_WALL_ALL)
+    throw BackendError("fluids3d solve: walls = " + std::to_string(a.walls) + " is not a set of PF_FL_WALL_* bits");
   if (!a.ctrl) throw BackendError("fluids3d solve: missing control block");
   if (a.ctrl_block < 0) throw BackendError("fluids3d solve: negative control block");
   check_range(*a.ctrl, kControlBytes, static_cast<std::size_t>(a.ctrl_block) * kControlBytes, "fluids3d solve ctrl");
@@ -148,6 +151,14 @@ void Fluids3DKernels::advect(const FluidsAdvectArgs& a) {
   check_distinct(a.d, {a.d0, a.u, a.v, a.w}, "fluids3d advect");
   check_quantity(a.b, "fluids3d advect");
   check_box_shape(a.shape, "fluids3d advect");
+  if (a.z_cells != 0) {
+    // the trace reads layers floor(z) - 1 and floor(z) of the box: they must lie in its halo
+    const double lo = 1.0 - double(a.box.halo), hi = double(a.box.nz + a.box.halo - 1);
+    if (a.z_cells < a.box.nz || !(a.z_lo >= lo) || !(a.z_hi <= hi) || !(a.z_lo < a.z_hi))
+      throw BackendError("fluids3d advect: the clamp [" + std::to_string(a.z_lo) + ", " + std::to_string(a.z_hi) +
+                         "] of a box of " + std::to_string(a.box.nz) + " layers cut from " + std::to_string(a.z_cells) +
+                         " is not inside its halo of " + std::to_string(a.box.halo));
+  }
   impl_.advect(a);
 }
 

@@ -8,6 +8,7 @@
 #include "core/kernels/box3.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/kernel_args.hpp"
+#include "core/physics/fluids3d.h"
 
 namespace poreflow {
 
@@ -96,6 +97,8 @@ struct FluidsUnpackArgs {
 // control block before its first load) less often.
 long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units);
 
+class FluidsSolveSplit;
+
 struct FluidsSolveArgs {
   Precision prec = Precision::Double;
   Box3 box;               // the cells (the packed arrays depend on nx, ny, nz only)
@@ -109,14 +112,29 @@ struct FluidsSolveArgs {
   int ctrl_block = 0;
   bool wide_index = false;  // GPU sweeps: 64-bit indices even where 32 bits fit (tests of the wide path)
   int prefetch = -1;  // CUDA march sweeps: ask L2 for the next layer (1) or not (0); -1: fluids3d_sweep_prefetch
+  // the box's faces that are walls (PF_FL_WALL_* bits): a box cut from a larger grid reads its
+  // neighbours' layers, received into the packed arrays' extra planes, across the others
+  int walls = PF_FL_WALL_ALL;
+  // a solve over several processes (FluidsSolveSplit); nullptr in one process
+  const FluidsSolveSplit* split = nullptr;
 
-  // a colour sweep's leading parameters: x, x0, box, a, 1 / c, tolerance, b, and the solve's
-  // control block (OutAt: on OpenCL the ctrl buffer and the block's offset)
+  // a colour sweep's leading parameters: x, x0, box, a, 1 / c, tolerance, b, walls, and the
+  // solve's control block (OutAt: on OpenCL the ctrl buffer and the block's offset)
   auto sweep_args() const {
     using namespace karg;
-    return std::tuple(Out<Real>{x}, In<Real>{x0}, box.view(), Real{a}, Real{1.0 / c}, Real{tolerance}, b,
+    return std::tuple(Out<Real>{x}, In<Real>{x0}, box.view(), Real{a}, Real{1.0 / c}, Real{tolerance}, b, walls,
                       OutAt<pf_u64>{ctrl, static_cast<long>(ctrl_block) * PF_CV_WORDS});
   }
+};
+
+// The colour sweeps of a box cut between processes (core/comm/fluids_split.hpp): called by every
+// backend after each colour's sweep of iteration plan.it, with the colour's values written, to
+// bring the neighbours' layers into the packed x's extra planes and, after a checking black sweep,
+// to combine the check's slot over the processes, so every process decides alike.
+class FluidsSolveSplit {
+ public:
+  virtual ~FluidsSolveSplit() = default;
+  virtual void after_sweep(const FluidsSolveArgs& a, int colour, const FusedPlan& plan) const = 0;
 };
 
 // Layers ahead a CUDA march sweep of box b asks L2 for (prefetch.global.L2 of the cell's own
@@ -149,12 +167,19 @@ struct FluidsAdvectArgs {
   double dt = 0;  // the time step; each axis traces dt times its cell count
   int b = 0;
   BoxShape shape;
+  // A box cut from a taller grid (docs/mpi.md): the grid's layers (dt times it is z's trace), and
+  // the trace's clamp in z in the classic numbering of the box (fl_advect_point), which keeps it
+  // inside the grid and the box's halo. 0: the box is the grid, clamped to [0.5, nz + 0.5].
+  long z_cells = 0;
+  double z_lo = 0, z_hi = 0;
 
-  // fl_advect(d, d0, u, v, w, box, b, dtx, dty, dtz), dtx = dt nx and so on
+  // fl_advect(d, d0, u, v, w, box, b, dtx, dty, dtz, z_lo, z_hi), dtx = dt nx and so on
   auto kernel_args() const {
     using namespace karg;
+    const bool own = z_cells == 0;
     return std::tuple(Out<Real>{d}, In<Real>{d0}, In<Real>{u}, In<Real>{v}, In<Real>{w}, box.view(), b,
-                      Real{dt * double(box.nx)}, Real{dt * double(box.ny)}, Real{dt * double(box.nz)});
+                      Real{dt * double(box.nx)}, Real{dt * double(box.ny)}, Real{dt * double(own ? box.nz : z_cells)},
+                      Real{own ? 0.5 : z_lo}, Real{own ? double(box.nz) + 0.5 : z_hi});
   }
 };
 

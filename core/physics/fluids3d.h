@@ -84,6 +84,7 @@ PF_TEMPLATE PF_FN pf_real fl_lin_point(pf_real x0, pf_real w, pf_real e, pf_real
 #define PF_FL_WALL_N 8
 #define PF_FL_WALL_B 16
 #define PF_FL_WALL_T 32
+#define PF_FL_WALL_ALL 63
 /* the walls cell (i, j, k) of an nx x ny x nz interior touches (a side's cell count is an int) */
 PF_FN int fl_walls(int i, int j, int k, int nx, int ny, int nz) {
   return (i == 0 ? PF_FL_WALL_W : 0) | (i == nx - 1 ? PF_FL_WALL_E : 0) | (j == 0 ? PF_FL_WALL_S : 0) |
@@ -110,40 +111,56 @@ PF_TEMPLATE PF_FN pf_real fl_lin_update_at(PF_GLOBAL pf_real* xq, PF_GLOBAL cons
   return fabs(v - old);
 }
 
-/* The update of the colour-c cell at half-index ih of row (j, k) of xp (x0p the same layout). */
+/* lin_solve's packed arrays are rb3's layout with one more plane of each colour below the box and
+   one above (fl_rb_part values a colour, interior layer k at plane k + 1): a box cut from a taller
+   grid between processes (docs/mpi.md) receives its neighbours' layers there, and its sweeps
+   read them as any other neighbour. A box whose z faces are walls never reads them. */
+PF_FN long fl_rb_plane(pf_box3 b) { return pf_rb_hx(b) * b.ny; }
+PF_FN long fl_rb_part(pf_box3 b) { return fl_rb_plane(b) * (b.nz + 2); }
+/* where cell (i, j, k) (k may be -1 or nz: the extra planes) is in a packed array */
+PF_FN long fl_rb_of(pf_box3 b, long i, long j, long k) {
+  return pf_rb_colour(i, j, k) * fl_rb_part(b) + ((k + 1) * b.ny + j) * pf_rb_hx(b) + (i >> 1);
+}
+
+/* The update of the colour-c cell at half-index ih of row (j, k) of xp (x0p the same layout);
+   wall_mask: the box's faces that are walls (PF_FL_WALL_* bits; a face shared with another
+   process's box is not one). */
 PF_TEMPLATE PF_FN pf_real fl_lin_update_packed(PF_GLOBAL pf_real* xp, PF_GLOBAL const pf_real* x0p, pf_box3 bx, int b, int c,
-                                               long ih, long j, long k, pf_real a, pf_real inv_c) {
-  const long hx = pf_rb_hx(bx), row = (k * bx.ny + j) * hx;
+                                               long ih, long j, long k, pf_real a, pf_real inv_c, int wall_mask) {
+  const long hx = pf_rb_hx(bx), row = ((k + 1) * bx.ny + j) * hx;
   const long i = 2 * ih + pf_rb_shift(c, j, k);
-  const long q = c * pf_rb_m(bx) + row + ih;
-  const long o = (1 - c) * pf_rb_m(bx) + row + (i >> 1); /* the other colour's value at the same half-index */
-  const int walls = fl_walls((int)i, (int)j, (int)k, (int)bx.nx, (int)bx.ny, (int)bx.nz);
-  return fl_lin_update_at(xp + q, x0p + q, xp + o, (int)(i & 1), hx, bx.ny * hx, walls, b, a, inv_c);
+  const long q = c * fl_rb_part(bx) + row + ih;
+  const long o = (1 - c) * fl_rb_part(bx) + row + (i >> 1); /* the other colour's value at the same half-index */
+  const int walls = fl_walls((int)i, (int)j, (int)k, (int)bx.nx, (int)bx.ny, (int)bx.nz) & wall_mask;
+  return fl_lin_update_at(xp + q, x0p + q, xp + o, (int)(i & 1), hx, fl_rb_plane(bx), walls, b, a, inv_c);
 }
 
 /* pack: the interior cell (i, j, k) of x into its colour-packed place in xp */
 PF_TEMPLATE PF_FN void fl_pack_cell(PF_GLOBAL const pf_real* x, PF_GLOBAL pf_real* xp, pf_box3 bx, long i, long j, long k,
                                     long at) {
-  xp[pf_rb_of(bx, i, j, k)] = x[at];
+  xp[fl_rb_of(bx, i, j, k)] = x[at];
 }
 
 /* unpack: cell (i, j, k) of x from xp, and its ghosts (quantity b) */
 PF_TEMPLATE PF_FN void fl_unpack_cell(PF_GLOBAL const pf_real* xp, PF_GLOBAL pf_real* x, pf_box3 bx, int b, long i, long j,
                                       long k, long at) {
-  fl_store(x, bx, b, i, j, k, at, xp[pf_rb_of(bx, i, j, k)]);
+  fl_store(x, bx, b, i, j, k, at, xp[fl_rb_of(bx, i, j, k)]);
 }
 
-/* Semi-Lagrangian advection of cell (i, j, k): trace back by dt0 (dt times the cells along each
-   axis) times the cell's velocity (uu, vv, ww), clamp to [0.5, n + 0.5] in the classic numbering
-   and interpolate d0 trilinearly (its ghost layer included). */
+/* Semi-Lagrangian advection of cell (i, j, k): trace back by dt0 (dt times the grid's cells along
+   each axis) times the cell's velocity (uu, vv, ww), clamp to [0.5, n + 0.5] in the classic
+   numbering (in z to [z_lo, z_hi]: a box cut from a taller grid clamps to the grid's walls, and to
+   the layers of its halo) and interpolate d0 trilinearly (its ghost layers included). */
 PF_TEMPLATE PF_FN pf_real fl_advect_point(PF_GLOBAL const pf_real* d0, pf_box3 bx, long i, long j, long k, pf_real dtx,
-                                          pf_real dty, pf_real dtz, pf_real uu, pf_real vv, pf_real ww) {
+                                          pf_real dty, pf_real dtz, pf_real uu, pf_real vv, pf_real ww, pf_real z_lo,
+                                          pf_real z_hi) {
   const pf_real lo = (pf_real)0.5; /* ("half" is a type in OpenCL C) */
   pf_real x = (pf_real)(i + 1) - dtx * uu, y = (pf_real)(j + 1) - dty * vv, z = (pf_real)(k + 1) - dtz * ww;
   x = fmin(fmax(x, lo), (pf_real)bx.nx + lo);
   y = fmin(fmax(y, lo), (pf_real)bx.ny + lo);
-  z = fmin(fmax(z, lo), (pf_real)bx.nz + lo);
-  const long i0 = (long)x, j0 = (long)y, k0 = (long)z; /* classic numbering: 0 .. n */
+  z = fmin(fmax(z, z_lo), z_hi);
+  /* classic numbering: 0 .. n (z below 0 in a halo: floor, not truncation) */
+  const long i0 = (long)x, j0 = (long)y, k0 = (long)floor(z);
   const pf_real s1 = x - (pf_real)i0, s0 = (pf_real)1 - s1;
   const pf_real t1 = y - (pf_real)j0, t0 = (pf_real)1 - t1;
   const pf_real u1 = z - (pf_real)k0, u0 = (pf_real)1 - u1;
@@ -171,8 +188,9 @@ PF_TEMPLATE PF_FN void fl_source_cell(PF_GLOBAL pf_real* x, pf_box3 bx, int b, l
 /* advect: d at (i, j, k) from d0 along the cell's velocity */
 PF_TEMPLATE PF_FN void fl_advect_cell(PF_GLOBAL pf_real* d, PF_GLOBAL const pf_real* d0, PF_GLOBAL const pf_real* u,
                                       PF_GLOBAL const pf_real* v, PF_GLOBAL const pf_real* w, pf_box3 bx, int b, long i,
-                                      long j, long k, long at, pf_real dtx, pf_real dty, pf_real dtz) {
-  fl_store(d, bx, b, i, j, k, at, fl_advect_point(d0, bx, i, j, k, dtx, dty, dtz, u[at], v[at], w[at]));
+                                      long j, long k, long at, pf_real dtx, pf_real dty, pf_real dtz, pf_real z_lo,
+                                      pf_real z_hi) {
+  fl_store(d, bx, b, i, j, k, at, fl_advect_point(d0, bx, i, j, k, dtx, dty, dtz, u[at], v[at], w[at], z_lo, z_hi));
 }
 
 /* divergence: div at (i, j, k); with has_p, p = 0 there and at its ghosts */

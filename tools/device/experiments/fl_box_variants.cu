@@ -26,7 +26,7 @@ __global__ void advect_a(float* __restrict__ d, const float* __restrict__ d0, co
                          const float* __restrict__ v, const float* __restrict__ w, pf_box3 bx, int b, float dt0) {
   box_for_each(bx.nx, bx.ny, bx.nz,
                [&](long i, long j, long k) {
-                 ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, ph::pf_box_at(bx, i, j, k), dt0, dt0, dt0);
+                 ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, ph::pf_box_at(bx, i, j, k), dt0, dt0, dt0, 0.5f, float(bx.nz) + 0.5f);
                });
 }
 __global__ void unpack_a(const float* __restrict__ xp, float* __restrict__ x, pf_box3 bx, int b) {
@@ -93,7 +93,7 @@ template <int GHOST>
 __global__ void advect_b(float* __restrict__ d, const float* __restrict__ d0, const float* __restrict__ u,
                          const float* __restrict__ v, const float* __restrict__ w, IBox B, pf_box3 bx, int b, float dt0) {
   IB_BEGIN(B) {
-    const float val = ph::fl_advect_point<float>(d0, bx, i, j, k, dt0, dt0, dt0, u[at], v[at], w[at]);
+    const float val = ph::fl_advect_point<float>(d0, bx, i, j, k, dt0, dt0, dt0, u[at], v[at], w[at], 0.5f, float(bx.nz) + 0.5f);
     if (GHOST) ph::fl_store<float>(d, bx, b, i, j, k, at, val);
     else d[at] = val;
   }
@@ -138,7 +138,7 @@ __global__ void grad_p(float* __restrict__ u, float* __restrict__ v, float* __re
 template <int U>
 __global__ void advect_p(float* __restrict__ d, const float* __restrict__ d0, const float* __restrict__ u,
                          const float* __restrict__ v, const float* __restrict__ w, pf_box3 bx, int b, float dt0) {
-  auto body = [&](int i, int j, int k, int at) { ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, at, dt0, dt0, dt0); };
+  auto body = [&](int i, int j, int k, int at) { ph::fl_advect_cell<float>(d, d0, u, v, w, bx, b, i, j, k, at, dt0, dt0, dt0, 0.5f, float(bx.nz) + 0.5f); };
   if (U) poreflow::cu::box_for_each_at<int>(bx, body);
   else loop_no_unroll<int>(bx, body);
 }
