@@ -79,3 +79,34 @@ TEST_CASE("decomposition: a split that cannot be made names the grid and the pro
   CHECK_THROWS_WITH_AS(decompose(4, 4, 4, 2, std::vector<char>(5, 1)), doctest::Contains("5 activity flags"), ConfigError);
   CHECK(decompose(3, 2, 50, 6).size() == 6);  // one column each
 }
+
+TEST_CASE("decomposition: layers split into slabs at even boundaries, each as wide as asked") {
+  for (long gz : {7L, 12L, 33L, 645L})
+    for (int p : {1, 2, 3, 4})
+      for (bool even : {true, false}) {
+        const long w = 2;
+        if (p * (w + (even ? 1 : 0)) > gz) continue;
+        INFO("layers ", gz, ", processes ", p, ", even ", even);
+        const Decomposition d = decompose_layers(5, 4, gz, p, w, even);
+        REQUIRE(d.size() == p);
+        CHECK(d.parts[0] == 1);
+        CHECK(d.parts[1] == 1);
+        long k = 0, lo = gz, hi = 0;
+        for (int r = 0; r < p; ++r) {
+          const RankBox b = d.box(r);
+          CHECK(b.nx == 5);
+          CHECK(b.ny == 4);
+          CHECK(b.k0 == k);  // rank order is layer order
+          CHECK(b.nz >= w);
+          if (even) CHECK(b.k0 % 2 == 0);
+          CHECK(d.neighbour(r, 2, 0) == (r > 0 ? r - 1 : -1));
+          CHECK(d.neighbour(r, 2, 1) == (r < p - 1 ? r + 1 : -1));
+          CHECK(d.neighbour(r, 0, 1) == -1);
+          lo = std::min(lo, b.nz), hi = std::max(hi, b.nz);
+          k += b.nz;
+        }
+        CHECK(k == gz);
+        CHECK(hi - lo <= 2);  // even boundaries: within two layers
+      }
+  CHECK_THROWS_WITH_AS(decompose_layers(8, 8, 8, 5, 2, true), doctest::Contains("8 layers does not split into 5 slabs"), ConfigError);
+}

@@ -91,12 +91,13 @@ class CudaBackend final : public FamilyBackend {
     ctx_.sync();
   }
 
-  void copy(const Buffer& src, Buffer& dst, std::size_t bytes) override {
-    check_range(src, bytes, 0, "copy");
+  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
+    check_range(src, bytes, src_offset, "copy");
     check_range(dst, bytes, 0, "copy");
     if (bytes == 0) return;
     ctx_.activate();
-    PF_CHECK_CUDA(cudaMemcpyAsync(dptr(dst), dptr(src), bytes, cudaMemcpyDeviceToDevice, ctx_.stream()));
+    PF_CHECK_CUDA(cudaMemcpyAsync(dptr(dst), static_cast<const char*>(dptr(src)) + src_offset, bytes, cudaMemcpyDeviceToDevice,
+                                  ctx_.stream()));
   }
 
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override {

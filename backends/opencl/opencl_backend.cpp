@@ -104,10 +104,10 @@ class OpenClBackend final : public FamilyBackend {
     check_range(src, bytes, offset, "download");
     if (bytes) PF_CHECK_CL(ctx_.queue().enqueueReadBuffer(mem(src), CL_TRUE, offset, bytes, dst));
   }
-  void copy(const Buffer& src, Buffer& dst, std::size_t bytes) override {
-    check_range(src, bytes, 0, "copy");
+  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
+    check_range(src, bytes, src_offset, "copy");
     check_range(dst, bytes, 0, "copy");
-    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueCopyBuffer(mem(src), mem(dst), 0, 0, bytes));
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueCopyBuffer(mem(src), mem(dst), src_offset, 0, bytes));
   }
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override {
     check_precision(*this, prec, "fill");

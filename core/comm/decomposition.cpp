@@ -140,4 +140,24 @@ Decomposition decompose(long gx, long gy, long gz, int processes, const Decompos
   return best;
 }
 
+Decomposition decompose_layers(long gx, long gy, long gz, int processes, long min_width, bool even) {
+  if (gx <= 0 || gy <= 0 || gz <= 0) throw ConfigError("decomposition: an empty grid");
+  if (processes < 1) throw ConfigError("decomposition: " + std::to_string(processes) + " processes");
+  std::vector<char> ok(static_cast<std::size_t>(gz) + 1, 1);
+  if (even)
+    for (long c = 1; c < gz; c += 2) ok[static_cast<std::size_t>(c)] = 0;
+  Decomposition d;
+  d.grid = {gx, gy, gz};
+  d.parts = {1, 1, processes};
+  d.cuts[0] = {0, gx};
+  d.cuts[1] = {0, gy};
+  d.cuts[2] = balanced_cuts(std::vector<long>(static_cast<std::size_t>(gz), 1), processes, std::max(min_width, 1L), ok);
+  if (d.cuts[2].empty())
+    throw ConfigError("a grid of " + std::to_string(gz) + " layers does not split into " + std::to_string(processes) +
+                      " slabs of at least " + std::to_string(std::max(min_width, 1L)) + " layers each" +
+                      (even ? " with boundaries at even layers" : "") + " (use fewer processes or a larger grid)");
+  for (int r = 0; r < processes; ++r) d.active.push_back(d.box(r).cells());
+  return d;
+}
+
 }  // namespace poreflow

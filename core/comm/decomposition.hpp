@@ -57,4 +57,11 @@ struct DecomposeOptions {
 Decomposition decompose(long gx, long gy, long gz, int processes, const std::vector<char>& active = {}, long min_width = 1);
 Decomposition decompose(long gx, long gy, long gz, int processes, const DecomposeOptions& o);
 
+// Splits a grid of whole layers into `processes` slabs along z, of equal layers within one or two,
+// each at least min_width layers, the boundaries at even k where `even` (a red-black ordering stays
+// the grid's). A slab's planes are contiguous in a layer-by-layer array, so a model that exchanges
+// whole planes (fluids3d's packed arrays) sends them without a pack. ConfigError naming the grid,
+// the processes and the widths when they do not fit.
+Decomposition decompose_layers(long gx, long gy, long gz, int processes, long min_width, bool even);
+
 }  // namespace poreflow

@@ -1,6 +1,7 @@
 #include "core/kernels/fluids3d.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string>
 
@@ -152,12 +153,16 @@ void Fluids3DKernels::advect(const FluidsAdvectArgs& a) {
   check_quantity(a.b, "fluids3d advect");
   check_box_shape(a.shape, "fluids3d advect");
   if (a.z_cells != 0) {
-    // the trace reads layers floor(z) - 1 and floor(z) of the box: they must lie in its halo
-    const double lo = 1.0 - double(a.box.halo), hi = double(a.box.nz + a.box.halo - 1);
-    if (a.z_cells < a.box.nz || !(a.z_lo >= lo) || !(a.z_hi <= hi) || !(a.z_lo < a.z_hi))
+    // the trace reads layers floor(z) - 1 and floor(z) of d0 (classic numbering): they must lie in
+    // its array, which may hold more layers below and above the box than its halo
+    const Box3& b = a.box;
+    const bool finite = std::isfinite(a.z_lo) && std::isfinite(a.z_hi) && a.z_lo < a.z_hi && std::fabs(a.z_hi) < 1e15;
+    const long k_lo = finite ? static_cast<long>(std::floor(a.z_lo)) - 1 : 0, k_hi = finite ? static_cast<long>(std::floor(a.z_hi)) : 0;
+    if (a.z_cells < b.nz || !finite || b.at(-1, -1, k_lo) < 0 ||
+        a.d0->bytes() < static_cast<std::size_t>(b.at(b.nx, b.ny, k_hi) + 1) * size_of(a.prec))
       throw BackendError("fluids3d advect: the clamp [" + std::to_string(a.z_lo) + ", " + std::to_string(a.z_hi) +
-                         "] of a box of " + std::to_string(a.box.nz) + " layers cut from " + std::to_string(a.z_cells) +
-                         " is not inside its halo of " + std::to_string(a.box.halo));
+                         "] of a box of " + std::to_string(b.nz) + " layers cut from " + std::to_string(a.z_cells) +
+                         " reaches layers outside d0's array");
   }
   impl_.advect(a);
 }

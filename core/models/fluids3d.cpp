@@ -13,20 +13,58 @@
 
 namespace poreflow {
 
-MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host) {
+namespace {
+
+// Over several processes, the grid cut into slabs along z at even layers (the red-black colours
+// stay the grid's), each keeping cfg.trace_layers of its neighbours' layers below and above, at
+// most as many as the thinnest slab has.
+FluidsCut make_cut(const Fluids3DConfig& cfg, const Communicator& comm) {
+  FluidsCut c;
+  if (comm.single()) return c;
+  c.comm = &comm;
+  c.d = decompose_layers(cfg.n, cfg.n, cfg.n, comm.size(), 2, true);
+  long thinnest = cfg.n;
+  for (int r = 0; r < c.d.size(); ++r) thinnest = std::min(thinnest, c.d.box(r).nz);
+  c.trace_layers = std::min(cfg.trace_layers, thinnest);
+  return c;
+}
+
+// this process's cells in its arrays: the grid, or its slab between the neighbours' layers
+Box3 box_of(const Fluids3DConfig& cfg, const FluidsCut& c) {
+  if (!c.comm) return Box3::standalone(cfg.n, cfg.n, cfg.n, 1);
+  const RankBox rb = c.d.box(c.comm->rank());
+  const long L = c.trace_layers;
+  return Box3::inside(cfg.n, cfg.n, rb.nz, 1, cfg.n + 2, cfg.n + 2, rb.nz + 2 * L, 1, 1, L);
+}
+
+std::size_t values_of(const Fluids3DConfig& cfg, const FluidsCut& c) {
+  if (!c.comm) return 0;
+  const Box3 b = box_of(cfg, c);
+  return static_cast<std::size_t>(b.sz) * static_cast<std::size_t>(b.nz + 2 * c.trace_layers);
+}
+
+}  // namespace
+
+MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host, int processes) {
   if (cfg.n < 1 || cfg.n > kFluids3dMaxN)  // the counts below stay exact (core/base/limits.hpp)
     throw ConfigError("a fluids3d grid of " + std::to_string(cfg.n) + " cells a side is outside [1, " + std::to_string(kFluids3dMaxN) + "]");
-  const std::size_t side = static_cast<std::size_t>(cfg.n) + 2, extent = side * side * side, v = size_of(prec);
+  const std::size_t side = static_cast<std::size_t>(cfg.n) + 2, v = size_of(prec);
   const std::size_t cells = static_cast<std::size_t>(cfg.n) * cfg.n * cfg.n;
+  // a slab: its layers (the thickest: the even cuts leave them within two) and the neighbours'
+  const std::size_t p = static_cast<std::size_t>(std::max(processes, 1));
+  const std::size_t nz = p == 1 ? static_cast<std::size_t>(cfg.n) : std::min<std::size_t>(cfg.n, (cfg.n + p - 1) / p + 2);
+  const std::size_t extra = p == 1 ? 2 : 2 * static_cast<std::size_t>(std::min<long>(cfg.trace_layers, long(nz)));
+  const std::size_t extent = side * side * (nz + extra);
   MemoryNeed need;
-  need.what = "the " + std::to_string(cfg.n) + "^3 fluids3d grid (" + std::to_string(cells) + " cells)";
+  need.what = "the " + std::to_string(cfg.n) + "^3 fluids3d grid (" + std::to_string(cells) + " cells" +
+              (p > 1 ? ", a slab of at most " + std::to_string(nz) + " layers a process)" : ")");
   // density, velocity and their previous values (8 fields with their ghost layers; project's
-  // pressure and divergence reuse two of them), lin_solve's two colour-packed arrays, the
-  // control blocks
-  const std::size_t hx = (static_cast<std::size_t>(cfg.n) + 1) / 2, packed = 2 * hx * cfg.n * cfg.n;
+  // pressure and divergence reuse two of them), lin_solve's two colour-packed arrays (with their
+  // extra planes), the control blocks
+  const std::size_t hx = (static_cast<std::size_t>(cfg.n) + 1) / 2, packed = 2 * hx * cfg.n * (nz + 2);
   need.total = 8 * extent * v + 2 * packed * v + fluids3d_ctrl_bytes(kFluidsSolves);
   need.largest = extent * v;
-  if (host) need.total += 4 * cells * sizeof(double) + extent * v;  // output copies
+  if (host) need.total += 4 * cells * sizeof(double) + extent * v;  // output copies (a slab's: process 0 gathers the grid)
   return need;
 }
 
@@ -35,8 +73,9 @@ Fluids3D<T>::Fluids3D(Backend& be, const Fluids3DConfig& cfg, const Communicator
     : be_(be),
       comm_(comm),
       cfg_(cfg),
-      flow_(be, Box3::standalone(cfg.n, cfg.n, cfg.n, 1)),
-      scheme_(be, cfg_, flow_.box),
+      cut_(make_cut(cfg, comm)),
+      flow_(be, box_of(cfg, cut_), values_of(cfg, cut_)),
+      scheme_(be, cfg_, flow_.box, cut_.comm ? &cut_ : nullptr),
       clock_([&] {
         TimeStepOptions o;
         o.dt_init = cfg.dt;
@@ -53,6 +92,11 @@ std::string Fluids3D<T>::summary() const {
     << ", diffusion " << cfg_.diffusion << ", lin_solve: tolerance " << cfg_.tolerance << ", at most " << cfg_.max_sweeps
     << " sweeps, shape " << to_string(cfg_.sweep_shape) << "; " << cfg_.sources.size() << " sources; "
     << to_string(precision_of<T>()) << " on " << be_.name();
+  if (cut()) {
+    const RankBox rb = cut_.d.box(comm_.rank());
+    o << "; cut into " << comm_.size() << " slabs along z (layers " << rb.k0 << " .. " << rb.k0 + rb.nz - 1
+      << " here), each keeping " << cut_.trace_layers << " of its neighbours' layers for advect's trace";
+  }
   return o.str();
 }
 
@@ -100,7 +144,30 @@ std::string Fluids3D<T>::progress() const {
 
 template <class T>
 std::vector<NamedField> Fluids3D<T>::fields() const {
+  if (cut()) return gathered_;
   return {{"density", flow_.interior(0)}, {"u", flow_.interior(1)}, {"v", flow_.interior(2)}, {"w", flow_.interior(3)}};
+}
+
+// Over several processes: the row from every process's sums and maxima, and for a snapshot the
+// fields gathered on process 0 (the slabs are layers in rank order, so their cells follow one
+// another as in the grid).
+template <class T>
+void Fluids3D<T>::before_output(bool fields) {
+  if (!cut()) return;
+  row_ = row();
+  if (!fields) return;
+  std::vector<std::size_t> counts;
+  for (int r = 0; r < comm_.size(); ++r) counts.push_back(static_cast<std::size_t>(cut_.d.box(r).cells()) * sizeof(double));
+  const bool root = comm_.rank() == 0;
+  const std::size_t all = static_cast<std::size_t>(cfg_.n) * cfg_.n * cfg_.n;
+  gathered_.clear();
+  const char* names[] = {"density", "u", "v", "w"};
+  for (int q = 0; q < 4; ++q) {
+    const auto mine = flow_.interior(q);
+    std::vector<double> grid(root ? all : 0);
+    comm_.gather(mine.data(), mine.size() * sizeof(double), grid.data(), counts, 0);
+    if (root) gathered_.push_back({names[q], std::move(grid)});
+  }
 }
 
 template <class T>
@@ -110,16 +177,20 @@ std::vector<std::string> Fluids3D<T>::series_columns() const {
 
 template <class T>
 std::vector<double> Fluids3D<T>::series_row() const {
+  return cut() ? row_ : row();
+}
+
+template <class T>
+std::vector<double> Fluids3D<T>::row() const {
   const auto dens = flow_.interior(0);
   const auto u = flow_.with_ghosts(1), v = flow_.with_ghosts(2), w = flow_.with_ghosts(3);
   const Box3& box_ = flow_.box;
   double total = 0, vmax = 0, divmax = 0;
   for (double x : dens) total += x;
-  const long n = cfg_.n;
-  const double inv2h = 0.5 * double(n);  // 1 / (2 h)
-  for (long k = 0; k < n; ++k)
-    for (long j = 0; j < n; ++j)
-      for (long i = 0; i < n; ++i) {
+  const double inv2h = 0.5 * double(cfg_.n);  // 1 / (2 h)
+  for (long k = 0; k < box_.nz; ++k)
+    for (long j = 0; j < box_.ny; ++j)
+      for (long i = 0; i < box_.nx; ++i) {
         const long at = box_.at(i, j, k);
         vmax = std::max(vmax, std::sqrt(u[at] * u[at] + v[at] * v[at] + w[at] * w[at]));
         const double div = ((u[at + 1] - u[at - 1]) + (v[at + box_.sy] - v[at - box_.sy]) + (w[at + box_.sz] - w[at - box_.sz])) * inv2h;
@@ -138,8 +209,14 @@ std::vector<double> Fluids3D<T>::series_row() const {
 
 template <class T>
 std::map<std::string, double> Fluids3D<T>::final_stats() const {
-  const auto row = series_row();
-  return {{"total_density", row[2]}, {"max_velocity", row[3]}, {"sweeps_per_solve_last_step", row[4]}, {"max_divergence", row[6]}};
+  const auto r = row();  // (every process calls this)
+  std::map<std::string, double> s = {
+      {"total_density", r[2]}, {"max_velocity", r[3]}, {"sweeps_per_solve_last_step", r[4]}, {"max_divergence", r[6]}};
+  if (cut()) {
+    s["exchanges"] = double(scheme_.exchanges());
+    s["exchanged_mb"] = double(scheme_.exchanged_bytes()) / 1e6;
+  }
+  return s;
 }
 
 // every array, the work ones included (a solve may start from what the last one left), so a

@@ -19,7 +19,8 @@
 
 namespace poreflow {
 
-MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host);
+// processes: the grid cut into that many slabs along z (docs/mpi.md); the need is one process's
+MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host, int processes = 1);
 
 
 template <class T>
@@ -40,6 +41,7 @@ class Fluids3D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
+  void before_output(bool fields) override;
 
   // the parts: the state's fields and the scheme that steps them
   FluidsFields<T>& flow() { return flow_; }
@@ -50,14 +52,21 @@ class Fluids3D final : public Model {
  private:
   void check_finite() const;
   void bind_state();
+  // the CSV row's values; over several processes every process calls it (sums and maxima)
+  std::vector<double> row() const;
+  bool cut() const { return !comm_.single(); }
 
   Backend& be_;
   const Communicator& comm_;
   Fluids3DConfig cfg_;
+  FluidsCut cut_;  // over several processes: this process's slab of the grid
   FluidsFields<T> flow_;
   StableFluids<T> scheme_;
   TimeController clock_;  // time.steps steps of time.dt
   State state_;
+  // over several processes, what before_output gathered for process 0's observers
+  std::vector<double> row_;
+  std::vector<NamedField> gathered_;
 };
 
 }  // namespace poreflow

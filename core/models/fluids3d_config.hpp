@@ -31,6 +31,9 @@ struct Fluids3DConfig {
   double viscosity = 1e-4, diffusion = 1e-4;
   double tolerance = 1e-7;
   long max_sweeps = 20;
+  // over several processes (docs/mpi.md): the layers of its neighbours a slab keeps below and
+  // above for advect's trace (the trace in z, dt N |w| cells, must stay within them less one)
+  long trace_layers = 24;
   bool classic_projection = false;  // the classic program's gradient scale 0.5 instead of 0.5 N
   BoxShape sweep_shape;             // lin_solve's colour sweeps
   BoxShape box_shape;               // advect, divergence, gradient, sources

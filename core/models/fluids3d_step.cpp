@@ -1,22 +1,28 @@
 #include "core/models/fluids3d_step.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/base/error.hpp"
+#include "core/base/format.hpp"
+#include "core/comm/fluids_split.hpp"
+#include "core/kernels/reduce.hpp"
 #include "core/models/state.hpp"
 #include "core/physics/fluids3d.h"
 
 namespace poreflow {
 
 template <class T>
-FluidsFields<T>::FluidsFields(Backend& be, const Box3& b)
+FluidsFields<T>::FluidsFields(Backend& be, const Box3& b, std::size_t values)
     : box(b),
-      d(be, b.extent()),
-      d0(be, b.extent()),
-      u(be, b.extent()),
-      v(be, b.extent()),
-      w(be, b.extent()),
-      u0(be, b.extent()),
-      v0(be, b.extent()),
-      w0(be, b.extent()) {
+      d(be, values ? values : b.extent()),
+      d0(be, values ? values : b.extent()),
+      u(be, values ? values : b.extent()),
+      v(be, values ? values : b.extent()),
+      w(be, values ? values : b.extent()),
+      u0(be, values ? values : b.extent()),
+      v0(be, values ? values : b.extent()),
+      w0(be, values ? values : b.extent()) {
   for (Field<T>* f : {&d, &d0, &u, &v, &w, &u0, &v0, &w0}) f->fill(T(0));
 }
 
@@ -39,29 +45,27 @@ std::vector<double> FluidsFields<T>::with_ghosts(int which) const {
 template <class T>
 std::vector<double> FluidsFields<T>::interior(int which) const {
   const auto h = (*this)[which].download();
-  const long n = box.nx;
-  std::vector<double> out(static_cast<std::size_t>(n * n * n));
+  std::vector<double> out(static_cast<std::size_t>(box.cells()));
   std::size_t q = 0;
-  for (long k = 0; k < n; ++k)
-    for (long j = 0; j < n; ++j)
-      for (long i = 0; i < n; ++i) out[q++] = double(h[box.at(i, j, k)]);
+  for (long k = 0; k < box.nz; ++k)
+    for (long j = 0; j < box.ny; ++j)
+      for (long i = 0; i < box.nx; ++i) out[q++] = double(h[box.at(i, j, k)]);
   return out;
 }
 
 template <class T>
 void FluidsFields<T>::set(const std::vector<double>& dens, const std::vector<double>& su, const std::vector<double>& sv,
                            const std::vector<double>& sw) {
-  const long n = box.nx;
-  const std::size_t cells = static_cast<std::size_t>(n * n * n);
+  const std::size_t cells = static_cast<std::size_t>(box.cells());
   const std::vector<double>* src[4] = {&dens, &su, &sv, &sw};
   Field<T>* dst[4] = {&d, &u, &v, &w};
   for (int q = 0; q < 4; ++q) {
     if (src[q]->size() != cells) throw Error("fluids3d: " + std::to_string(src[q]->size()) + " values, not " + std::to_string(cells));
-    std::vector<T> a(box.extent(), T(0));
+    std::vector<T> a(dst[q]->size(), T(0));
     std::size_t c = 0;
-    for (long k = 0; k < n; ++k)
-      for (long j = 0; j < n; ++j)
-        for (long i = 0; i < n; ++i) a[box.at(i, j, k)] = T((*src[q])[c++]);
+    for (long k = 0; k < box.nz; ++k)
+      for (long j = 0; j < box.ny; ++j)
+        for (long i = 0; i < box.nx; ++i) a[box.at(i, j, k)] = T((*src[q])[c++]);
     dst[q]->upload(a);
     FluidsBoundaryArgs b;
     b.prec = precision_of<T>();
@@ -79,8 +83,20 @@ void FluidsFields<T>::bind(State& s) {
   for (int k = 0; k < 8; ++k) s.field(names[k], *fs[k]);
 }
 
+// A slab of a grid cut along z between processes: where it lies, which of its z faces are walls,
+// and its exchanges with the slabs below and above.
 template <class T>
-StableFluids<T>::StableFluids(Backend& be, const Fluids3DConfig& cfg, const Box3& box)
+struct StableFluids<T>::Slab {
+  const Communicator* comm = nullptr;
+  long k0 = 0, z_cells = 0;  // its first layer, the grid's layers
+  long capacity = 1;         // layers its arrays hold below and above (at most the thinnest slab's)
+  int walls = PF_FL_WALL_ALL;
+  std::unique_ptr<LayerExchange> layers, planes;
+  std::unique_ptr<HaloFluidsSplit> split;
+};
+
+template <class T>
+StableFluids<T>::StableFluids(Backend& be, const Fluids3DConfig& cfg, const Box3& box, const FluidsCut* cut)
     : be_(be),
       cfg_(cfg),
       box_(box),
@@ -88,6 +104,50 @@ StableFluids<T>::StableFluids(Backend& be, const Fluids3DConfig& cfg, const Box3
       px0_(be, fluids3d_packed_values(box)),
       ctrl_(be.alloc(fluids3d_ctrl_bytes(kFluidsSolves))) {
   be.fluids3d().reset(*ctrl_, kFluidsSolves);
+  if (!cut || !cut->comm || cut->comm->single()) return;
+  const Communicator& comm = *cut->comm;
+  const Decomposition& d = cut->d;
+  auto sl = std::make_unique<Slab>();
+  sl->comm = &comm;
+  const RankBox rb = d.box(comm.rank());
+  sl->k0 = rb.k0;
+  sl->z_cells = d.grid[2];
+  long thinnest = rb.nz;
+  for (int r = 0; r < d.size(); ++r) thinnest = std::min(thinnest, d.box(r).nz);
+  sl->capacity = std::max(1L, std::min(cut->trace_layers, thinnest));
+  const int below = d.neighbour(comm.rank(), 2, 0), above = d.neighbour(comm.rank(), 2, 1);
+  if (below >= 0) sl->walls &= ~PF_FL_WALL_B;
+  if (above >= 0) sl->walls &= ~PF_FL_WALL_T;
+  const std::size_t word = sizeof(T);
+  sl->layers = std::make_unique<LayerExchange>(comm, below, above, be, static_cast<std::size_t>(box.sz) * word, sl->capacity);
+  sl->planes = std::make_unique<LayerExchange>(comm, below, above, be,
+                                               static_cast<std::size_t>(phys::fl_rb_plane(box.view())) * word, 1);
+  sl->split = std::make_unique<HaloFluidsSplit>(be, *sl->planes, comm);
+  slab_ = std::move(sl);
+}
+
+template <class T>
+StableFluids<T>::~StableFluids() = default;
+
+template <class T>
+void StableFluids<T>::exchange(Field<T>& x, long layers) const {
+  if (!slab_) return;
+  slab_->layers->exchange(x.buffer(), static_cast<std::size_t>(box_.at(-1, -1, 0)) * sizeof(T), box_.nz, layers);
+}
+
+template <class T>
+void StableFluids<T>::exchange_velocity(FluidsFields<T>& f) const {
+  for (Field<T>* c : {&f.u, &f.v, &f.w}) exchange(*c, 1);
+}
+
+template <class T>
+long StableFluids<T>::exchanges() const {
+  return slab_ ? slab_->layers->exchanges() + slab_->planes->exchanges() : 0;
+}
+
+template <class T>
+std::size_t StableFluids<T>::exchanged_bytes() const {
+  return slab_ ? slab_->layers->bytes_sent() + slab_->planes->bytes_sent() : 0;
 }
 
 template <class T>
@@ -99,6 +159,7 @@ void StableFluids<T>::bind(State& s) {
 template <class T>
 void StableFluids<T>::add_sources(FluidsFields<T>& f, long step) {
   auto k = be_.fluids3d();
+  const long k0 = slab_ ? slab_->k0 : 0;
   for (const auto& s : cfg_.sources) {
     if (step < s.first_step || step >= s.last_step) continue;
     FluidsSourceArgs a;
@@ -109,8 +170,10 @@ void StableFluids<T>::add_sources(FluidsFields<T>& f, long step) {
     a.i1 = s.cell[0] + s.radius;
     a.j0 = s.cell[1] - s.radius;
     a.j1 = s.cell[1] + s.radius;
-    a.k0 = s.cell[2] - s.radius;
-    a.k1 = s.cell[2] + s.radius;
+    // a slab adds the layers of the source it holds
+    a.k0 = std::max(s.cell[2] - s.radius - k0, 0L);
+    a.k1 = std::min(s.cell[2] + s.radius - k0, box_.nz - 1);
+    if (a.k0 > a.k1) continue;
     if (s.density) {
       a.x = &f.d.buffer();
       a.b = PF_FL_SCALAR;
@@ -155,6 +218,12 @@ void StableFluids<T>::solve(Field<T>& x, const Field<T>& x0, int b, double a, do
   s.shape = cfg_.sweep_shape;
   s.ctrl = ctrl_.get();
   s.ctrl_block = block;
+  if (slab_) {
+    // the guess's planes from the neighbours; then each colour's after its sweep (HaloFluidsSplit)
+    s.walls = slab_->walls;
+    s.split = slab_->split.get();
+    slab_->split->exchange(px_.buffer(), s, -1);
+  }
   k.solve(s, 0, sweeps);  // every sweep enqueued; the device stops them
   FluidsUnpackArgs u;
   u.prec = precision_of<T>();
@@ -187,6 +256,9 @@ void StableFluids<T>::project(Field<T>& u, Field<T>& v, Field<T>& w, Field<T>& p
   d.p = nullptr;  // the solve starts from p = 0 in its packed copy
   d.h = h;
   d.shape = cfg_.box_shape;
+  exchange(u, 1);  // the central differences read the neighbours' first layer
+  exchange(v, 1);
+  exchange(w, 1);
   k.divergence(d);
   solve(p, div, PF_FL_SCALAR, 1.0, 6.0, block, tol, sweeps, true);
   FluidsGradientArgs g;
@@ -198,11 +270,44 @@ void StableFluids<T>::project(Field<T>& u, Field<T>& v, Field<T>& w, Field<T>& p
   g.p = &p.buffer();
   g.scale = cfg_.classic_projection ? 0.5 : 0.5 / h;
   g.shape = cfg_.box_shape;
+  exchange(p, 1);
   k.gradient(g);
 }
 
 template <class T>
-void StableFluids<T>::advect(Field<T>& d, const Field<T>& d0, const Field<T>& u, const Field<T>& v, const Field<T>& w, int b) {
+long StableFluids<T>::trace_layers(const Field<T>& w, Field<T>& scratch, long step) const {
+  if (!slab_) return 1;
+  // max |w| over the slab's layers and their first ghost layers (each ghost is at most a cell's or
+  // a neighbour's cell's value), copied to the start of a scratch array (one the next kernel
+  // overwrites) for the reduction: the deeper layers hold what earlier exchanges left there
+  const std::size_t word = sizeof(T), first = static_cast<std::size_t>(box_.at(-1, -1, -1));
+  const std::size_t n = static_cast<std::size_t>(box_.nz + 2) * static_cast<std::size_t>(box_.sz);
+  be_.copy(w.buffer(), scratch.buffer(), n * word, first * word);
+  ReduceArgs r;
+  r.prec = precision_of<T>();
+  r.op = ReduceOp::MaxAbs;
+  r.cfg.variant = be_.reduce().default_variant();
+  r.a = &scratch.buffer();
+  r.n = n;
+  const double wmax = slab_->comm->max(be_.reduce().run(r));
+  const double reach = cfg_.dt * double(slab_->z_cells) * wmax;  // cells a trace moves along z
+  // the trace reads layers up to reach + 1 away (fl_advect_point's floor and its upper neighbour)
+  const long need = std::isfinite(reach) ? static_cast<long>(std::ceil(reach)) + 1 : -1;
+  if (need < 0 || need > slab_->capacity)
+    throw NumericalError("fluids3d over " + std::to_string(slab_->comm->size()) + " processes: in step " + std::to_string(step + 1) +
+                         " the velocity (max |w| " + num_text(wmax) + ") traces " + num_text(reach) +
+                         " cells along z, and a slab keeps " + std::to_string(slab_->capacity) +
+                         " of its neighbours' layers, enough for " + std::to_string(slab_->capacity - 1) +
+                         " cells (solver.trace_layers = " + std::to_string(cfg_.trace_layers) +
+                         ", at most the thinnest slab's layers): set solver.trace_layers to at least " +
+                         (need < 0 ? std::string("a finite trace") : std::to_string(need)) +
+                         ", use fewer processes (thicker slabs), or a smaller time.dt (docs/mpi.md)");
+  return need;
+}
+
+template <class T>
+void StableFluids<T>::advect(Field<T>& d, const Field<T>& d0, const Field<T>& u, const Field<T>& v, const Field<T>& w, int b,
+                             long layers) {
   FluidsAdvectArgs a;
   a.prec = precision_of<T>();
   a.box = box_;
@@ -214,6 +319,13 @@ void StableFluids<T>::advect(Field<T>& d, const Field<T>& d0, const Field<T>& u,
   a.dt = cfg_.dt;
   a.b = b;
   a.shape = cfg_.box_shape;
+  if (slab_) {
+    exchange(const_cast<Field<T>&>(d0), layers);
+    // the grid's walls, else the layers received
+    a.z_cells = slab_->z_cells;
+    a.z_lo = (slab_->walls & PF_FL_WALL_B) ? 0.5 : 1.0 - double(layers);
+    a.z_hi = (slab_->walls & PF_FL_WALL_T) ? double(box_.nz) + 0.5 : double(box_.nz + layers - 1);
+  }
   be_.fluids3d().advect(a);
 }
 
@@ -233,15 +345,17 @@ void StableFluids<T>::step(FluidsFields<T>& f, long step) {
   f.u0.swap(f.u);
   f.v0.swap(f.v);
   f.w0.swap(f.w);
-  advect(f.u, f.u0, f.u0, f.v0, f.w0, PF_FL_U);
-  advect(f.v, f.v0, f.u0, f.v0, f.w0, PF_FL_V);
-  advect(f.w, f.w0, f.u0, f.v0, f.w0, PF_FL_W);
+  const long along = trace_layers(f.w0, f.w, step);  // (f.w: written by the third advect)
+  advect(f.u, f.u0, f.u0, f.v0, f.w0, PF_FL_U, along);
+  advect(f.v, f.v0, f.u0, f.v0, f.w0, PF_FL_V, along);
+  advect(f.w, f.w0, f.u0, f.v0, f.w0, PF_FL_W, along);
   project(f.u, f.v, f.w, f.u0, f.v0, kSolveProject2, cfg_.tolerance, cfg_.max_sweeps);
   // density: diffuse, then advect along the new velocity
   f.d0.swap(f.d);
   diffuse(f.d, f.d0, PF_FL_SCALAR, cfg_.diffusion, kSolveDensity);
   f.d0.swap(f.d);
-  advect(f.d, f.d0, f.u, f.v, f.w, PF_FL_SCALAR);
+  advect(f.d, f.d0, f.u, f.v, f.w, PF_FL_SCALAR, trace_layers(f.w, f.d, step));
+  exchange_velocity(f);  // the step's velocity whole up to the neighbours' first layer (the divergence reported)
 }
 
 template <class T>

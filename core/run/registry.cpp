@@ -50,9 +50,9 @@ Plots maps_of(io::MapSet (*maps)()) {
 Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, MemoryNeed* need_only, const Communicator& comm) {
   auto name = cf.get_string("model", "");
   if (name.empty()) cf.fail("model", "is missing (expected model = \"bl1d\", \"adi2d\", \"impes3d\" or \"fluids3d\")");
-  if (!comm.single() && name != "impes3d")
+  if (!comm.single() && name != "impes3d" && name != "fluids3d")
     cf.fail("model", "= '" + name + "' runs in one process only so far; over " + std::to_string(comm.size()) +
-                         " MPI processes only impes3d does (docs/mpi.md)");
+                         " MPI processes impes3d and fluids3d do (docs/mpi.md)");
   Simulation sim;
   auto go = [&](auto make, const MemoryNeed& need) {
     if (need_only) {
@@ -94,7 +94,12 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
                           });
   } else if (name == "fluids3d") {
     const auto cfg = read_fluids3d_config(cf);
-    go([&] { return build<Fluids3D>(be, prec, cfg); }, fluids3d_need(cfg, prec, be.is_host()));
+    go(
+        [&]() -> std::unique_ptr<Model> {
+          if (prec == Precision::Float) return std::make_unique<Fluids3D<float>>(be, cfg, comm);
+          return std::make_unique<Fluids3D<double>>(be, cfg, comm);
+        },
+        fluids3d_need(cfg, prec, be.is_host(), comm.size()));
     sim.outputs = outputs(io::fluids3d_snapshot, maps_of(io::fluids3d_maps));
   } else {
     cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");

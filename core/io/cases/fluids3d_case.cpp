@@ -37,6 +37,8 @@ Fluids3DConfig read_fluids3d_config(io::CaseFile& cf) {
   c.diffusion = cf.non_negative("fluid.diffusion", c.diffusion);
   c.tolerance = cf.non_negative("solver.tolerance", c.tolerance);
   c.max_sweeps = cf.int_at_least("solver.max_sweeps", c.max_sweeps, 1);
+  c.trace_layers = cf.int_in_range("solver.trace_layers", c.trace_layers, 1, kFluids3dMaxN,
+                                   "a slab keeps at most as many of its neighbours' layers as the grid has");
   const auto projection = cf.get_string("solver.projection", "stam");
   if (projection == "classic") c.classic_projection = true;
   else if (projection != "stam") cf.fail("solver.projection", "= '" + projection + "' is not stam or classic");

@@ -1,0 +1,181 @@
+// fluids3d over several processes (docs/mpi.md) against the run of one: every process runs the
+// whole case alone (the self communicator) and its slab with the others, then process 0 compares
+// the gathered fields and the series. The grid is cut into slabs along z at even layers, so the
+// red-black colours are the grid's; each colour's planes go to the neighbours after its sweep and
+// the solves' stops are decided from the combined maxima: the same sweeps as one process, and
+// advect's trace reads the neighbours' layers where one process reads its own. The runs agree to
+// rounding.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "core/base/error.hpp"
+#include "core/io/case_file.hpp"
+#include "core/io/cases/cases.hpp"
+#include "core/models/fluids3d.hpp"
+#include "core/run/driver.hpp"
+#include "tests/harness.hpp"
+#include "tests/mpi/mpi_harness.hpp"
+
+using namespace poreflow;
+using namespace poreflow::test;
+
+namespace {
+
+// a density source and a force with an upward (z) part, both on cells next to where two or three
+// processes' slabs meet, so sources span slabs and the trace crosses them
+const char* kCase = R"(
+model = "fluids3d"
+[grid]
+n = 26
+[time]
+dt = 0.04
+steps = 14
+[fluid]
+viscosity = 0.001
+diffusion = 0.0005
+[solver]
+tolerance = 1e-9
+max_sweeps = 25
+[[sources]]
+quantity = "density"
+cell = [10, 9, 10]
+radius = 2
+rate = 500.0
+first_step = 0
+last_step = 8
+[[sources]]
+quantity = "force"
+cell = [8, 11, 7]
+radius = 1
+force = [10.0, 20.0, 60.0]
+first_step = 0
+last_step = 6
+[[sources]]
+quantity = "force"
+cell = [12, 6, 14]
+radius = 1
+force = [0.0, -5.0, -60.0]
+first_step = 2
+last_step = 9
+)";
+
+Fluids3DConfig config(const std::vector<std::string>& sets) {
+  auto cf = io::CaseFile::parse(kCase, "mpi-test");
+  for (const auto& s : sets) cf.set(s);
+  return read_fluids3d_config(cf);
+}
+
+struct Outcome {
+  std::vector<NamedField> fields;
+  std::vector<double> series;
+  std::array<FluidsSolveStatus, kFluidsSolves> solves{};
+  long exchanges = 0;
+};
+
+Outcome run(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm) {
+  Fluids3D<double> m(be, cfg, comm);
+  OutputOptions off;
+  off.enabled = false;
+  run_model(m, off, false);
+  m.before_output(true);
+  Outcome o;
+  o.fields = m.fields();
+  o.series = m.series_row();
+  o.solves = m.scheme().solve_status();
+  o.exchanges = m.scheme().exchanges();
+  return o;
+}
+
+double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double e = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(a[i] - b[i])), scale = std::max(scale, std::abs(b[i]));
+  return e / std::max(scale, 1e-300);
+}
+
+}  // namespace
+
+TEST_CASE("mpi: fluids3d cut into slabs matches the one-process run to rounding, sweep for sweep") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const Fluids3DConfig cfg = config({});
+    const Outcome one = run(be, cfg, self_communicator());
+    const Outcome all = run(be, cfg, c);
+    if (c.size() > 1) CHECK(all.exchanges > 0);
+    for (int b = 0; b < kFluidsSolves; ++b) {
+      CAPTURE(b);
+      CHECK(all.solves[b].sweeps == one.solves[b].sweeps);  // every process decided as one does
+      CHECK(all.solves[b].converged == one.solves[b].converged);
+    }
+    if (c.rank() != 0) {
+      CHECK(all.fields.empty());  // only process 0 holds the gathered fields
+      return;
+    }
+    REQUIRE(all.fields.size() == one.fields.size());
+    double worst = 0;
+    for (std::size_t q = 0; q < one.fields.size(); ++q) {
+      CAPTURE(one.fields[q].name);
+      REQUIRE(all.fields[q].values.size() == one.fields[q].values.size());
+      const double e = max_diff(all.fields[q].values, one.fields[q].values);
+      CHECK(e <= 1e-12);
+      worst = std::max(worst, e);
+    }
+    // the velocity moved along z by more than a layer a step somewhere: the trace crossed slabs
+    double wmax = 0;
+    for (double w : one.fields[3].values) wmax = std::max(wmax, std::abs(w));
+    CHECK(wmax * cfg.dt * double(cfg.n) > 1.0);
+    REQUIRE(all.series.size() == one.series.size());
+    for (std::size_t i = 0; i < one.series.size(); ++i) CHECK(std::abs(all.series[i] - one.series[i]) <= 1e-12 * std::max(1.0, std::abs(one.series[i])));
+    MESSAGE(be.name(), ": fluids3d on ", c.size(), " processes: fields within ", worst, " of one process's, ", all.exchanges,
+            " exchanges; largest trace ", wmax * cfg.dt * double(cfg.n), " cells along z");
+  });
+}
+
+TEST_CASE("mpi: a fluids3d trace longer than a slab keeps of its neighbours stops every process with a message") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    if (c.size() == 1) return;  // one process keeps no neighbours' layers
+    const Fluids3DConfig cfg = config({"solver.trace_layers=2", "sources[1].force=[0.0, 0.0, 400.0]"});
+    Fluids3D<double> m(be, cfg, c);
+    OutputOptions off;
+    off.enabled = false;
+    CHECK_THROWS_WITH_AS(run_model(m, off, false), doctest::Contains("set solver.trace_layers to at least"), NumericalError);
+  });
+}
+
+TEST_CASE("mpi: a fluids3d run restarted from its processes' states ends bit for bit as one that never stopped") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const Fluids3DConfig cfg = config({"time.steps=8"});
+    Fluids3D<double> whole(be, cfg, c);
+    OutputOptions off;
+    off.enabled = false;
+    run_model(whole, off, false);
+    Fluids3D<double> first(be, cfg, c);
+    for (int s = 0; s < 3; ++s) first.step(first.end_time());
+    ModelState saved;
+    first.state().save(saved);
+    Fluids3D<double> second(be, cfg, c);
+    second.state().load(saved);
+    CHECK(second.steps() == 3);
+    while (second.steps() < cfg.steps) second.step(second.end_time());
+    whole.before_output(true);
+    second.before_output(true);
+    CHECK(whole.series_row() == second.series_row());
+    const auto a = whole.fields(), b = second.fields();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t q = 0; q < a.size(); ++q) CHECK(a[q].values == b[q].values);
+  });
+}
+
+TEST_CASE("mpi: fluids3d refuses more processes than its grid has pairs of layers, naming both") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    if (c.size() < 3) return;
+    Fluids3DConfig cfg = config({});
+    cfg.n = 5;
+    cfg.sources.clear();
+    CHECK_THROWS_WITH_AS(Fluids3D<double>(be, cfg, c), doctest::Contains("5 layers does not split into"), ConfigError);
+  });
+}
