@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [build-old] [bench-compare] [mpi] [mpi-impes] [cmd:'shell command']
+#                       [build-old] [bench-compare] [mpi] [mpi-impes] [mpi-fluids] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -266,6 +266,15 @@ for s in "${stages[@]}"; do
         STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/impes_case1.toml \
           --backend cuda --no-output $opts < /dev/null  # orterun would read the list's other lines
       done <<< "${IMPES_RUNS:-}"
+      ;;
+    mpi-fluids)  # after mpi (its build): fluids3d cut into slabs between GPUs on cuda, one run per FLUIDS_RUNS line
+                 # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
+      while IFS='|' read -r name procs opts; do
+        [ -n "$name" ] || continue
+        # shellcheck disable=SC2086
+        STAGE_TIMEOUT=${FLUIDS_TIMEOUT:-240} run "fluids_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/fluids3d.toml \
+          --backend cuda --no-output $opts < /dev/null
+      done <<< "${FLUIDS_RUNS:-}"
       ;;
     cmd:*)
       ncmd=$((${ncmd:-0} + 1))
