@@ -104,6 +104,10 @@ StableFluids<T>::StableFluids(Backend& be, const Fluids3DConfig& cfg, const Box3
       px0_(be, fluids3d_packed_values(box)),
       ctrl_(be.alloc(fluids3d_ctrl_bytes(kFluidsSolves))) {
   be.fluids3d().reset(*ctrl_, kFluidsSolves);
+  // the extra planes are read only across a face shared with another process, but a checkpoint
+  // holds them: 0 until then, not what the allocation left
+  px_.fill(T(0));
+  px0_.fill(T(0));
   if (!cut || !cut->comm || cut->comm->single()) return;
   const Communicator& comm = *cut->comm;
   const Decomposition& d = cut->d;
