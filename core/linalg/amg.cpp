@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
+#include <span>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -17,6 +19,8 @@ namespace poreflow::linalg {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// the levels whose bounds refresh combines over the processes at most (AmgOptions::max_levels is 20)
+constexpr std::size_t kMaxCombinedLevels = 64;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 template <class X>
@@ -189,11 +193,9 @@ void Amg<T>::refresh() {
     db.dinv = &L.dinv.buffer();
     db.out = &L.bound.buffer();
     csr.dinv_bound(db);
-    bounds_[l] = global_reduce(be, comm_, ReduceOp::Max, L.bound);
-    if (!std::isfinite(bounds_[l]))
-      throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
-    L.hi = c_.upper * bounds_[l];
-    L.lo = c_.lower * L.hi;
+    // this process's bound; NaN as infinity, which wins the maximum over the processes below
+    bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound);
+    if (std::isnan(bounds_[l])) bounds_[l] = std::numeric_limits<double>::infinity();
     if (l + 1 == lv_.size()) break;
     // the prolongator, the restriction, the next level
     const AmgLevelPlan& P = h_.levels[l];
@@ -240,6 +242,22 @@ void Amg<T>::refresh() {
     ga.c_val = &N.A->val.buffer();
     ga.c_values = N.A->nnz;
     be.amg().galerkin(ga);
+  }
+  // Each level's bound is the maximum over the processes (of their levels of that depth). With AMG
+  // per process the processes' hierarchies may have different depths, so the bounds go in one
+  // combine of a fixed length: every process makes the same collective call (a call per level
+  // hung a 4-process CPR test where one process had a level more).
+  std::vector<double> all(kMaxCombinedLevels, 0.0);
+  if (lv_.size() > all.size())
+    throw ConfigError("AMG: " + std::to_string(lv_.size()) + " levels, more than the " + std::to_string(all.size()) + " it combines");
+  std::copy(bounds_.begin(), bounds_.end(), all.begin());
+  comm_.max(std::span<double>(all));
+  for (std::size_t l = 0; l < lv_.size(); ++l) {
+    bounds_[l] = all[l];
+    if (!std::isfinite(bounds_[l]))
+      throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
+    lv_[l]->hi = c_.upper * bounds_[l];
+    lv_[l]->lo = c_.lower * lv_[l]->hi;
   }
   // the coarsest level: its values to the host, inverted there, the inverse back
   const Level& C = *lv_.back();
