@@ -14,7 +14,7 @@
    decide from (red sweeps after a check) or -1, s1 the check's slot, s2 the slot to clear. */
 PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3 b, pf_real a, pf_real inv_c, pf_real tol,
                         int q, int walls, __global ulong* ctrl_base, long ctrl_off, long kchunk, int colour, long it,
-                        int4 plan) {
+                        int4 plan, long k_first, long k_count) {
   __local pf_key s[PF_BLOCK];
   __global ulong* ctrl = ctrl_base + ctrl_off;
   const int active = !pf_cv_launch_stopped(ctrl, it, plan.s0, tol);
@@ -22,11 +22,17 @@ PF_KERNEL void fl_sweep(__global pf_real* x, __global const pf_real* x0, pf_box3
   /* part: one colour's values, its layers and an extra plane below and above ("half" is a type in
      OpenCL C) */
   const PF_RB_INDEX hx = (PF_RB_INDEX)pf_rb_hx(b), plane = (PF_RB_INDEX)b.ny * hx, part = plane * (PF_RB_INDEX)(b.nz + 2);
-  __global pf_real* own = x + colour * part + plane;
-  __global const pf_real* own0 = x0 + colour * part + plane;
-  __global const pf_real* other = x + (1 - colour) * part + plane;
-  PF_RB_ROWS_BEGIN(b, colour, kchunk, active)
-  const int at_walls = fl_walls((int)i, (int)j, (int)k, (int)b.nx, (int)b.ny, (int)b.nz) & walls;
+  /* the walk covers layers [k_first, k_first + k_count): its rows start there, and its colour is
+     the one whose parity, counted from k_first, is the colour's (twin: fl_sweep_kernel) */
+  const PF_RB_INDEX first = (PF_RB_INDEX)k_first;
+  __global pf_real* own = x + colour * part + plane * (1 + first);
+  __global const pf_real* own0 = x0 + colour * part + plane * (1 + first);
+  __global const pf_real* other = x + (1 - colour) * part + plane * (1 + first);
+  pf_box3 walk = b;
+  walk.nz = k_count;
+  const int walk_colour = (colour + (int)(k_first & 1)) & 1;
+  PF_RB_ROWS_BEGIN(walk, walk_colour, kchunk, active)
+  const int at_walls = fl_walls((int)i, (int)j, (int)(k + first), (int)b.nx, (int)b.ny, (int)b.nz) & walls;
   m = max(m, pf_bits(fl_lin_update_at(own + row + ih, own0 + row + ih, other + row + (i >> 1), (int)(i & 1), hx, plane, at_walls,
                                       q, a, inv_c)));
   PF_RB_ROWS_END

@@ -22,6 +22,7 @@ struct FlSweepParams {
   pf_box3 b;
   T a, inv_c, tol;
   int q, walls, colour;
+  int k_first, k_count;  // the layers swept
   long long it;
   int decide_slot, check_slot, clear_slot;
   unsigned long long* ctrl;
@@ -41,13 +42,18 @@ __global__ void __launch_bounds__(1024, sizeof(T) == 4 ? 2 : 1) fl_sweep_kernel(
   if (cv_fused_stopped<T>(prm.ctrl, prm.it, prm.decide_slot, prm.tol)) return;
   K m = 0;
   const pf_box3 b = prm.b;
-  const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz);
-  // a colour's values: its layers and an extra plane below and above (core/physics/fluids3d.h)
+  const I nx = static_cast<I>(b.nx), ny = static_cast<I>(b.ny), nz = static_cast<I>(b.nz), k_first = static_cast<I>(prm.k_first);
+  // a colour's values: its layers and an extra plane below and above (core/physics/fluids3d.h);
+  // the walk covers layers [k_first, k_first + k_count): its rows start there, and its colour is
+  // the one whose parity, counted from k_first, is the colour's
   const I hx = static_cast<I>(phys::pf_rb_hx(b)), plane = ny * hx, half = plane * (nz + 2);
-  T* const own = prm.x + prm.colour * half + plane;
-  const T* const own0 = prm.x0 + prm.colour * half + plane;
-  const T* const other = prm.x + (1 - prm.colour) * half + plane;
-  rb_sweep_rows<I, Flat>(b, prm.colour, prm.shape, [&](I ih, I i, I j, I k, I row) {
+  T* const own = prm.x + prm.colour * half + plane * (1 + k_first);
+  const T* const own0 = prm.x0 + prm.colour * half + plane * (1 + k_first);
+  const T* const other = prm.x + (1 - prm.colour) * half + plane * (1 + k_first);
+  pf_box3 walk = b;
+  walk.nz = prm.k_count;
+  rb_sweep_rows<I, Flat>(walk, (prm.colour + prm.k_first) & 1, prm.shape, [&](I ih, I i, I j, I kw, I row) {
+    const I k = kw + k_first;
     const int walls = phys::fl_walls(static_cast<int>(i), static_cast<int>(j), static_cast<int>(k), static_cast<int>(nx),
                                      static_cast<int>(ny), static_cast<int>(nz)) & prm.walls;
     const K d = metric_bits(phys::fl_lin_update_at<T>(own + row + ih, own0 + row + ih, other + row + (i >> 1), static_cast<int>(i & 1),
@@ -116,8 +122,10 @@ __global__ void fl_gradient_kernel(T* __restrict__ u, T* __restrict__ v, T* __re
 template <class T>
 void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, int walls, unsigned long long* ctrl,
                      const FlSweepLaunch& l, cudaStream_t stream) {
+  pf_box3 walk = box;  // the layers swept
+  walk.nz = l.k_count < 0 ? box.nz : l.k_count;
   const RbSweepLaunch g =
-      rb_sweep_launch(box, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
+      rb_sweep_launch(walk, l.shape, l.sm_count, "fluids3d sweep", fluids3d_sweep_layers, fluids3d_flat_sweep(l.shape));
   FlSweepParams<T> prm{};
   prm.x = x;
   prm.x0 = x0;
@@ -127,6 +135,8 @@ void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q,
   prm.tol = tol;
   prm.q = q;
   prm.walls = walls;
+  prm.k_first = static_cast<int>(l.k_first);
+  prm.k_count = static_cast<int>(walk.nz);
   prm.colour = l.colour;
   prm.it = l.it;
   prm.decide_slot = l.decide_slot;

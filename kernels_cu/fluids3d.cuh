@@ -17,6 +17,7 @@ struct FlSweepLaunch {
   int decide_slot = -1, check_slot = 0, clear_slot = 1;
   bool narrow = true;  // 32-bit indices (fluids3d_narrow_index)
   int prefetch = 0;    // layers ahead asked of L2 (fluids3d_sweep_prefetch): 0 or 1
+  long k_first = 0, k_count = -1;  // the layers swept (fluids3d_sweep_parts); -1: all of them
 };
 template <class T>
 void launch_fl_sweep(T* x, const T* x0, pf_box3 box, T a, T inv_c, T tol, int q, int walls, unsigned long long* ctrl,

@@ -5,6 +5,7 @@
 // against its definition; lin_solve's device-side stop (exact sweep counts, NaN stops).
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -278,11 +279,12 @@ struct SolveRun {
 };
 
 // lin_solve on backend k in precision U: x and x0 packed (into NaN-poisoned arrays: absent cells'
-// slots must never be read), `sweeps` iterations enqueued in batches of `batch`, x unpacked
+// slots must never be read), `sweeps` iterations enqueued in batches of `batch`, x unpacked.
+// walls: the box's faces that are walls; planes, if given, writes the packed x's extra planes.
 template <class U>
 SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, const std::vector<double>& x0, int q, double a,
                       double c, double tol, long sweeps, long batch, const char* shape, int block = 1, bool wide = false,
-                      int prefetch = -1) {
+                      int prefetch = -1, int walls = PF_FL_WALL_ALL, const std::function<void(Field<U>&)>& planes = nullptr) {
   auto fx = make_field(k, convert<U>(x));
   auto fx0 = make_field(k, convert<U>(x0));
   Field<U> px(k, fluids3d_packed_values(b)), px0(k, fluids3d_packed_values(b));
@@ -298,6 +300,7 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   p.x = &fx0.buffer();
   p.xp = &px0.buffer();
   f.pack(p);
+  if (planes) planes(px);
   auto ctrl = k.alloc(fluids3d_ctrl_bytes(3));
   f.reset(*ctrl, 3);
   FluidsSolveArgs s;
@@ -314,6 +317,7 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   s.ctrl_block = block;
   s.wide_index = wide;
   s.prefetch = prefetch;
+  s.walls = walls;
   for (long first = 0; first < sweeps; first += batch) f.solve(s, first, std::min(batch, sweeps - first));
   FluidsUnpackArgs u;
   u.prec = precision_of<U>();
@@ -489,7 +493,7 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve with open z faces reads the layers recei
     for (const Dims& d : dims_for(be)) {
       if (d.nx * d.ny * d.nz > 40000) continue;
       const Box3 b = make_box(d);
-      const std::size_t nv = values_of(d), np = fluids3d_packed_values(b);
+      const std::size_t nv = values_of(d);
       const auto x = random_array(b, nv, -1, 1), x0 = random_array(b, nv, -1, 1);
       const auto below = random_vector<double>(std::size_t(d.nx * d.ny), -1, 1), above = random_vector<double>(std::size_t(d.nx * d.ny), -1, 1);
       for (int walls : {PF_FL_WALL_ALL & ~PF_FL_WALL_B, PF_FL_WALL_ALL & ~PF_FL_WALL_T, PF_FL_WALL_ALL & ~(PF_FL_WALL_B | PF_FL_WALL_T)})
@@ -497,57 +501,119 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve with open z faces reads the layers recei
           INFO("box ", b.describe(), ", walls ", walls, ", quantity ", q);
           const double a = 0.7, c = 1 + 6 * a;
           const auto want = naive_lin_solve(b, x, x0, below, above, walls, q, a, c, 3);
-          auto fx = make_field(be, convert<T>(x)), fx0 = make_field(be, convert<T>(x0));
-          Field<T> px(be, np), px0(be, np);
-          px.fill(T(kNaN));
-          px0.fill(T(kNaN));
-          auto f = be.fluids3d();
-          FluidsPackArgs p;
-          p.prec = precision_of<T>();
-          p.box = b;
-          p.x = &fx.buffer();
-          p.xp = &px.buffer();
-          f.pack(p);
-          p.x = &fx0.buffer();
-          p.xp = &px0.buffer();
-          f.pack(p);
           // the layers -1 and nz into the extra planes, where a neighbour's exchange puts them
-          auto packed = px.download();
-          const pf_box3 v = b.view();
-          for (long j = 0; j < d.ny; ++j)
-            for (long i = 0; i < d.nx; ++i) {
-              packed[std::size_t(phys::fl_rb_of(v, i, j, -1))] = T(below[std::size_t(i + d.nx * j)]);
-              packed[std::size_t(phys::fl_rb_of(v, i, j, d.nz))] = T(above[std::size_t(i + d.nx * j)]);
-            }
-          px.upload(packed);
-          auto ctrl = be.alloc(fluids3d_ctrl_bytes(1));
-          f.reset(*ctrl, 1);
-          FluidsSolveArgs sa;
-          sa.prec = precision_of<T>();
-          sa.box = b;
-          sa.x = &px.buffer();
-          sa.x0 = &px0.buffer();
-          sa.a = a;
-          sa.c = c;
-          sa.b = q;
-          sa.walls = walls;
-          sa.shape = parse_box_shape("march:32x8");
-          sa.ctrl = ctrl.get();
-          f.solve(sa, 0, 3);
-          FluidsUnpackArgs u;
-          u.prec = precision_of<T>();
-          u.box = b;
-          u.xp = &px.buffer();
-          u.x = &fx.buffer();
-          u.b = q;
-          f.unpack(u);
-          const auto got = down(fx);
+          auto planes = [&](Field<T>& px) {
+            auto packed = px.download();
+            const pf_box3 v = b.view();
+            for (long j = 0; j < d.ny; ++j)
+              for (long i = 0; i < d.nx; ++i) {
+                packed[std::size_t(phys::fl_rb_of(v, i, j, -1))] = T(below[std::size_t(i + d.nx * j)]);
+                packed[std::size_t(phys::fl_rb_of(v, i, j, d.nz))] = T(above[std::size_t(i + d.nx * j)]);
+              }
+            px.upload(packed);
+          };
+          const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 3, 3, "march:32x8", 1, false, -1, walls, planes).x;
           double worst = 0;
           for (long k = 0; k < d.nz; ++k)
             for (long j = 0; j < d.ny; ++j)
               for (long i = 0; i < d.nx; ++i) worst = std::max(worst, std::fabs(got[b.at(i, j, k)] - want[b.at(i, j, k)]));
           CHECK(worst <= (sizeof(T) == 4 ? 1e-5 : 1e-14));
         }
+    }
+  });
+}
+
+namespace {
+
+// a split that exchanges nothing: it records the order of its calls
+struct RecordingSplit final : FluidsSolveSplit {
+  mutable std::vector<std::string> calls;
+  void outer_swept(const FluidsSolveArgs&, int colour, const FusedPlan& plan) const override {
+    calls.push_back("outer " + std::to_string(colour) + " of " + std::to_string(plan.check_slot));
+  }
+  void after_sweep(const FluidsSolveArgs&, int colour, const FusedPlan& plan) const override {
+    calls.push_back("after " + std::to_string(colour) + " of " + std::to_string(plan.check_slot));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("fluids3d: a split sweep's parts cover every layer once, the outer ones first") {
+  for (long nz : {1L, 2L, 3L, 4L, 17L}) {
+    for (bool split : {false, true}) {
+      INFO("layers ", nz, ", split ", split);
+      const FluidsSweepParts p = fluids3d_sweep_parts(nz, split);
+      std::vector<int> seen(static_cast<std::size_t>(nz), 0);
+      for (int q = 0; q < p.n; ++q)
+        for (long k = p.first[q]; k < p.first[q] + p.count[q]; ++k) ++seen[static_cast<std::size_t>(k)];
+      CHECK(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+      if (!split) CHECK(p.n == 1);
+      if (split) {
+        // the outer parts are the first and the last layer
+        std::vector<long> outer;
+        for (int q = 0; q < p.outer; ++q)
+          for (long k = p.first[q]; k < p.first[q] + p.count[q]; ++k) outer.push_back(k);
+        CHECK(outer == (nz == 1 ? std::vector<long>{0} : std::vector<long>{0, nz - 1}));
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("fluids3d: lin_solve swept in parts (a split) equals the sweep in one, the hooks in order", T, float, double) {
+  for_each_backend([&](Backend& be) {
+    for (const Dims& d : dims_for(be)) {
+      if (d.nx * d.ny * d.nz > 40000) continue;
+      const Box3 b = make_box(d);
+      const std::size_t nv = values_of(d);
+      const auto x = random_array(b, nv, -1, 1), x0 = random_array(b, nv, -1, 1);
+      INFO("box ", b.describe());
+      auto run = [&](const FluidsSolveSplit* split, const char* shape) {
+        auto fx = make_field(be, convert<T>(x)), fx0 = make_field(be, convert<T>(x0));
+        Field<T> px(be, fluids3d_packed_values(b)), px0(be, fluids3d_packed_values(b));
+        px.fill(T(kNaN));
+        px0.fill(T(kNaN));
+        auto f = be.fluids3d();
+        FluidsPackArgs p;
+        p.prec = precision_of<T>();
+        p.box = b;
+        p.x = &fx.buffer();
+        p.xp = &px.buffer();
+        f.pack(p);
+        p.x = &fx0.buffer();
+        p.xp = &px0.buffer();
+        f.pack(p);
+        auto ctrl = be.alloc(fluids3d_ctrl_bytes(1));
+        f.reset(*ctrl, 1);
+        FluidsSolveArgs sa;
+        sa.prec = precision_of<T>();
+        sa.box = b;
+        sa.x = &px.buffer();
+        sa.x0 = &px0.buffer();
+        sa.a = 0.7;
+        sa.c = 1 + 6 * 0.7;
+        sa.b = 1;
+        sa.tolerance = 0;
+        sa.shape = parse_box_shape(shape);
+        sa.ctrl = ctrl.get();
+        sa.split = split;
+        f.solve(sa, 0, 3);
+        return down(px);
+      };
+      for (const char* shape : {"march:32x8", "3d:8x8x8"}) {
+        CAPTURE(shape);
+        RecordingSplit rec;
+        const auto whole = run(nullptr, shape), parts = run(&rec, shape);
+        check_same(parts, whole, 0, "sweeps in parts");  // the same updates, bit for bit
+        std::vector<std::string> want;
+        for (int it = 0; it < 3; ++it) {
+          const FusedPlan pl = fused_plan(it, 1);
+          for (int c = 0; c < 2; ++c) {
+            want.push_back("outer " + std::to_string(c) + " of " + std::to_string(pl.check_slot));
+            want.push_back("after " + std::to_string(c) + " of " + std::to_string(pl.check_slot));
+          }
+        }
+        CHECK(rec.calls == want);
+      }
     }
   });
 }

@@ -68,6 +68,42 @@ class CudaBackend final : public FamilyBackend {
     return std::make_unique<PinnedStagingBuffer>(bytes);
   }
 
+  // staging memory is pinned (alloc_staging): the copies run by DMA while later kernels do
+  void download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes,
+                      std::size_t offset) override {
+    check_range(src, bytes, offset, "download_async");
+    if (dst_offset > dst.bytes() || bytes > dst.bytes() - dst_offset) throw BackendError("download_async: range outside the staging buffer");
+    if (bytes == 0) return;
+    ctx_.activate();
+    PF_CHECK_CUDA(cudaMemcpyAsync(dst.data() + dst_offset, static_cast<const char*>(dptr(src)) + offset, bytes,
+                                  cudaMemcpyDeviceToHost, ctx_.stream()));
+  }
+
+  void upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes) override {
+    check_range(dst, bytes, offset, "upload_async");
+    if (src_offset > src.bytes() || bytes > src.bytes() - src_offset) throw BackendError("upload_async: range outside the staging buffer");
+    if (bytes == 0) return;
+    ctx_.activate();
+    PF_CHECK_CUDA(cudaMemcpyAsync(static_cast<char*>(dptr(dst)) + offset, src.data() + src_offset, bytes, cudaMemcpyHostToDevice,
+                                  ctx_.stream()));
+  }
+
+  class EventMarker final : public Marker {
+   public:
+    explicit EventMarker(CudaContext& ctx) : ctx_(ctx) {
+      ctx_.activate();
+      PF_CHECK_CUDA(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming));
+      PF_CHECK_CUDA(cudaEventRecord(e_, ctx_.stream()));
+    }
+    ~EventMarker() override { log_release(cudaEventDestroy(e_), "cudaEventDestroy (marker)"); }
+    void wait() override { PF_CHECK_CUDA(cudaEventSynchronize(e_)); }
+
+   private:
+    CudaContext& ctx_;
+    cudaEvent_t e_ = nullptr;
+  };
+  std::unique_ptr<Marker> mark() override { return std::make_unique<EventMarker>(ctx_); }
+
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override {
     ctx_.activate();
     return std::make_unique<CudaBuffer>(ctx_.device(), bytes);

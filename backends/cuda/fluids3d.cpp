@@ -36,6 +36,7 @@ class CudaFluids3D final : public Fluids3DImpl {
     const pf_box3 box = a.box.view();
     l.narrow = !a.wide_index && fluids3d_narrow_index(box);
     l.prefetch = a.prefetch >= 0 ? a.prefetch : fluids3d_sweep_prefetch(box, size_of(a.prec), ctx_.l2_bytes());
+    const FluidsSweepParts parts = fluids3d_sweep_parts(box.nz, a.split != nullptr);
     for (long it = first; it < first + count; ++it) {
       const FusedPlan plan = fused_plan(it, 1);
       l.it = it;
@@ -43,12 +44,18 @@ class CudaFluids3D final : public Fluids3DImpl {
       l.clear_slot = plan.clear_slot;
       for (int c = 0; c < 2; ++c) {
         l.colour = c;
-        l.decide_slot = c == 0 ? plan.decide_slot : -1;
-        with_type(a.prec, [&](auto t) {
-          using T = decltype(t);
-          cu_launch<T>(&cu::launch_fl_sweep<T>, a.sweep_args(), l, ctx_.stream());
-        });
-        PF_CHECK_LAUNCH(c == 0 ? "fluids3d red sweep" : "fluids3d black sweep");
+        l.decide_slot = c == 0 ? plan.decide_slot : -1;  // every part decides alike (pf_cv_fused_stop)
+        for (int q = 0; q <= parts.n; ++q) {
+          if (q == parts.outer && a.split) a.split->outer_swept(a, c, plan);
+          if (q == parts.n) break;
+          l.k_first = parts.first[q];
+          l.k_count = parts.count[q];
+          with_type(a.prec, [&](auto t) {
+            using T = decltype(t);
+            cu_launch<T>(&cu::launch_fl_sweep<T>, a.sweep_args(), l, ctx_.stream());
+          });
+          PF_CHECK_LAUNCH(c == 0 ? "fluids3d red sweep" : "fluids3d black sweep");
+        }
         if (a.split) a.split->after_sweep(a, c, plan);
       }
     }

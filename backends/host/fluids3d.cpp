@@ -20,7 +20,7 @@ namespace {
 // the cells off the walls run as a plain unit-stride loop the compiler vectorises, the few next to
 // a wall through fl_lin_update_packed.
 template <class T>
-T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c) {
+T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c, long k_begin, long k_end) {
   const pf_box3 bx = a.box.view();
   T* xp = host_ptr<T>(a.x);
   const T* x0p = host_ptr<T>(a.x0);
@@ -33,7 +33,7 @@ T sweep(const HostContext& hc, const FluidsSolveArgs& a, int c) {
   bool nan = false;
 #pragma omp parallel for collapse(2) schedule(static) num_threads(hc.threads) if (hc.par(std::size_t(a.box.cells()))) \
     reduction(max : mx) reduction(|| : nan)
-  for (long k = 0; k < nz; ++k)
+  for (long k = k_begin; k < k_end; ++k)
     for (long j = 0; j < ny; ++j) {
       const long s = phys::pf_rb_shift(c, j, k);
       const long n = (nx - s + 1) / 2;  // cells of colour c in the row
@@ -83,9 +83,21 @@ void solve_t(const HostContext& hc, const FluidsSolveArgs& a, long first, long c
   for (long it = first; it < first + count; ++it) {
     const FusedPlan plan = fused_plan(it, 1);
     if (phys::pf_cv_fused_stop<T>(ctrl, it, plan.decide_slot, tol, PF_CV_TEST, 1)) return;
-    const T red = sweep<T>(hc, a, 0);
+    // a colour in the parts fluids3d_sweep_parts gives (with a split: the outer layers first)
+    const FluidsSweepParts parts = fluids3d_sweep_parts(a.box.nz, a.split != nullptr);
+    auto colour = [&](int c) {
+      T m = 0;
+      for (int q = 0; q <= parts.n; ++q) {
+        if (q == parts.outer && a.split) a.split->outer_swept(a, c, plan);
+        if (q == parts.n) break;
+        const T r = sweep<T>(hc, a, c, parts.first[q], parts.first[q] + parts.count[q]);
+        m = std::isnan(r) || std::isnan(m) ? std::numeric_limits<T>::quiet_NaN() : (r > m ? r : m);
+      }
+      return m;
+    };
+    const T red = colour(0);
     if (a.split) a.split->after_sweep(a, 0, plan);
-    const T black = sweep<T>(hc, a, 1);
+    const T black = colour(1);
     const T m = std::isnan(red) || std::isnan(black) ? std::numeric_limits<T>::quiet_NaN() : (red > black ? red : black);
     ctrl[PF_CV_SLOT0 + plan.check_slot] = phys::pf_to_word(m);
     ctrl[PF_CV_SLOT0 + plan.clear_slot] = 0;

@@ -67,25 +67,35 @@ class ClFluids3D final : public Fluids3DImpl {
     ClKernel& k = ctx_.kernel("fluids3d", a.prec, threads, "fl_sweep", defines);
     const std::size_t gx = flat ? blocks_of(phys::pf_rb_hx(b) * b.ny, threads) : blocks_of(phys::pf_rb_hx(b), s.bx);
     const std::size_t gy = flat ? 1 : std::min<std::size_t>(blocks_of(b.ny, s.by), 65535);
-    long kchunk = bz;
-    if (march) kchunk = fluids3d_sweep_layers(b.nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units()));
-    const std::size_t gz = blocks_of(b.nz, static_cast<int>(kchunk));
-    // the description and the layers of a block, set once; a launch sets its colour, `it` and plan,
-    // which follow the layers
-    const cl_uint extras = ctx_.set_args(k, a.prec, a.sweep_args(), cl_long(kchunk), cl_int(0), cl_long(0), cl_int4{});
-    const cl::NDRange global(gx * threads, gy, gz), local(threads, 1, 1);
+    // the layers of a block for a part of nz layers (fluids3d_sweep_parts), and its launch
+    auto kchunk_of = [&](long nz) {
+      return march ? fluids3d_sweep_layers(nz, static_cast<long>(gx * gy), threads, static_cast<int>(ctx_.compute_units())) : long(bz);
+    };
+    // the description, set once; a launch sets its layers, colour, `it`, plan and part
+    const cl_uint extras =
+        ctx_.set_args(k, a.prec, a.sweep_args(), cl_long(kchunk_of(b.nz)), cl_int(0), cl_long(0), cl_int4{}, cl_long(0), cl_long(b.nz));
+    const cl::NDRange local(threads, 1, 1);
+    const FluidsSweepParts parts = fluids3d_sweep_parts(b.nz, a.split != nullptr);
     for (long it = first; it < first + count; ++it) {
       const FusedPlan p = fused_plan(it, 1);
       for (int c = 0; c < 2; ++c) {
         cl_int4 plan;
-        plan.s[0] = c == 0 ? p.decide_slot : -1;
+        plan.s[0] = c == 0 ? p.decide_slot : -1;  // every part decides alike (pf_cv_fused_stop)
         plan.s[1] = p.check_slot;
         plan.s[2] = p.clear_slot;
         plan.s[3] = 0;
         ctx_.set(k, extras + 1, cl_int(c));
         ctx_.set(k, extras + 2, cl_long(it));
         ctx_.set(k, extras + 3, plan);
-        ctx_.launch(k, global, local);
+        for (int q = 0; q <= parts.n; ++q) {
+          if (q == parts.outer && a.split) a.split->outer_swept(a, c, p);
+          if (q == parts.n) break;
+          const long kchunk = kchunk_of(parts.count[q]);
+          ctx_.set(k, extras + 0, cl_long(kchunk));
+          ctx_.set(k, extras + 4, cl_long(parts.first[q]));
+          ctx_.set(k, extras + 5, cl_long(parts.count[q]));
+          ctx_.launch(k, cl::NDRange(gx * threads, gy, blocks_of(parts.count[q], static_cast<int>(kchunk))), local);
+        }
         if (a.split) a.split->after_sweep(a, c, p);
       }
     }

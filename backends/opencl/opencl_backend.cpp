@@ -104,6 +104,27 @@ class OpenClBackend final : public FamilyBackend {
     check_range(src, bytes, offset, "download");
     if (bytes) PF_CHECK_CL(ctx_.queue().enqueueReadBuffer(mem(src), CL_TRUE, offset, bytes, dst));
   }
+  // non-blocking on the in-order queue: done before any later command; a Marker waits for them
+  void download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes,
+                      std::size_t offset) override {
+    check_range(src, bytes, offset, "download_async");
+    if (dst_offset > dst.bytes() || bytes > dst.bytes() - dst_offset) throw BackendError("download_async: range outside the staging buffer");
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueReadBuffer(mem(src), CL_FALSE, offset, bytes, dst.data() + dst_offset));
+  }
+  void upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes) override {
+    check_range(dst, bytes, offset, "upload_async");
+    if (src_offset > src.bytes() || bytes > src.bytes() - src_offset) throw BackendError("upload_async: range outside the staging buffer");
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueWriteBuffer(mem(dst), CL_FALSE, offset, bytes, src.data() + src_offset));
+  }
+  class EventMarker final : public Marker {
+   public:
+    explicit EventMarker(cl::CommandQueue& q) { PF_CHECK_CL(q.enqueueMarkerWithWaitList(nullptr, &e_)); }
+    void wait() override { PF_CHECK_CL(e_.wait()); }
+
+   private:
+    cl::Event e_;
+  };
+  std::unique_ptr<Marker> mark() override { return std::make_unique<EventMarker>(ctx_.queue()); }
   void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
     check_range(src, bytes, src_offset, "copy");
     check_range(dst, bytes, 0, "copy");

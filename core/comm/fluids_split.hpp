@@ -8,6 +8,8 @@
 //     and above (core/physics/fluids3d.h); after each colour's sweep that colour's first and last
 //     planes go to the neighbours, and after a checking black sweep the check's slot becomes the
 //     maximum over every process, so every process decides alike.
+#include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "core/comm/communicator.hpp"
@@ -25,8 +27,14 @@ class LayerExchange {
   ~LayerExchange();
   // x holds nz layers from byte `base` on, with room for `layers` more below and above: its layers
   // [0, layers) go to the process below, [nz - layers, nz) above; theirs land in [-layers, 0) and
-  // [nz, nz + layers)
+  // [nz, nz + layers). exchange is start then finish: between them the device may go on with
+  // other work (the read of start is enqueued after what came before it, the write of finish
+  // before what comes after).
   void exchange(Buffer& x, std::size_t base, long nz, long layers) const;
+  void start(Buffer& x, std::size_t base, long nz, long layers) const;
+  // (go, if given, is asked once the reads are done: false skips the send and the write, as every
+  // process must alike)
+  void finish(Buffer& x, std::size_t base, long nz, long layers, const std::function<bool()>& go = nullptr) const;
   bool any() const { return peer_[0] >= 0 || peer_[1] >= 0; }
   long exchanges() const { return exchanges_; }
   std::size_t bytes_sent() const { return bytes_sent_; }  // by this process, all exchanges
@@ -38,6 +46,7 @@ class LayerExchange {
   long max_layers_ = 0;
   int peer_[2] = {-1, -1};                      // below, above
   std::unique_ptr<StagingBuffer> send_, recv_;  // max_layers a side: below, above
+  mutable std::unique_ptr<Backend::Marker> read_;  // after start's reads
   mutable long exchanges_ = 0;
   mutable std::size_t bytes_sent_ = 0;
 };
@@ -46,15 +55,20 @@ class LayerExchange {
 class HaloFluidsSplit final : public FluidsSolveSplit {
  public:
   HaloFluidsSplit(Backend& be, const LayerExchange& planes, const Communicator& comm)
-      : be_(be), planes_(planes), combine_(comm.device_combine()) {}
+      : be_(be), planes_(planes), combine_(comm.device_combine()), stop_(be.alloc_staging(sizeof(std::uint64_t))) {}
+  // the colour's outer planes start back to the host while the rest of it is swept
+  void outer_swept(const FluidsSolveArgs& a, int colour, const FusedPlan& plan) const override;
   void after_sweep(const FluidsSolveArgs& a, int colour, const FusedPlan& plan) const override;
   // the packed x's neighbour planes of one colour, or of both (before a solve starts)
   void exchange(Buffer& x, const FluidsSolveArgs& a, int colour) const;
 
  private:
+  std::size_t plane_base(const FluidsSolveArgs& a, int colour) const;  // byte of the colour's layer 0
+
   Backend& be_;
   const LayerExchange& planes_;
   const DeviceCombine* combine_;
+  std::unique_ptr<StagingBuffer> stop_;  // the control block's stop word, read with the planes
 };
 
 }  // namespace poreflow

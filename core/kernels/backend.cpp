@@ -22,6 +22,30 @@ class PlainStagingBuffer final : public StagingBuffer {
 
 std::unique_ptr<StagingBuffer> Backend::alloc_staging(std::size_t bytes) { return std::make_unique<PlainStagingBuffer>(bytes); }
 
+void Backend::download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes, std::size_t offset) {
+  if (dst_offset > dst.bytes() || bytes > dst.bytes() - dst_offset) throw BackendError("download_async: range outside the staging buffer");
+  download(src, dst.data() + dst_offset, bytes, offset);
+}
+
+void Backend::upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes) {
+  if (src_offset > src.bytes() || bytes > src.bytes() - src_offset) throw BackendError("upload_async: range outside the staging buffer");
+  upload(dst, src.data() + src_offset, bytes, offset);
+}
+
+namespace {
+// a queue's point as a full wait: right, if without the overlap
+class SyncMarker final : public Backend::Marker {
+ public:
+  explicit SyncMarker(Backend& be) : be_(be) {}
+  void wait() override { be_.sync(); }
+
+ private:
+  Backend& be_;
+};
+}  // namespace
+
+std::unique_ptr<Backend::Marker> Backend::mark() { return std::make_unique<SyncMarker>(*this); }
+
 void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
   if (offset > b.bytes() || bytes > b.bytes() - offset)
     throw BackendError(std::string(what) + ": range outside the buffer");

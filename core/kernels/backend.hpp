@@ -75,6 +75,22 @@ class Backend {
   virtual void sync() = 0;  // waits for all enqueued work
   virtual std::unique_ptr<StagingBuffer> alloc_staging(std::size_t bytes);  // for staging (see StagingBuffer)
 
+  // Transfers between device memory and staging memory enqueued after the work before them,
+  // without a wait, so the host can go on while later kernels run (an exchange overlapped with a
+  // sweep). The staging memory must stay untouched until a Marker after them was waited for. The
+  // host backends have no queue: theirs are done at once.
+  virtual void download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes,
+                              std::size_t offset);
+  virtual void upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes);
+  // A point in the queue: wait() returns once the work enqueued before mark() is done, whatever
+  // was enqueued after it.
+  class Marker {
+   public:
+    virtual ~Marker() = default;
+    virtual void wait() = 0;
+  };
+  virtual std::unique_ptr<Marker> mark();
+
   // What a run may still allocate: the device's free memory and its largest single buffer, in
   // bytes (0: unknown). Models compare their need with it before allocating.
   struct MemoryInfo {

@@ -25,6 +25,26 @@ long fluids3d_sweep_layers(long nz, long blocks_xy, int threads, int units) {
 
 bool fluids3d_flat_sweep(const BoxShape& s) { return s.kind == BoxLaunch::March; }
 
+FluidsSweepParts fluids3d_sweep_parts(long nz, bool split) {
+  FluidsSweepParts p;
+  auto add = [&](long first, long count) {
+    if (count <= 0) return;
+    p.first[p.n] = first;
+    p.count[p.n] = count;
+    ++p.n;
+  };
+  if (!split) {
+    add(0, nz);
+    p.outer = 1;
+    return p;
+  }
+  add(0, 1);                            // the first layer
+  if (nz > 1) add(nz - 1, 1);           // the last
+  p.outer = p.n;
+  add(1, nz - 2);                       // the rest
+  return p;
+}
+
 int fluids3d_sweep_prefetch(const pf_box3& b, std::size_t value_bytes, std::size_t l2_bytes) {
   const double bytes = 2.0 * 2.0 * static_cast<double>(phys::fl_rb_part(b)) * static_cast<double>(value_bytes);  // x and x0, packed
   return bytes > static_cast<double>(l2_bytes) ? 1 : 0;

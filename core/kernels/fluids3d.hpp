@@ -127,15 +127,27 @@ struct FluidsSolveArgs {
   }
 };
 
-// The colour sweeps of a box cut between processes (core/comm/fluids_split.hpp): called by every
-// backend after each colour's sweep of iteration plan.it, with the colour's values written, to
-// bring the neighbours' layers into the packed x's extra planes and, after a checking black sweep,
-// to combine the check's slot over the processes, so every process decides alike.
+// The colour sweeps of a box cut between processes (core/comm/fluids_split.hpp). With a split,
+// every backend sweeps a colour in parts (fluids3d_sweep_parts): its first and last layers, the
+// ones the neighbours read, then the others. It calls outer_swept after the first part is
+// enqueued, so their values can go to the neighbours while the rest is swept, and after_sweep
+// after the rest, to bring the neighbours' layers into the packed x's extra planes and, after a
+// checking black sweep, to combine the check's slot over the processes, so every process decides
+// alike.
 class FluidsSolveSplit {
  public:
   virtual ~FluidsSolveSplit() = default;
+  virtual void outer_swept(const FluidsSolveArgs& a, int colour, const FusedPlan& plan) const = 0;
   virtual void after_sweep(const FluidsSolveArgs& a, int colour, const FusedPlan& plan) const = 0;
 };
+
+// The layer ranges [first, first + count) a colour's sweep of nz layers is launched over: all of
+// them at once, or with a split the outer ones (parts [0, outer)) and then the inner ones.
+struct FluidsSweepParts {
+  long first[3] = {0, 0, 0}, count[3] = {0, 0, 0};
+  int n = 0, outer = 0;
+};
+FluidsSweepParts fluids3d_sweep_parts(long nz, bool split);
 
 // Layers ahead a CUDA march sweep of box b asks L2 for (prefetch.global.L2 of the cell's own
 // value, its x0 and its upper neighbour one layer on): 1 where x and x0 (value_bytes each) do not
