@@ -9,6 +9,7 @@ CudaContext::CudaContext(int device) : device_(device) {
   PF_CHECK_CUDA(cudaSetDevice(device));
   // non-blocking: no implicit synchronisation with the legacy default stream
   PF_CHECK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  PF_CHECK_CUDA(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
   cudaDeviceProp prop{};
   PF_CHECK_CUDA(cudaGetDeviceProperties(&prop, device_));
   sms_ = prop.multiProcessorCount;
@@ -26,6 +27,8 @@ CudaContext::~CudaContext() {
   // let enqueued work finish before the stream goes; the families' memory is gone by now
   (void)cudaSetDevice(device_);
   log_release(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (cuda backend shutdown)");
+  log_release(cudaStreamSynchronize(copy_stream_), "cudaStreamSynchronize (cuda backend shutdown, copies)");
+  log_release(cudaStreamDestroy(copy_stream_), "cudaStreamDestroy (copies)");
   log_release(cudaStreamDestroy(stream_), "cudaStreamDestroy");
 }
 

@@ -19,6 +19,9 @@ class CudaContext {
 
   int device() const { return device_; }
   cudaStream_t stream() const { return stream_; }
+  // the stream of the asynchronous staging transfers (Backend::download_async, upload_async), so
+  // they run beside the kernels; ordered with stream() by events
+  cudaStream_t copy_stream() const { return copy_stream_; }
   int sm_count() const { return sms_; }
   std::size_t l2_bytes() const { return l2_bytes_; }
   std::size_t smem_optin() const { return smem_optin_; }  // opt-in shared memory per block
@@ -26,7 +29,10 @@ class CudaContext {
 
   // The calling thread may have another device current (several backends in one process).
   void activate() const { PF_CHECK_CUDA(cudaSetDevice(device_)); }
-  void sync() const { PF_CHECK_CUDA(cudaStreamSynchronize(stream_)); }
+  void sync() const {
+    PF_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    PF_CHECK_CUDA(cudaStreamSynchronize(copy_stream_));
+  }
 
   // Grow scratch memory to at least `bytes`; waits first, since enqueued work may still use the
   // old allocation. Device memory grows geometrically (amortised).
@@ -35,7 +41,7 @@ class CudaContext {
 
  private:
   int device_;
-  cudaStream_t stream_ = nullptr;
+  cudaStream_t stream_ = nullptr, copy_stream_ = nullptr;
   int sms_ = 1;
   std::size_t l2_bytes_ = 0;
   std::size_t smem_optin_ = 48 * 1024;

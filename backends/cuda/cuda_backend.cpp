@@ -68,15 +68,18 @@ class CudaBackend final : public FamilyBackend {
     return std::make_unique<PinnedStagingBuffer>(bytes);
   }
 
-  // staging memory is pinned (alloc_staging): the copies run by DMA while later kernels do
+  // The staging transfers run on the copy stream beside the kernels, from pinned memory
+  // (alloc_staging): a read waits for the kernels enqueued before it, not for later ones; the
+  // kernels enqueued after a write wait for it.
   void download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes,
                       std::size_t offset) override {
     check_range(src, bytes, offset, "download_async");
     if (dst_offset > dst.bytes() || bytes > dst.bytes() - dst_offset) throw BackendError("download_async: range outside the staging buffer");
     if (bytes == 0) return;
     ctx_.activate();
+    order(ctx_.stream(), ctx_.copy_stream());
     PF_CHECK_CUDA(cudaMemcpyAsync(dst.data() + dst_offset, static_cast<const char*>(dptr(src)) + offset, bytes,
-                                  cudaMemcpyDeviceToHost, ctx_.stream()));
+                                  cudaMemcpyDeviceToHost, ctx_.copy_stream()));
   }
 
   void upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes) override {
@@ -85,24 +88,44 @@ class CudaBackend final : public FamilyBackend {
     if (bytes == 0) return;
     ctx_.activate();
     PF_CHECK_CUDA(cudaMemcpyAsync(static_cast<char*>(dptr(dst)) + offset, src.data() + src_offset, bytes, cudaMemcpyHostToDevice,
-                                  ctx_.stream()));
+                                  ctx_.copy_stream()));
+    order(ctx_.copy_stream(), ctx_.stream());
   }
 
+  // the work enqueued on both streams so far
   class EventMarker final : public Marker {
    public:
-    explicit EventMarker(CudaContext& ctx) : ctx_(ctx) {
-      ctx_.activate();
-      PF_CHECK_CUDA(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming));
-      PF_CHECK_CUDA(cudaEventRecord(e_, ctx_.stream()));
+    explicit EventMarker(CudaContext& ctx) {
+      ctx.activate();
+      for (int q = 0; q < 2; ++q) {
+        PF_CHECK_CUDA(cudaEventCreateWithFlags(&e_[q], cudaEventDisableTiming));
+        PF_CHECK_CUDA(cudaEventRecord(e_[q], q == 0 ? ctx.stream() : ctx.copy_stream()));
+      }
     }
-    ~EventMarker() override { log_release(cudaEventDestroy(e_), "cudaEventDestroy (marker)"); }
-    void wait() override { PF_CHECK_CUDA(cudaEventSynchronize(e_)); }
+    ~EventMarker() override {
+      for (cudaEvent_t e : e_)
+        if (e) log_release(cudaEventDestroy(e), "cudaEventDestroy (marker)");
+    }
+    void wait() override {
+      for (cudaEvent_t e : e_) PF_CHECK_CUDA(cudaEventSynchronize(e));
+    }
 
    private:
-    CudaContext& ctx_;
-    cudaEvent_t e_ = nullptr;
+    cudaEvent_t e_[2] = {nullptr, nullptr};
   };
   std::unique_ptr<Marker> mark() override { return std::make_unique<EventMarker>(ctx_); }
+
+ private:
+  // later work on `after` waits for the work enqueued on `before` so far
+  static void order(cudaStream_t before, cudaStream_t after) {
+    cudaEvent_t e = nullptr;
+    PF_CHECK_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    PF_CHECK_CUDA(cudaEventRecord(e, before));
+    PF_CHECK_CUDA(cudaStreamWaitEvent(after, e, 0));
+    log_release(cudaEventDestroy(e), "cudaEventDestroy (order)");  // released once the wait is done
+  }
+
+ public:
 
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override {
     ctx_.activate();
