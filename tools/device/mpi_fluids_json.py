@@ -8,7 +8,9 @@ the slabs, the steps and their seconds (the time loop's compute, setup excluded)
 solve took in the last step, and the exchanges and megabytes this process sent. Pairs name the
 scaling in the stage's FLUIDS_RUNS: w1_N / w2_M a weak pair (a grid per GPU: N^3 and M^3 ~ 2 N^3
 cells), s2_N against w1_N a strong pair (one grid). Both pairs run tolerance 0, so every solve
-takes its sweep limit and the two runs do the same sweeps a cell.
+takes its sweep limit and the two runs do the same sweeps a cell. d1_N / d2_N: a strong pair at
+the case's own tolerance (the same sweeps on one and two GPUs: the decomposed solve is one
+process's).
 """
 import json
 import re
@@ -46,6 +48,11 @@ def main():
         runs[re.sub(r"^fluids_|\.log$", "", path.split("/")[-1])] = parse(path)
     scaling = []
     for name, one in runs.items():
+        if name.startswith("d1_") and "d2_" + name[3:] in runs:  # strong, at the case's tolerance
+            two = runs["d2_" + name[3:]]
+            s = one["seconds"] / two["seconds"]
+            scaling.append({"pair": [name, "d2_" + name[3:]], "kind": "strong, case tolerance", "processes": two["processes"],
+                            "speedup": s, "efficiency": s / two["processes"]})
         if not name.startswith("w1_"):
             continue
         for other, two in runs.items():
