@@ -621,7 +621,8 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve swept in parts (a split) equals the swee
 TEST_CASE_TEMPLATE("fluids3d: advect on a box cut from a taller grid equals the grid's, layer for layer", T, float, double) {
   for_each_backend([&](Backend& be) {
     const long nx = 9, ny = 7, H = 3;
-    for (const auto& [k0, nz, Z] : std::vector<std::array<long, 3>>{{4, 6, 14}, {0, 6, 11}, {5, 6, 11}, {3, 5, 8}}) {
+    for (const auto& layers : std::vector<std::array<long, 3>>{{4, 6, 14}, {0, 6, 11}, {5, 6, 11}, {3, 5, 8}}) {
+      const long k0 = layers[0], nz = layers[1], Z = layers[2];  // (plain names: lambdas below use them)
       INFO("layers ", k0, " .. ", k0 + nz - 1, " of ", Z);
       const Box3 tall = Box3::standalone(nx, ny, Z, 1), cut = Box3::standalone(nx, ny, nz, H);
       const double dt = 0.1, wmax = 0.999 * double(H - 1) / (dt * double(Z));  // a trace within the halo less one layer
