@@ -284,7 +284,8 @@ struct SolveRun {
 template <class U>
 SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, const std::vector<double>& x0, int q, double a,
                       double c, double tol, long sweeps, long batch, const char* shape, int block = 1, bool wide = false,
-                      int prefetch = -1, int walls = PF_FL_WALL_ALL, const std::function<void(Field<U>&)>& planes = nullptr) {
+                      int prefetch = -1, int walls = PF_FL_WALL_ALL, const std::function<void(Field<U>&)>& planes = nullptr,
+                      const FluidsSolveSplit* split = nullptr) {
   auto fx = make_field(k, convert<U>(x));
   auto fx0 = make_field(k, convert<U>(x0));
   Field<U> px(k, fluids3d_packed_values(b)), px0(k, fluids3d_packed_values(b));
@@ -318,6 +319,7 @@ SolveRun<U> run_solve(Backend& k, const Box3& b, const std::vector<double>& x, c
   s.wide_index = wide;
   s.prefetch = prefetch;
   s.walls = walls;
+  s.split = split;
   for (long first = 0; first < sweeps; first += batch) f.solve(s, first, std::min(batch, sweeps - first));
   FluidsUnpackArgs u;
   u.prec = precision_of<U>();
@@ -568,36 +570,7 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve swept in parts (a split) equals the swee
       const auto x = random_array(b, nv, -1, 1), x0 = random_array(b, nv, -1, 1);
       INFO("box ", b.describe());
       auto run = [&](const FluidsSolveSplit* split, const char* shape) {
-        auto fx = make_field(be, convert<T>(x)), fx0 = make_field(be, convert<T>(x0));
-        Field<T> px(be, fluids3d_packed_values(b)), px0(be, fluids3d_packed_values(b));
-        px.fill(T(kNaN));
-        px0.fill(T(kNaN));
-        auto f = be.fluids3d();
-        FluidsPackArgs p;
-        p.prec = precision_of<T>();
-        p.box = b;
-        p.x = &fx.buffer();
-        p.xp = &px.buffer();
-        f.pack(p);
-        p.x = &fx0.buffer();
-        p.xp = &px0.buffer();
-        f.pack(p);
-        auto ctrl = be.alloc(fluids3d_ctrl_bytes(1));
-        f.reset(*ctrl, 1);
-        FluidsSolveArgs sa;
-        sa.prec = precision_of<T>();
-        sa.box = b;
-        sa.x = &px.buffer();
-        sa.x0 = &px0.buffer();
-        sa.a = 0.7;
-        sa.c = 1 + 6 * 0.7;
-        sa.b = 1;
-        sa.tolerance = 0;
-        sa.shape = parse_box_shape(shape);
-        sa.ctrl = ctrl.get();
-        sa.split = split;
-        f.solve(sa, 0, 3);
-        return down(px);
+        return run_solve<T>(be, b, x, x0, 1, 0.7, 1 + 6 * 0.7, 0, 3, 3, shape, 1, false, -1, PF_FL_WALL_ALL, nullptr, split).x;
       };
       for (const char* shape : {"march:32x8", "3d:8x8x8"}) {
         CAPTURE(shape);
