@@ -75,10 +75,12 @@ class Backend {
   virtual void sync() = 0;  // waits for all enqueued work
   virtual std::unique_ptr<StagingBuffer> alloc_staging(std::size_t bytes);  // for staging (see StagingBuffer)
 
-  // Transfers between device memory and staging memory enqueued after the work before them,
-  // without a wait, so the host can go on while later kernels run (an exchange overlapped with a
-  // sweep). The staging memory must stay untouched until a Marker after them was waited for. The
-  // host backends have no queue: theirs are done at once.
+  // Transfers between device memory and staging memory enqueued without a wait, so the host can
+  // go on while later kernels run (an exchange overlapped with a sweep). A read runs after the
+  // work enqueued before it; a write after the transfers before it, and the work enqueued after
+  // it waits for it, but it may run beside kernels enqueued since the last read (CUDA: a copy
+  // stream), so it must not touch memory those use. The staging memory must stay untouched until
+  // a Marker after them was waited for. The host backends have no queue: theirs are done at once.
   virtual void download_async(const Buffer& src, StagingBuffer& dst, std::size_t dst_offset, std::size_t bytes,
                               std::size_t offset);
   virtual void upload_async(Buffer& dst, std::size_t offset, StagingBuffer& src, std::size_t src_offset, std::size_t bytes);

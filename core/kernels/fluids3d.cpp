@@ -176,7 +176,8 @@ void Fluids3DKernels::advect(const FluidsAdvectArgs& a) {
     // the trace reads layers floor(z) - 1 and floor(z) of d0 (classic numbering): they must lie in
     // its array, which may hold more layers below and above the box than its halo
     const Box3& b = a.box;
-    const bool finite = std::isfinite(a.z_lo) && std::isfinite(a.z_hi) && a.z_lo < a.z_hi && std::fabs(a.z_hi) < 1e15;
+    const bool finite = std::isfinite(a.z_lo) && std::isfinite(a.z_hi) && a.z_lo < a.z_hi && std::fabs(a.z_lo) < 1e15 &&
+                        std::fabs(a.z_hi) < 1e15;
     const long k_lo = finite ? static_cast<long>(std::floor(a.z_lo)) - 1 : 0, k_hi = finite ? static_cast<long>(std::floor(a.z_hi)) : 0;
     if (a.z_cells < b.nz || !finite || b.at(-1, -1, k_lo) < 0 ||
         a.d0->bytes() < static_cast<std::size_t>(b.at(b.nx, b.ny, k_hi) + 1) * size_of(a.prec))

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <span>
 #include <sstream>
@@ -177,6 +178,11 @@ void Amg<T>::refresh() {
     g.val = &a0_->val.buffer();
     csr.gather(g);
   }
+  // An error on this process (a singular diagonal, a NaN) is thrown after the combine below, which
+  // every process must make: the bounds from its level on are infinite, so every process stops.
+  std::exception_ptr failed;
+  const double inf = std::numeric_limits<double>::infinity();
+  try {
   for (std::size_t l = 0; l < lv_.size(); ++l) {
     Level& L = *lv_[l];
     // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
@@ -195,7 +201,10 @@ void Amg<T>::refresh() {
     csr.dinv_bound(db);
     // this process's bound; NaN as infinity, which wins the maximum over the processes below
     bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound);
-    if (std::isnan(bounds_[l])) bounds_[l] = std::numeric_limits<double>::infinity();
+    if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
+      std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
+      break;
+    }
     if (l + 1 == lv_.size()) break;
     // the prolongator, the restriction, the next level
     const AmgLevelPlan& P = h_.levels[l];
@@ -243,15 +252,21 @@ void Amg<T>::refresh() {
     ga.c_values = N.A->nnz;
     be.amg().galerkin(ga);
   }
+  } catch (const Error&) {
+    failed = std::current_exception();
+  }
   // Each level's bound is the maximum over the processes (of their levels of that depth). With AMG
   // per process the processes' hierarchies may have different depths, so the bounds go in one
   // combine of a fixed length: every process makes the same collective call (a call per level
   // hung a 4-process CPR test where one process had a level more).
   std::vector<double> all(kMaxCombinedLevels, 0.0);
-  if (lv_.size() > all.size())
-    throw ConfigError("AMG: " + std::to_string(lv_.size()) + " levels, more than the " + std::to_string(all.size()) + " it combines");
-  std::copy(bounds_.begin(), bounds_.end(), all.begin());
+  if (!failed && lv_.size() > all.size())
+    failed = std::make_exception_ptr(ConfigError("AMG: " + std::to_string(lv_.size()) + " levels, more than the " +
+                                                 std::to_string(all.size()) + " it combines"));
+  if (failed) std::fill(all.begin(), all.end(), inf);
+  else std::copy(bounds_.begin(), bounds_.end(), all.begin());
   comm_.max(std::span<double>(all));
+  if (failed) std::rethrow_exception(failed);
   for (std::size_t l = 0; l < lv_.size(); ++l) {
     bounds_[l] = all[l];
     if (!std::isfinite(bounds_[l]))

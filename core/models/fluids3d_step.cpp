@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/base/error.hpp"
 #include "core/base/format.hpp"
@@ -293,7 +294,10 @@ long StableFluids<T>::trace_layers(const Field<T>& w, Field<T>& scratch, long st
   r.cfg.variant = be_.reduce().default_variant();
   r.a = &scratch.buffer();
   r.n = n;
-  const double wmax = slab_->comm->max(be_.reduce().run(r));
+  // NaN as infinity before the maximum over the processes (MPI's max leaves NaN undefined), so
+  // every process stops alike
+  const double local = be_.reduce().run(r);
+  const double wmax = slab_->comm->max(std::isnan(local) ? std::numeric_limits<double>::infinity() : local);
   const double reach = cfg_.dt * double(slab_->z_cells) * wmax;  // cells a trace moves along z
   // the trace reads layers up to reach + 1 away (fl_advect_point's floor and its upper neighbour)
   const long need = std::isfinite(reach) ? static_cast<long>(std::ceil(reach)) + 1 : -1;
