@@ -63,7 +63,19 @@ def main():
                 s = one["seconds"] / two["seconds"]
                 scaling.append({"pair": [name, other], "kind": "strong", "processes": two["processes"], "speedup": s,
                                 "efficiency": s / two["processes"]})
+    # what the same call verified: the MPI tests on the same GPUs, if their log lies beside the runs'
+    verified = []
+    import os
+    tests = os.path.join(os.path.dirname(sys.argv[4]), "mpi_tests_2.log")
+    if os.path.exists(tests):
+        for line in open(tests):
+            m = re.search(r"test cases:\s+(\d+)\s*\|.*?(\d+) passed.*?(\d+) failed", re.sub(r"\x1b\[[0-9;]*m", "", line))
+            if m:
+                verified.append({"test_cases": int(m.group(1)), "passed": int(m.group(2)), "failed": int(m.group(3))})
     json.dump({"device": device, "commit": commit, "date": date,
+               "verified": {"mpi_tests_2_processes": verified,
+                            "what": "poreflow_mpi_tests on 2 processes, cuda then NVIDIA's OpenCL, in the same call "
+                                    "(fluids3d's decomposed runs against one process's included)"},
                "what": "fluids3d (cases/fluids3d.toml's sources at the centre, float) cut into slabs along z between H100s "
                        "through MPI, --no-output; gpu.sh mpi-fluids (tools/device/gpu.sh)",
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
