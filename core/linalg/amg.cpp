@@ -183,75 +183,75 @@ void Amg<T>::refresh() {
   std::exception_ptr failed;
   const double inf = std::numeric_limits<double>::infinity();
   try {
-  for (std::size_t l = 0; l < lv_.size(); ++l) {
-    Level& L = *lv_[l];
-    // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
-    CsrDiagInvArgs di;
-    di.prec = prec;
-    di.a = L.A->ref();
-    di.dinv = &L.dinv.buffer();
-    di.bad = bad_.get();
-    csr.diag_inv(di);
-    csr.check_diagonal(*bad_, l == 0 ? "AMG's finest level" : "an AMG coarse level");
-    CsrDinvBoundArgs db;
-    db.prec = prec;
-    db.a = L.A->ref();
-    db.dinv = &L.dinv.buffer();
-    db.out = &L.bound.buffer();
-    csr.dinv_bound(db);
-    // this process's bound; NaN as infinity, which wins the maximum over the processes below
-    bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound);
-    if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
-      std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
-      break;
+    for (std::size_t l = 0; l < lv_.size(); ++l) {
+      Level& L = *lv_[l];
+      // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
+      CsrDiagInvArgs di;
+      di.prec = prec;
+      di.a = L.A->ref();
+      di.dinv = &L.dinv.buffer();
+      di.bad = bad_.get();
+      csr.diag_inv(di);
+      csr.check_diagonal(*bad_, l == 0 ? "AMG's finest level" : "an AMG coarse level");
+      CsrDinvBoundArgs db;
+      db.prec = prec;
+      db.a = L.A->ref();
+      db.dinv = &L.dinv.buffer();
+      db.out = &L.bound.buffer();
+      csr.dinv_bound(db);
+      // this process's bound; NaN as infinity, which wins the maximum over the processes below
+      bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound);
+      if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
+        std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
+        break;
+      }
+      if (l + 1 == lv_.size()) break;
+      // the prolongator, the restriction, the next level
+      const AmgLevelPlan& P = h_.levels[l];
+      AmgPValuesArgs pv;
+      pv.prec = prec;
+      pv.rows = P.P.rows;
+      pv.p_ptr = L.P->ptr.get();
+      pv.diag_pos = L.diag_pos.get();
+      pv.weak_ptr = L.weak_ptr.get();
+      pv.weak = L.weak.get();
+      pv.src_ptr = L.src_ptr.get();
+      pv.src = L.src.get();
+      pv.own = L.own_flag.get();
+      pv.omega = L.omega;
+      pv.a = &L.A->val.buffer();
+      pv.p = &L.P->val.buffer();
+      pv.a_values = L.A->nnz;
+      pv.p_values = L.P->nnz;
+      be.amg().p_values(pv);
+      CsrGatherArgs g;
+      g.prec = prec;
+      g.nnz = L.R->nnz;
+      g.block = 1;
+      g.map = L.r_from_p.get();
+      g.src = &L.P->val.buffer();
+      g.src_blocks = L.P->nnz;
+      g.val = &L.R->val.buffer();
+      csr.gather(g);
+      Level& N = *lv_[l + 1];
+      AmgGalerkinArgs ga;
+      ga.prec = prec;
+      ga.rows = N.A->rows;
+      ga.r_ptr = L.R->ptr.get();
+      ga.r_col = L.R->col.get();
+      ga.r_val = &L.R->val.buffer();
+      ga.a_ptr = L.A->ptr.get();
+      ga.a_col = L.A->col.get();
+      ga.a_val = &L.A->val.buffer();
+      ga.p_ptr = L.P->ptr.get();
+      ga.p_col = L.P->col.get();
+      ga.p_val = &L.P->val.buffer();
+      ga.c_ptr = N.A->ptr.get();
+      ga.c_col = N.A->col.get();
+      ga.c_val = &N.A->val.buffer();
+      ga.c_values = N.A->nnz;
+      be.amg().galerkin(ga);
     }
-    if (l + 1 == lv_.size()) break;
-    // the prolongator, the restriction, the next level
-    const AmgLevelPlan& P = h_.levels[l];
-    AmgPValuesArgs pv;
-    pv.prec = prec;
-    pv.rows = P.P.rows;
-    pv.p_ptr = L.P->ptr.get();
-    pv.diag_pos = L.diag_pos.get();
-    pv.weak_ptr = L.weak_ptr.get();
-    pv.weak = L.weak.get();
-    pv.src_ptr = L.src_ptr.get();
-    pv.src = L.src.get();
-    pv.own = L.own_flag.get();
-    pv.omega = L.omega;
-    pv.a = &L.A->val.buffer();
-    pv.p = &L.P->val.buffer();
-    pv.a_values = L.A->nnz;
-    pv.p_values = L.P->nnz;
-    be.amg().p_values(pv);
-    CsrGatherArgs g;
-    g.prec = prec;
-    g.nnz = L.R->nnz;
-    g.block = 1;
-    g.map = L.r_from_p.get();
-    g.src = &L.P->val.buffer();
-    g.src_blocks = L.P->nnz;
-    g.val = &L.R->val.buffer();
-    csr.gather(g);
-    Level& N = *lv_[l + 1];
-    AmgGalerkinArgs ga;
-    ga.prec = prec;
-    ga.rows = N.A->rows;
-    ga.r_ptr = L.R->ptr.get();
-    ga.r_col = L.R->col.get();
-    ga.r_val = &L.R->val.buffer();
-    ga.a_ptr = L.A->ptr.get();
-    ga.a_col = L.A->col.get();
-    ga.a_val = &L.A->val.buffer();
-    ga.p_ptr = L.P->ptr.get();
-    ga.p_col = L.P->col.get();
-    ga.p_val = &L.P->val.buffer();
-    ga.c_ptr = N.A->ptr.get();
-    ga.c_col = N.A->col.get();
-    ga.c_val = &N.A->val.buffer();
-    ga.c_values = N.A->nnz;
-    be.amg().galerkin(ga);
-  }
   } catch (const Error&) {
     failed = std::current_exception();
   }
