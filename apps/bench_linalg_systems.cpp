@@ -612,18 +612,21 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
   return need;
 }
 
-std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every) {
+std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every,
+                                    int amg_degree) {
   if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
+  linalg::AmgConfig amg;
+  amg.degree = amg_degree;
+  amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
-  else if (s.key == "amg") M = std::make_unique<linalg::Amg<double>>();
-  else if (s.key == "amg-w") {
-    linalg::AmgConfig c;
-    c.w_cycle = true;
-    M = std::make_unique<linalg::Amg<double>>(c);
+  else if (s.key == "amg" || s.key == "amg-w") M = std::make_unique<linalg::Amg<double>>(amg);
+  else {
+    linalg::CprOptions c;
+    c.amg = amg;
+    M = std::make_unique<linalg::Cpr<double>>(c);
   }
-  else M = std::make_unique<linalg::Cpr<double>>();
   return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M));
 }
 
@@ -729,7 +732,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         for (const Solver& s : solvers_for(h, name)) {
           if (!is_wanted(s.key)) continue;
           try {
-            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every);
+            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree);
             run->setup();
             run->refresh();
             run->reset();
@@ -795,6 +798,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("omega_how", s.design == SorDesign::Zline ? omega_line_how : omega_point_how);
           row.set("check_every", static_cast<long>(o.sor_check_every));
         }
+        if (s.key == "amg" || s.key == "amg-w" || s.key == "cpr") row.set("amg_degree", static_cast<long>(o.amg_degree));
         auto not_run = [&](const std::string& why) {
           row.verified = true;  // nothing ran that could be wrong
           row.note = "not run: " + why;
@@ -814,7 +818,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           continue;
         }
         try {
-          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every);
+          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree);
           const double setup_s = run->setup();
           if (run->host_setup_seconds() > 0 && !known_host_setup.count(s.variant))
             known_host_setup[s.variant] = {run->host_setup_seconds(), name};

@@ -103,6 +103,10 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("--sor-check-every", o.sor_check_every, "systems: SOR iterations between two residual checks")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));
+  sub.add_option("--amg-degree", o.amg_degree, "systems: the AMG smoother's Chebyshev degree, before and after the coarse "
+                                               "correction (amg, amg-w and cpr rows)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10));
   sub.add_option("--solves", o.solves, "systems: timed solves per row (the median; fewer where the budget says)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));

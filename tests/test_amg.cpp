@@ -128,6 +128,54 @@ TEST_CASE("amg setup: aggregates cover the connected rows, P keeps constants whe
   CHECK(err <= 1e-12 * scale);
 }
 
+TEST_CASE("amg setup: the power estimate of D^-1 A's spectral radius, and each level's ratio to Gershgorin") {
+  // 1D Laplacian with Dirichlet ends: D^-1 A's eigenvalues are 1 - cos(k pi / (n + 1))
+  CsrPattern L1;
+  std::vector<double> v1;
+  const int n = 40;
+  L1.rows = L1.cols = n;  // ptr starts as {0}
+  for (int i = 0; i < n; ++i) {
+    for (int j = i - 1; j <= i + 1; ++j)
+      if (j >= 0 && j < n) {
+        L1.col.push_back(j);
+        v1.push_back(j == i ? 2.0 : -1.0);
+      }
+    L1.ptr.push_back(int(L1.col.size()));
+  }
+  const double exact = 1 + std::cos(M_PI / (n + 1));
+  CHECK(std::fabs(power_dinv_a(L1, v1, 4000) - exact) < 1e-6 * exact);
+  const double p30 = power_dinv_a(L1, v1, 30);
+  CHECK(p30 <= exact * (1 + 1e-12));  // from below
+  CHECK(p30 >= 0.95 * exact);
+  CHECK(gershgorin_dinv_a(L1, v1) >= exact);
+  // a smoothed-aggregation coarse level, whose positive off-diagonal entries make Gershgorin loose
+  const auto pr = diffusion(19, 13, 11, 7);
+  AmgOptions o;
+  o.coarse_size = 50;
+  const auto h = amg_setup(pr.A, pr.a, o);
+  REQUIRE(h.levels.size() >= 2);
+  REQUIRE(h.spectrum_ratio.size() == h.levels.size() + 1);
+  for (double r : h.spectrum_ratio) CHECK((r > 0 && r <= 1));
+  std::vector<double> p, r, ac;
+  const AmgLevelPlan& L = h.levels[0];
+  amg_p_values(L, pr.a, p);
+  r.resize(L.R.nnz());
+  for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[std::size_t(L.r_from_p[k])];
+  amg_galerkin(L, pr.a, p, r, ac);
+  const double converged = power_dinv_a(L.Ac, ac, 20000), g = gershgorin_dinv_a(L.Ac, ac);
+  INFO("level 1: power ", converged, ", Gershgorin ", g);
+  CHECK(converged <= g);
+  CHECK(converged < 0.8 * g);  // what the estimate is for
+  CHECK(h.spectrum_ratio[1] * g <= converged * (1 + 1e-9));
+  CHECK(h.spectrum_ratio[1] * g >= 0.85 * converged);
+  // without the estimate, every ratio is 1 and the prolongator's omega comes from Gershgorin (smaller)
+  o.spectrum_iterations = 0;
+  const auto hg = amg_setup(pr.A, pr.a, o);
+  for (double q : hg.spectrum_ratio) CHECK(q == 1.0);
+  CHECK(hg.levels[0].omega <= L.omega);
+  CHECK(hg.levels[1].omega < h.levels[1].omega);
+}
+
 TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked") {
   CsrPattern d;
   d.rows = d.cols = 3000;

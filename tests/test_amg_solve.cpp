@@ -187,6 +187,9 @@ TEST_CASE_TEMPLATE("amg: the stencil and the CSR form of one matrix are precondi
     Ms.update(dev.op);
     Mc.update(op);
     CHECK(Ms.hierarchy().describe() == Mc.hierarchy().describe());
+    // the smoothers' bound: the device's Gershgorin bound of the values times the setup's ratio
+    CHECK(Ms.bounds()[0] == doctest::Approx(gershgorin_dinv_a(pat, vals) * Ms.hierarchy().spectrum_ratio[0]).epsilon(1e-12));
+    for (std::size_t l = 0; l < Ms.bounds().size(); ++l) CHECK(Ms.bounds()[l] == doctest::Approx(Mc.bounds()[l]).epsilon(1e-12));
     const auto b = make_field(be, convert<T>(random_rhs<T>(d)));
     Field<T> zs(be, dev.op.size()), zc(be, op.size());
     Ms.apply(b, zs, {});

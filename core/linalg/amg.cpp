@@ -200,7 +200,8 @@ void Amg<T>::refresh() {
       db.out = &L.bound.buffer();
       csr.dinv_bound(db);
       // this process's bound; NaN as infinity, which wins the maximum over the processes below
-      bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound);
+      // scaled by the setup's power estimate over the Gershgorin bound (amg_setup.hpp)
+      bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound) * h_.spectrum_ratio[l];
       if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
         std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
         break;

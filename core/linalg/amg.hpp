@@ -30,7 +30,7 @@ struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
   int degree = 3;              // Chebyshev steps before and after the coarse correction
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
-  double upper = 1.1;          // hi = upper x the level's Gershgorin bound of D^-1 A
+  double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
 };
 
@@ -49,7 +49,8 @@ class Amg final : public Preconditioner<T> {
   double setup_seconds() const { return setup_seconds_; }      // the host setup of the last new pattern
   double refresh_seconds() const { return refresh_seconds_; }  // the last refresh on the device, waited for
   long refreshes() const { return refreshes_; }
-  // the Gershgorin bound of D^-1 A on each level (the smoothers' interval)
+  // each level's estimate of D^-1 A's spectral radius: the Gershgorin bound of the current values
+  // times the setup's ratio of the power estimate to it (the smoothers' interval)
   const std::vector<double>& bounds() const { return bounds_; }
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -130,6 +131,50 @@ double gershgorin_dinv_a(const CsrPattern& A, const std::vector<double>& a) {
   return rho;
 }
 
+double power_dinv_a(const CsrPattern& A, const std::vector<double>& a, int iterations) {
+  const std::size_t n = A.rows;
+  std::vector<double> s(n, 0.0), u(n, 0.0), v(n, 0.0);  // s: |a_ii|^-1/2, 0 where no diagonal
+  for (std::size_t i = 0; i < n; ++i)
+    for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k)
+      if (static_cast<std::size_t>(A.col[k]) == i && a[k] != 0) s[i] = 1 / std::sqrt(std::fabs(a[k]));
+  // a fixed start (splitmix64 of the row) that has every eigenvector in it
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t z = (i + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    u[i] = s[i] != 0 ? double(z >> 11) * 0x1.0p-53 - 0.5 : 0.0;
+  }
+  auto norm = [](const std::vector<double>& x) {
+    double q = 0;
+    for (double y : x) q += y * y;
+    return std::sqrt(q);
+  };
+  double nu = norm(u), est = 0;
+  for (int it = 0; it < iterations && nu > 0; ++it) {
+    for (std::size_t i = 0; i < n; ++i) {
+      double t = 0;
+      if (s[i] != 0)
+        for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) t += a[k] * s[A.col[k]] * u[A.col[k]];
+      v[i] = s[i] * t;
+    }
+    const double nv = norm(v);
+    est = nv / nu;
+    for (std::size_t i = 0; i < n; ++i) u[i] = nv > 0 ? v[i] / nv : 0.0;
+    nu = nv > 0 ? 1.0 : 0.0;
+  }
+  return est;
+}
+
+namespace {
+// The estimate over the Gershgorin bound, in (0, 1] (1 when there is nothing to estimate).
+double spectrum_ratio(const CsrPattern& A, const std::vector<double>& a, int iterations) {
+  if (iterations <= 0) return 1;
+  const double g = gershgorin_dinv_a(A, a), p = power_dinv_a(A, a, iterations);
+  return g > 0 && p > 0 && std::isfinite(p) ? std::min(1.0, p / g) : 1.0;
+}
+}  // namespace
+
 std::vector<double> dense_inverse(const CsrPattern& A, const std::vector<double>& a) {
   const std::size_t n = A.rows;
   std::vector<double> m(n * n, 0.0), inv(n * n, 0.0);
@@ -180,6 +225,7 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
   std::vector<double> a = values;
   double eps = o.strength;
   for (int level = 0;; ++level) {
+    h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));
     if (A.rows <= o.coarse_size || level + 1 >= o.max_levels) break;
     AmgLevelPlan L;
     L.A = A;
@@ -188,6 +234,7 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     const auto strong = strong_entries(A, a, L.diag_pos, eps);
     const std::size_t nc = aggregate(A, a, strong, L.agg);
     if (nc == 0 || nc >= A.rows || (level > 0 && double(nc) > 0.9 * double(A.rows))) {
+      h.spectrum_ratio.pop_back();  // pushed again for the coarsest below
       if (level == 0 && !o.fallback) {
         std::ostringstream m;
         m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
@@ -212,6 +259,20 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
       }
       L.weak_ptr[i + 1] = static_cast<int>(L.weak.size());
       if (dF != 0 && L.agg[i] >= 0) rho = std::max(rho, (std::fabs(dF) + off) / std::fabs(dF));
+    }
+    // the filtered matrix's radius: its Gershgorin bound, scaled by the power estimate's ratio
+    if (o.spectrum_iterations > 0 && rho > 0) {
+      std::vector<double> aF(a);
+      for (std::size_t i = 0; i < A.rows; ++i) {
+        for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) aF[static_cast<std::size_t>(L.weak[w])] = 0;
+        if (L.diag_pos[i] >= 0) {
+          double dF = a[static_cast<std::size_t>(L.diag_pos[i])];
+          for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) dF += a[static_cast<std::size_t>(L.weak[w])];
+          aF[static_cast<std::size_t>(L.diag_pos[i])] = dF;
+        }
+      }
+      const double p = power_dinv_a(A, aF, o.spectrum_iterations);
+      if (p > 0 && std::isfinite(p)) rho = std::min(rho, p);
     }
     L.omega = rho > 0 ? o.omega_scale / rho : 0.0;
     // P's pattern: each row's own aggregate and those of its strong neighbours
@@ -266,6 +327,7 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     h.levels.push_back(std::move(L));
     eps *= 0.5;  // coarse operators couple more neighbours, each more weakly
   }
+  if (h.spectrum_ratio.size() == h.levels.size()) h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));
   h.coarsest = A;
   return h;
 }
