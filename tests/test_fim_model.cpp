@@ -126,19 +126,25 @@ TEST_CASE("fim: the decks give the serial double run on every backend, balance e
 }
 
 TEST_CASE("fim: the pressure AMG's W-cycle runs a deck to the same result as its V-cycle, on every backend") {
-  // a coarsest level of 8 rows: hierarchies of several levels, where the W-cycle differs
-  auto v = model_of(reference(), "SMALL", {"linear.coarse_size=8"});
+  // a coarsest level of 8 rows: hierarchies of several levels, where the W-cycle differs. Both
+  // converge tightly, so they solve the same equations: at CNV 1e-2 the two runs' Newton iterates
+  // (and their oil) may differ by the tolerance (4.5e-4 once on NVIDIA's OpenCL)
+  const std::vector<std::string> tight = {"linear.coarse_size=8", "newton.cnv=1e-10", "newton.relaxed_pv_fraction=0",
+                                          "newton.mb=1e-13", "newton.wells=1e-10", "newton.max_iterations=30",
+                                          "linear.tolerance=1e-11", "linear.max_iterations=2000"};
+  auto v = model_of(reference(), "SMALL", tight);
   auto& rv = dynamic_cast<Impes3D<double>&>(*v);
   run_to_end(rv);
   const auto sv = rv.final_stats();
   for_each_backend([&](Backend& be) {
-    auto w = model_of(be, "SMALL", {"linear.coarse_size=8", "linear.amg_cycle=\"w\""});
+    auto with_w = tight;
+    with_w.push_back("linear.amg_cycle=\"w\"");
+    auto w = model_of(be, "SMALL", with_w);
     auto& rw = dynamic_cast<Impes3D<double>&>(*w);
     run_to_end(rw);
     const auto sw = rw.final_stats();
     CHECK(rw.time() == doctest::Approx(rv.time()));
-    // both stop within the Newton tolerances (CNV 1e-2): the produced oil agrees to far better than that
-    CHECK(sw.at("oil_produced_sm3") == doctest::Approx(sv.at("oil_produced_sm3")).epsilon(1e-4));
+    CHECK(sw.at("oil_produced_sm3") == doctest::Approx(sv.at("oil_produced_sm3")).epsilon(1e-8));
     for (const auto& bal : rw.balance()) {
       CAPTURE(bal.what);
       CHECK(bal.rel_error() <= bal.tolerance);
