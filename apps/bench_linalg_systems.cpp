@@ -616,7 +616,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
                                     int amg_degree) {
   if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
-  linalg::AmgConfig amg;
+  linalg::AmgConfig amg = s.key == "cpr" ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
   amg.degree = amg_degree;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();

