@@ -151,8 +151,11 @@ double power_dinv_a(const CsrPattern& A, const std::vector<double>& a, int itera
     return std::sqrt(q);
   };
   double nu = norm(u), est = 0;
+  const long rows = static_cast<long>(n);
   for (int it = 0; it < iterations && nu > 0; ++it) {
-    for (std::size_t i = 0; i < n; ++i) {
+    // each row on its own (the norms below stay in row order): the same bits with any thread count
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < rows; ++i) {
       double t = 0;
       if (s[i] != 0)
         for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) t += a[k] * s[A.col[k]] * u[A.col[k]];
