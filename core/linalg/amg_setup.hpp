@@ -28,7 +28,7 @@ struct AmgOptions {
   std::size_t coarse_size = 500;  // a level of at most this many rows is solved directly
   int max_levels = 20;
   // 1.5 rather than the textbook 4/3: the power estimate of rho is from below, and 1.5 took fewer
-  // iterations on Poisson 64^3-128^3, the SPE10-shaped system and HETERO's CPR (docs/linalg.md)
+  // iterations on Poisson 64^3-128^3 and the SPE10-shaped system (docs/linalg.md)
   double omega_scale = 1.5;
   // Power iterations that estimate each level's spectral radius of D^-1 A (and of D_F^-1 A_F for
   // omega); 0: the Gershgorin bounds. On coarse levels Gershgorin overestimates it 1.5-5x
