@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
+
+#include <omp.h>
 
 #include "core/base/error.hpp"
 #include "core/kernels/amg.hpp"
@@ -174,6 +177,33 @@ TEST_CASE("amg setup: the power estimate of D^-1 A's spectral radius, and each l
   for (double q : hg.spectrum_ratio) CHECK(q == 1.0);
   CHECK(hg.levels[0].omega <= L.omega);
   CHECK(hg.levels[1].omega < h.levels[1].omega);
+}
+
+TEST_CASE("amg setup: the same hierarchy, bit for bit, with any thread count") {
+  // the power iterations, P's values and the Galerkin products run over rows with OpenMP
+  const auto pr = diffusion(23, 19, 17, 11);
+  AmgOptions o;
+  o.coarse_size = 50;
+  const int threads = omp_get_max_threads();
+  auto with = [&](int n) {
+    omp_set_num_threads(n);
+    auto h = amg_setup(pr.A, pr.a, o);
+    std::vector<double> p, r, ac;
+    amg_p_values(h.levels[0], pr.a, p);
+    r.resize(h.levels[0].R.nnz());
+    for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[std::size_t(h.levels[0].r_from_p[k])];
+    amg_galerkin(h.levels[0], pr.a, p, r, ac);
+    return std::tuple(std::move(h), std::move(p), std::move(ac));
+  };
+  const auto [h1, p1, ac1] = with(1);
+  const auto [h3, p3, ac3] = with(3);
+  omp_set_num_threads(threads);
+  REQUIRE(h1.levels.size() == h3.levels.size());
+  CHECK(h1.spectrum_ratio == h3.spectrum_ratio);
+  for (std::size_t l = 0; l < h1.levels.size(); ++l) CHECK(h1.levels[l].omega == h3.levels[l].omega);
+  CHECK(h1.coarsest.col == h3.coarsest.col);
+  CHECK(p1 == p3);
+  CHECK(ac1 == ac3);
 }
 
 TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked") {

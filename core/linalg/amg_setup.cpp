@@ -84,7 +84,9 @@ std::size_t aggregate(const CsrPattern& A, const std::vector<double>& a, const s
 
 void amg_p_values(const AmgLevelPlan& L, const std::vector<double>& a, std::vector<double>& p) {
   p.assign(L.P.nnz(), 0.0);
-  for (std::size_t i = 0; i < L.P.rows; ++i) {
+  const long rows = static_cast<long>(L.P.rows);
+#pragma omp parallel for schedule(static)  // row by row, as the galerkin product below
+  for (long i = 0; i < rows; ++i) {
     if (L.P.ptr[i] == L.P.ptr[i + 1]) continue;
     double dF = L.diag_pos[i] >= 0 ? a[static_cast<std::size_t>(L.diag_pos[i])] : 0.0;
     for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) dF += a[static_cast<std::size_t>(L.weak[w])];
@@ -100,7 +102,10 @@ void amg_p_values(const AmgLevelPlan& L, const std::vector<double>& a, std::vect
 void amg_galerkin(const AmgLevelPlan& L, const std::vector<double>& a, const std::vector<double>& p,
                   const std::vector<double>& r, std::vector<double>& ac) {
   ac.assign(L.Ac.nnz(), 0.0);
-  for (std::size_t I = 0; I < L.Ac.rows; ++I) {
+  const long rows = static_cast<long>(L.Ac.rows);
+  // each coarse row sums into its own entries, in a fixed order: the same bits with any thread count
+#pragma omp parallel for schedule(dynamic, 256)
+  for (long I = 0; I < rows; ++I) {
     const int b = L.Ac.ptr[I], e = L.Ac.ptr[I + 1];
     for (int k = L.R.ptr[I]; k < L.R.ptr[I + 1]; ++k) {
       const int i = L.R.col[k];
