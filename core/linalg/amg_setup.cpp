@@ -233,7 +233,6 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
   std::vector<double> a = values;
   double eps = o.strength;
   for (int level = 0;; ++level) {
-    h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));
     if (A.rows <= o.coarse_size || level + 1 >= o.max_levels) break;
     AmgLevelPlan L;
     L.A = A;
@@ -242,7 +241,6 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     const auto strong = strong_entries(A, a, L.diag_pos, eps);
     const std::size_t nc = aggregate(A, a, strong, L.agg);
     if (nc == 0 || nc >= A.rows || (level > 0 && double(nc) > 0.9 * double(A.rows))) {
-      h.spectrum_ratio.pop_back();  // pushed again for the coarsest below
       if (level == 0 && !o.fallback) {
         std::ostringstream m;
         m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
@@ -252,7 +250,11 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
       }
       break;
     }
-    // the weak entries of each row and the filtered rows' Gershgorin bound
+    h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));
+    // the weak entries of each row, the filtered rows' Gershgorin bound and, for the power estimate,
+    // the filtered values (aF: the weak entries 0, each diagonal d_F)
+    const bool estimate = o.spectrum_iterations > 0;
+    std::vector<double> aF(estimate ? a : std::vector<double>{});
     L.weak_ptr.assign(A.rows + 1, 0);
     double rho = 0;
     for (std::size_t i = 0; i < A.rows; ++i) {
@@ -263,22 +265,15 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
         else {
           L.weak.push_back(k);
           dF += a[k];
+          if (estimate) aF[k] = 0;
         }
       }
       L.weak_ptr[i + 1] = static_cast<int>(L.weak.size());
+      if (estimate && L.diag_pos[i] >= 0) aF[static_cast<std::size_t>(L.diag_pos[i])] = dF;
       if (dF != 0 && L.agg[i] >= 0) rho = std::max(rho, (std::fabs(dF) + off) / std::fabs(dF));
     }
-    // the filtered matrix's radius: its Gershgorin bound, scaled by the power estimate's ratio
-    if (o.spectrum_iterations > 0 && rho > 0) {
-      std::vector<double> aF(a);
-      for (std::size_t i = 0; i < A.rows; ++i) {
-        for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) aF[static_cast<std::size_t>(L.weak[w])] = 0;
-        if (L.diag_pos[i] >= 0) {
-          double dF = a[static_cast<std::size_t>(L.diag_pos[i])];
-          for (int w = L.weak_ptr[i]; w < L.weak_ptr[i + 1]; ++w) dF += a[static_cast<std::size_t>(L.weak[w])];
-          aF[static_cast<std::size_t>(L.diag_pos[i])] = dF;
-        }
-      }
+    // rho: the power estimate of D_F^-1 A_F's radius where it is below the Gershgorin bound
+    if (estimate && rho > 0) {
       const double p = power_dinv_a(A, aF, o.spectrum_iterations);
       if (p > 0 && std::isfinite(p)) rho = std::min(rho, p);
     }
@@ -335,7 +330,7 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     h.levels.push_back(std::move(L));
     eps *= 0.5;  // coarse operators couple more neighbours, each more weakly
   }
-  if (h.spectrum_ratio.size() == h.levels.size()) h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));
+  h.spectrum_ratio.push_back(spectrum_ratio(A, a, o.spectrum_iterations));  // the coarsest's
   h.coarsest = A;
   return h;
 }

@@ -23,9 +23,9 @@ namespace poreflow::linalg {
 
 // The pressure stage's AMG keeps the Gershgorin bounds and the textbook prolongator omega of 4/3.
 // With the power estimates (AmgOptions::spectrum_iterations) the fully implicit SPE10 deck's linear
-// solves diverged (relative residual 33 after 200 iterations, 353 step cuts by day 1300, against 4
-// cuts in the whole run before): the pressure matrix is not symmetric and its values move between
-// the hierarchy's refreshes, so the margin of the Gershgorin bound is needed there.
+// solves failed (353 step cuts by day 1306, against 4 in the whole run before): CPR reuses the
+// hierarchy while the pressure values move, and its finest level smooths the live operator with
+// the last refresh's bound, whose Gershgorin margin covered that drift (docs/linalg.md).
 inline AmgConfig cpr_pressure_amg() {
   AmgConfig c;
   c.setup.omega_scale = 4.0 / 3.0;
