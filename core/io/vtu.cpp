@@ -300,4 +300,22 @@ void write_vtu(const fs::path& file, const HexGrid& grid, const std::vector<VtkF
   close_checked(out, file);
 }
 
+void write_pvtu(const fs::path& file, const std::vector<VtkField>& cell_fields, const std::vector<std::string>& pieces) {
+  const std::string ctx = "write_pvtu '" + file.string() + "': ";
+  if (pieces.empty()) throw Error(ctx + "no pieces");
+  std::string xml = "<?xml version=\"1.0\"?>\n";
+  xml += std::string("<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"") + byte_order() +
+         "\" header_type=\"UInt64\">\n  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData/>\n    <PCellData>\n";
+  for (const auto& f : cell_fields)
+    xml += "      <PDataArray type=\"Float64\" Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
+           std::to_string(f.components) + "\"/>\n";
+  xml += "      <PDataArray type=\"Int64\" Name=\"cell_index\" NumberOfComponents=\"1\"/>\n    </PCellData>\n";
+  xml += "    <PPoints>\n      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
+  for (const auto& p : pieces) xml += "    <Piece Source=\"" + xml_escape(p) + "\"/>\n";
+  xml += "  </PUnstructuredGrid>\n</VTKFile>\n";
+  auto out = open_for_write(file);
+  out << xml;
+  close_checked(out, file);
+}
+
 }  // namespace poreflow::io

@@ -42,4 +42,11 @@ HexGrid hex_grid_cartesian(int nx, int ny, int nz, const std::vector<double>& dx
 void write_vtu(const std::filesystem::path& file, const HexGrid& grid, const std::vector<VtkField>& cell_data,
                double time = std::numeric_limits<double>::quiet_NaN());
 
+// Writes a .pvtu file: a grid in pieces, each a .vtu that write_vtu wrote with the same fields
+// (names and components, in order; cell_index added as there). pieces: the pieces' paths
+// relative to the .pvtu's folder. A run over several processes writes one piece a process
+// (docs/mpi.md). Throws poreflow::Error naming the path on failure.
+void write_pvtu(const std::filesystem::path& file, const std::vector<VtkField>& cell_fields,
+                const std::vector<std::string>& pieces);
+
 }  // namespace poreflow::io

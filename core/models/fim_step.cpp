@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -110,6 +112,9 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
     }
   be.upload(*jac_.active, active.data(), E_ * sizeof(int));
   wells_ = well_arrays();
+  // decomposed (docs/mpi.md): the Jacobian's products fill the Krylov vectors' ghosts from the
+  // neighbours; its preconditioners (ILU0, the pressure AMG) see this process's rows alone
+  jop_.set_exchange(a_.halo2);
   // the state: (p, S_w) from the arrays, and the masses of that state by this scheme's physics
   be.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
   be.fim().masses({precision_of<T>(), a_.grid, &a_.prm.buffer(), a_.prm.size(), &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer()});
@@ -153,6 +158,7 @@ FimWells FimStep<T>::well_arrays() {
 template <class T>
 void FimStep<T>::assemble(double dt) {
   const Precision prec = precision_of<T>();
+  if (a_.halo2) a_.halo2->exchange(x_.buffer());  // the faces across a cut read the neighbours' (p, S_w)
   auto k = be_.fim();
   k.assemble({prec, a_.grid, &a_.prm.buffer(), a_.prm.size(), dt, &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer(), wells_,
               &jac_.coef.buffer(), &res_.buffer(), &cnv_.buffer(), &mbw_.buffer(), &mbo_.buffer(), nm_.cnv,
@@ -181,6 +187,11 @@ typename FimStep<T>::Measures FimStep<T>::measure() {
     if (!std::isfinite(double(s[FIM_WS_BHP])) || !std::isfinite(double(s[FIM_WS_RES]))) m.finite = false;
     if (std::lround(double(s[FIM_WS_CTRL])) == IMP_CTRL_RATE)
       m.well = std::max(m.well, std::fabs(double(s[FIM_WS_RES])) / std::max(settings_[w].rate, 1.0));
+  }
+  // decomposed: a well lives on one process (shut on the others), and every process decides alike
+  if (!comm_.single()) {
+    m.well = comm_.max(m.well);
+    m.finite = !comm_.any(!m.finite);
   }
   return m;
 }
@@ -217,9 +228,11 @@ bool FimStep<T>::switch_controls() {
     any = true;
   }
   if (any) ws_.upload(ws_host_);
-  return any;
+  return comm_.any(any);  // every process assembles again when one switched
 }
 
+// The cell of the largest CNV (NaN first) over every process, named by the grid's indices: the
+// process that holds it (the lowest of equals) describes it to the others.
 template <class T>
 std::string FimStep<T>::worst_cell() const {
   const auto c = cnv_.download();
@@ -233,9 +246,20 @@ std::string FimStep<T>::worst_cell() const {
   const auto x = x_.download();
   std::ostringstream o;
   o.precision(4);
-  o << "; the worst cell (" << i + 1 << ", " << j + 1 << ", " << k + 1 << "): " << (worst < E_ ? "water" : "oil")
-    << " CNV " << double(c[worst]) << " at p = " << double(x[2 * L]) << " bar, S_w = " << double(x[2 * L + 1]);
-  return o.str();
+  o << "; the worst cell (" << a_.origin[0] + i + 1 << ", " << a_.origin[1] + j + 1 << ", " << a_.origin[2] + k + 1
+    << "): " << (worst < E_ ? "water" : "oil") << " CNV " << double(c[worst]) << " at p = " << double(x[2 * L])
+    << " bar, S_w = " << double(x[2 * L + 1]);
+  if (comm_.single()) return o.str();
+  const double mine = std::isnan(double(c[worst])) ? std::numeric_limits<double>::infinity() : double(c[worst]);
+  const double top = comm_.max(mine);
+  const int n = comm_.size();
+  const int from = n - static_cast<int>(comm_.max(mine == top ? double(n - comm_.rank()) : 0.0));
+  std::string text = o.str();
+  std::uint64_t len = text.size();
+  comm_.broadcast(&len, sizeof len, from);
+  text.resize(len);
+  comm_.broadcast(text.data(), len, from);
+  return text;
 }
 
 template <class T>
@@ -335,6 +359,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     o[IMP_O_CTRL] = ctrl;
     o[IMP_O_RHO] = double(s[FIM_WS_RHO]);
   }
+  a_.combine_wells(comm_, result_.well);
   at.ok = true;
   at.newton = it;
   return at;

@@ -132,13 +132,17 @@ std::unique_ptr<ReservoirScheme<T>> make_scheme(Backend& be, const Communicator&
 std::unique_ptr<ImpesPart> part_of(const Communicator& comm, const Impes3DConfig& cfg, const ImpesGeometry& geo,
                                    const ImpesWellArrays& wa) {
   if (comm.single()) return nullptr;
-  if (cfg.numerics.scheme == ReservoirSchemeKind::Fim)
-    throw ConfigError("case '" + cfg.input.source + "': the fully implicit scheme runs in one process only so far (" +
-                      std::to_string(comm.size()) + " processes here); set scheme = \"impes\" with pressure.solver = \"cg\", "
-                      "or run one process (docs/mpi.md)");
   // SOR's red-black colours are the grid's when every box starts at an even index
-  const Decomposition d = decompose_impes(cfg.input, geo, comm.size(), cfg.numerics.solver == PressureSolver::Sor);
+  const bool sor = cfg.numerics.scheme == ReservoirSchemeKind::Impes && cfg.numerics.solver == PressureSolver::Sor;
+  const Decomposition d = decompose_impes(cfg.input, geo, comm.size(), sor);
   return std::make_unique<ImpesPart>(make_impes_part(cfg.input, geo, wa, d, comm.rank()));
+}
+
+// the exchange of the fully implicit scheme's two values a cell (null in one process, or IMPES)
+std::unique_ptr<HaloExchange> halo2_of(const Communicator& comm, const Impes3DConfig& cfg, const ImpesPart* part, Backend& be,
+                                       Precision prec) {
+  if (!part || cfg.numerics.scheme != ReservoirSchemeKind::Fim) return nullptr;
+  return std::make_unique<HaloExchange>(comm, part->dec, be, part->geo.box, prec, cfg.numerics.cell_shape, 2);
 }
 
 ImpesState local_state(const ImpesState& whole, const ImpesGeometry& geo, const ImpesPart* part) {
@@ -146,10 +150,16 @@ ImpesState local_state(const ImpesState& whole, const ImpesGeometry& geo, const 
 }
 
 template <class T>
-ReservoirArrays<T>& with_part(ReservoirArrays<T>& a, const HaloExchange* halo, const ImpesPart* part, std::size_t wells) {
+ReservoirArrays<T>& with_part(ReservoirArrays<T>& a, const HaloExchange* halo, const HaloExchange* halo2, const ImpesPart* part,
+                              std::size_t wells) {
   a.halo = halo;
-  if (part)
+  a.halo2 = halo2;
+  if (part) {
     for (std::size_t w = 0; w < wells; ++w) a.own_well.push_back(part->owns(w) ? 1 : 0);
+    a.origin[0] = part->box.i0;
+    a.origin[1] = part->box.j0;
+    a.origin[2] = part->box.k0;
+  }
   return a;
 }
 
@@ -172,6 +182,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       part_(part_of(comm, cfg_, geo_, wa_)),
       halo_(part_ ? std::make_unique<HaloExchange>(comm, part_->dec, be, part_->geo.box, precision_of<T>(), cfg_.numerics.cell_shape)
                   : nullptr),
+      halo2_(halo2_of(comm, cfg_, part_.get(), be, precision_of<T>())),
       initial_(std::make_unique<ImpesState>(local_state(initial_state(cfg_.input, geo_, prm_host_), geo_, part_.get()))),
       settings_(initial_settings(cfg_.input)),
       step_settings_(settings_),
@@ -179,7 +190,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       wells_(cfg_.input.wells.size()),
       clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, cfg_.numerics.tables),
-      scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
+      scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), halo2_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
                              cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, first_dt())) {
   initial_.reset();
   if (part_) {
@@ -563,17 +574,35 @@ std::string Impes3D<T>::progress() const {
 }
 
 template <class T>
-std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
+std::vector<double> Impes3D<T>::box_values(const Field<T>& f) const {
   const auto v = f.download();
+  const auto& geo = part_->geo;
+  std::vector<double> mine;
+  mine.reserve(part_->cells.size());
+  for (long k = 0; k < geo.box.nz; ++k)
+    for (long j = 0; j < geo.box.ny; ++j)
+      for (long i = 0; i < geo.box.nx; ++i) mine.push_back(double(v[geo.at(i, j, k)]));
+  return mine;
+}
+
+template <class T>
+typename Impes3D<T>::Piece Impes3D<T>::piece() const {
+  Piece p;
+  if (!part_) return p;
+  p.index = comm_.rank();
+  p.count = comm_.size();
+  p.cells = part_->cells;
+  p.pressure = box_values(arrays_.p);
+  p.saturation = box_values(arrays_.sw);
+  return p;
+}
+
+template <class T>
+std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
   const auto& g = cfg_.input.grid;
   if (part_) {
     // decomposed: every process's cells to process 0 (collective; empty elsewhere)
-    const auto& geo = part_->geo;
-    std::vector<double> mine;
-    mine.reserve(part_->cells.size());
-    for (long k = 0; k < geo.box.nz; ++k)
-      for (long j = 0; j < geo.box.ny; ++j)
-        for (long i = 0; i < geo.box.nx; ++i) mine.push_back(double(v[geo.at(i, j, k)]));
+    const std::vector<double> mine = box_values(f);
     const int n = comm_.size();
     std::vector<std::size_t> counts(static_cast<std::size_t>(n));
     for (int r = 0; r < n; ++r) counts[static_cast<std::size_t>(r)] = static_cast<std::size_t>(part_->dec.box(r).cells()) * sizeof(double);
@@ -590,6 +619,7 @@ std::vector<double> Impes3D<T>::cells_of(const Field<T>& f) const {
     }
     return out;
   }
+  const auto v = f.download();
   std::vector<double> out(g.cells(), 0.0);
   for (long k = 0; k < g.nz; ++k)
     for (long j = 0; j < g.ny; ++j)

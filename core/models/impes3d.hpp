@@ -76,6 +76,15 @@ class Reservoir : public Model {
   virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (reads the pressure back)
   virtual std::vector<double> pressure() const = 0;    // per cell (nx ny nz), 0 for inactive cells
   virtual std::vector<double> saturation() const = 0;
+  // A decomposed run's piece of a snapshot (docs/mpi.md): this process's number of `count`, its
+  // cells (the grid's indices, in its box's order) with their pressure and S_w, read from its own
+  // device (nothing gathered). One process: count 1 and nothing else.
+  struct Piece {
+    int index = 0, count = 1;
+    std::vector<std::size_t> cells;
+    std::vector<double> pressure, saturation;
+  };
+  virtual Piece piece() const = 0;
 };
 
 template <class T>
@@ -111,6 +120,7 @@ class Impes3D final : public Reservoir {
   double mean_pressure() const override;
   std::vector<double> pressure() const override;
   std::vector<double> saturation() const override;
+  Piece piece() const override;
 
   long retries() const { return clock_.cuts(); }
   // the pressure solver's iterations (IMPES), or the linear solver's (fully implicit)
@@ -137,6 +147,7 @@ class Impes3D final : public Reservoir {
   double injection_dt() const;  // days
   double first_dt() const;
   std::vector<double> cells_of(const Field<T>& f) const;
+  std::vector<double> box_values(const Field<T>& f) const;  // decomposed: this box's cells, in its order
   std::string worst_cell() const;
   void bind_state();
   // this process's grid and completions: its part's in a decomposed run, else the whole's
@@ -154,6 +165,7 @@ class Impes3D final : public Reservoir {
   std::vector<double> prm_host_;
   std::unique_ptr<ImpesPart> part_;        // this process's part of a decomposed run (null: one process)
   std::unique_ptr<HaloExchange> halo_;
+  std::unique_ptr<HaloExchange> halo2_;  // the fully implicit scheme's: (p, S_w) and its solves' vectors
   std::unique_ptr<ImpesState> initial_;  // this process's initial state on the host, until the device has it
   // the wells: their settings as the schedule left them and during the last step, their results
   std::vector<WellSetting> settings_, step_settings_;

@@ -68,6 +68,14 @@ ReservoirArrays<T>::ReservoirArrays(Backend& be, const ImpesInput& in, const Imp
 }
 
 template <class T>
+void ReservoirArrays<T>::combine_wells(const Communicator& comm, std::vector<double>& words) const {
+  if (own_well.empty()) return;
+  for (std::size_t w = 0; w < own_well.size(); ++w)
+    if (!own_well[w]) std::fill_n(words.begin() + static_cast<long>(w) * IMP_NWO, IMP_NWO, 0.0);
+  comm.sum(words);
+}
+
+template <class T>
 ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a, ImpesNumerics& nm, const ImpesInput& in, const ImpesGeometry& geo,
                         const std::vector<double>& prm_host, const ImpesState& st, double dt_first)
     : be_(be), comm_(comm), a_(a), nm_(nm), E_(a.extent()) {
@@ -258,12 +266,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
   for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
   for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
-  // a well's words count where its completions are: its process's, added up on every process
-  if (!a_.own_well.empty()) {
-    for (std::size_t w = 0; w < a_.own_well.size(); ++w)
-      if (!a_.own_well[w]) std::fill_n(result_.well.begin() + static_cast<long>(w) * IMP_NWO, IMP_NWO, 0.0);
-    comm_.sum(result_.well);
-  }
+  a_.combine_wells(comm_, result_.well);  // a well's words count where its completions are
   at.ok = true;
   return at;
 }

@@ -17,6 +17,9 @@ struct ReservoirArrays {
   ReservoirArrays(Backend& be, const ImpesInput& in, const ImpesGeometry& geo, const ImpesWellArrays& wa,
                   const std::vector<double>& prm, const ImpesState& initial, TableSpace tables);
   std::size_t extent() const { return geo_box.extent(); }
+  // decomposed: each well's words (IMP_NWO a well) from the process that holds it, on every
+  // process (the others' zeroed, then summed); nothing in one process
+  void combine_wells(const Communicator& comm, std::vector<double>& words) const;
 
   Box3 geo_box;
   Field<T> tx, ty, tz, depth, pv0, prm;  // static
@@ -31,6 +34,11 @@ struct ReservoirArrays {
   // process
   const HaloExchange* halo = nullptr;
   std::vector<char> own_well;
+  // the exchange of two values a cell (the fully implicit scheme's (p, S_w) and its Newton
+  // systems' vectors; nullptr in one process or under IMPES), and the box's first cell in the grid
+  // (a message names a cell by the grid's indices)
+  const HaloExchange* halo2 = nullptr;
+  long origin[3] = {0, 0, 0};
 };
 
 }  // namespace poreflow

@@ -125,10 +125,11 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
     spdlog::info("restarted at t = {:g}, step {}", m.time(), m.steps());
   }
   int snapshot_index = 0;
-  if (o.enabled && o.writer) {
+  if (o.enabled) {
+    // every process of a decomposed run may write its piece of a snapshot; process 0 reports
     std::error_code ec;
     std::filesystem::create_directories(o.dir, ec);
-    if (ec) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
+    if (ec && o.writer) throw ConfigError("cannot create the output folder '" + o.dir.string() + "': " + ec.message());
     if (resume) snapshot_index = static_cast<int>(resume->integer("snapshot_index"));
   }
   for (auto& ob : observers)

@@ -25,13 +25,20 @@ std::size_t completions_of(const ImpesInput& in) {
 }
 
 // The standard observers in the order they write: the CSV series, the snapshots, the plots (the
-// model's own, then its colour maps); then what the case adds.
+// model's own, then its colour maps); then what the case adds. The other processes of a
+// decomposed run write nothing, or (pieces: the snapshot writer writes one a process) their
+// pieces of the snapshots.
 using Extra = std::function<void(Observers&, const OutputOptions&)>;
 using Plots = std::function<void(Observers&, const OutputOptions&)>;
-std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapshot, Plots plots, Extra extra = nullptr) {
-  return [snapshot, plots, extra](const OutputOptions& o) {
+std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapshot, Plots plots, Extra extra = nullptr,
+                                                       bool pieces = false) {
+  return [snapshot, plots, extra, pieces](const OutputOptions& o) {
     Observers obs;
     if (!o.enabled) return obs;
+    if (!o.writer) {
+      if (pieces && o.vtk) obs.push_back(io::vtk_pieces(o.dir, snapshot));
+      return obs;
+    }
     if (o.csv) obs.push_back(io::csv_series(o.dir));
     if (o.vtk) obs.push_back(io::vtk_snapshots(o.dir, snapshot));
     if (o.png) plots(obs, o);
@@ -91,7 +98,8 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
                           },
                           [deck](Observers& obs, const OutputOptions& o) {
                             if (deck) obs.push_back(io::eclipse_summary(deck, o.dir, o.series_every));
-                          });
+                          },
+                          true);
   } else if (name == "fluids3d") {
     const auto cfg = read_fluids3d_config(cf);
     go(
@@ -112,7 +120,7 @@ std::unique_ptr<Model> make_model(io::CaseFile& cf, Backend& be, Precision prec,
 }
 
 RunReport run_simulation(Simulation& sim, const OutputOptions& out, bool progress, const CheckpointOptions& ck) {
-  Observers obs = out.writer ? sim.outputs(out) : Observers{};
+  Observers obs = sim.outputs(out);
   return run_model(*sim.model, obs, out, progress, ck);
 }
 

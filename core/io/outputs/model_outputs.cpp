@@ -66,29 +66,63 @@ std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, 
   return file;
 }
 
+namespace {
+
+// the file of piece `index` of a snapshot written in pieces
+std::string piece_file(const std::string& stem, int index) { return stem + "_piece" + std::to_string(index) + ".vtu"; }
+
+}  // namespace
+
+// One process: the whole grid's active cells in one .vtu. Decomposed (docs/mpi.md): every process
+// writes its own cells as a piece from its own device, and process 0 the .pvtu that ties them.
 SnapshotWriter impes3d_snapshot() {
-  auto hex = std::make_shared<std::unique_ptr<HexGrid>>();  // built at the first snapshot, then kept
-  return [hex](const Model& m, const std::filesystem::path& dir, const std::string& stem) {
+  // built at the first snapshot, then kept: the hexahedra of this process's cells, and where each
+  // one's values are in the piece (decomposed)
+  struct Cache {
+    std::unique_ptr<HexGrid> hex;
+    std::vector<std::size_t> at;
+  };
+  auto cache = std::make_shared<Cache>();
+  return [cache](const Model& m, const std::filesystem::path& dir, const std::string& stem) {
     const Reservoir& r = reservoir(m);
     const auto& g = r.config().input.grid;
     const auto& geo = r.geometry();
-    if (!*hex) {
-      std::vector<int> active(g.cells());
+    const Reservoir::Piece piece = r.piece();
+    const bool pieces = piece.count > 1;
+    if (!cache->hex) {
+      std::vector<int> active(g.cells(), 0), mine(pieces ? g.cells() : 0, -1);
+      for (std::size_t n = 0; n < piece.cells.size(); ++n) mine[piece.cells[n]] = static_cast<int>(n);
       for (long k = 0; k < g.nz; ++k)
         for (long j = 0; j < g.ny; ++j)
-          for (long i = 0; i < g.nx; ++i) active[g.index(i, j, k)] = geo.pv0[geo.at(i, j, k)] > 0;
-      *hex = std::make_unique<HexGrid>(hex_grid_cartesian(g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.tops, active));
+          for (long i = 0; i < g.nx; ++i) {
+            const std::size_t c = g.index(i, j, k);
+            active[c] = geo.pv0[geo.at(i, j, k)] > 0 && (!pieces || mine[c] >= 0);
+          }
+      cache->hex = std::make_unique<HexGrid>(hex_grid_cartesian(g.nx, g.ny, g.nz, g.dx, g.dy, g.dz, g.tops, active));
+      for (auto c : cache->hex->cell_index) cache->at.push_back(pieces ? static_cast<std::size_t>(mine[c]) : c);
     }
-    const auto p = r.pressure(), s = r.saturation();
+    const auto p = pieces ? piece.pressure : r.pressure(), s = pieces ? piece.saturation : r.saturation();
     std::vector<double> pa, sa, pe, po;
-    for (auto c : (*hex)->cell_index) {
-      pa.push_back(p[c]);
-      sa.push_back(s[c]);
+    for (std::size_t n = 0; n < cache->at.size(); ++n) {
+      const auto c = static_cast<std::size_t>(cache->hex->cell_index[n]);
+      pa.push_back(p[cache->at[n]]);
+      sa.push_back(s[cache->at[n]]);
       pe.push_back(g.permx[c]);
       po.push_back(g.poro[c]);
     }
-    const std::string file = stem + ".vtu";
-    write_vtu(dir / file, **hex, {{"pressure", pa}, {"sw", sa}, {"permx", pe}, {"poro", po}}, r.time());
+    std::vector<VtkField> fields = {{"pressure", pa}, {"sw", sa}, {"permx", pe}, {"poro", po}};
+    if (!pieces) {
+      const std::string file = stem + ".vtu";
+      write_vtu(dir / file, *cache->hex, fields, r.time());
+      return file;
+    }
+    write_vtu(dir / piece_file(stem, piece.index), *cache->hex, fields, r.time());
+    if (piece.index != 0) return std::string();
+    std::vector<std::string> names;
+    for (int i = 0; i < piece.count; ++i) names.push_back(piece_file(stem, i));
+    for (auto& f : fields) f.values.clear();  // the .pvtu names them only
+    const std::string file = stem + ".pvtu";
+    write_pvtu(dir / file, fields, names);
     return file;
   };
 }

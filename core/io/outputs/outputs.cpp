@@ -95,6 +95,16 @@ class VtkSnapshots final : public Observer {
   std::vector<PvdCollection::Entry> entries_;
 };
 
+class VtkPieces final : public Observer {
+ public:
+  VtkPieces(std::filesystem::path dir, SnapshotWriter write) : dir_(std::move(dir)), write_(std::move(write)) {}
+  void snapshot(const Model& m, int index) override { (void)write_(m, dir_, snapshot_stem(m.name(), index)); }
+
+ private:
+  std::filesystem::path dir_;
+  SnapshotWriter write_;
+};
+
 class PngPlots final : public Observer {
  public:
   PngPlots(std::filesystem::path dir, PlotWriter draw) : dir_(std::move(dir)), draw_(std::move(draw)) {}
@@ -119,6 +129,9 @@ std::string write_image_snapshot(const Model& m, const std::filesystem::path& di
 std::unique_ptr<Observer> csv_series(const std::filesystem::path& dir) { return std::make_unique<CsvSeries>(dir); }
 std::unique_ptr<Observer> vtk_snapshots(const std::filesystem::path& dir, SnapshotWriter write) {
   return std::make_unique<VtkSnapshots>(dir, std::move(write));
+}
+std::unique_ptr<Observer> vtk_pieces(const std::filesystem::path& dir, SnapshotWriter write) {
+  return std::make_unique<VtkPieces>(dir, std::move(write));
 }
 std::unique_ptr<Observer> png_plots(const std::filesystem::path& dir, PlotWriter draw) {
   return std::make_unique<PngPlots>(dir, std::move(draw));

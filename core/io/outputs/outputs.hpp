@@ -23,6 +23,9 @@ using SnapshotWriter = std::function<std::string(const Model& m, const std::file
 std::string write_image_snapshot(const Model& m, const std::filesystem::path& dir, const std::string& stem);
 // <dir>/<model>.pvd and one file per snapshot() made by `write`
 std::unique_ptr<Observer> vtk_snapshots(const std::filesystem::path& dir, SnapshotWriter write = write_image_snapshot);
+// the other processes of a decomposed run whose writer writes pieces (docs/mpi.md): each
+// snapshot() calls `write` for this process's piece, and keeps no collection
+std::unique_ptr<Observer> vtk_pieces(const std::filesystem::path& dir, SnapshotWriter write);
 
 // Draws the model's plots for snapshot `stem` (<dir>/<stem>.png and any others it adds).
 using PlotWriter = std::function<void(const Model& m, const std::filesystem::path& png)>;
