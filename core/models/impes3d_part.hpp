@@ -1,7 +1,8 @@
 #pragma once
 // impes3d over several processes (docs/mpi.md): the grid cut into one box per process, and this
-// process's share of what the model builds on the host from the whole input. Every process reads
-// the whole case and builds the whole grid's geometry (the outputs read it); from that it cuts:
+// process's share of what the model builds on the host from the whole input. Every process holds
+// the whole input (a deck's read by process 0 and sent) and builds the whole grid's geometry (the
+// outputs read it); from that it cuts:
 //   - the geometry of its box, with a halo of 1 that holds the neighbours' transmissibilities and
 //     depths across a shared face (the fluxes there are the same as in one process) and no pore
 //     volume (the kernels read a cell's own only; sums over the box count its cells alone);

@@ -81,7 +81,7 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
     sim.outputs = outputs(io::write_image_snapshot, maps_of(io::adi2d_maps));
   } else if (name == "impes3d") {
     // its reader checks the grid's need before it builds per-cell arrays from the case
-    const auto c = read_impes3d_case(cf, be, prec, comm.size());
+    const auto c = read_impes3d_case(cf, be, prec, comm);
     const auto& in = c.config.input;
     go(
         [&]() -> std::unique_ptr<Model> {

@@ -75,7 +75,7 @@ mpi 3 run "$src/validation/decks/QFS.DATA" --backend omp --set scheme=impes --se
 # the same deck with its default scheme, fully implicit, on 2 processes: the series of one process's
 # to 1e-3 (its Newton converges to CNV 1e-2 on each), the linear iterations aside (CPR works per
 # process: more of them)
-qfs=(run "$src/validation/decks/QFS.DATA" --backend omp --set output.png=false -q)
+qfs=(run "$src/validation/decks/QFS.DATA" --backend omp --set output.png=false)
 "$bin" "${qfs[@]}" -o "$tmp/fim1" > "$tmp/fim1.log" 2>&1 || fail "the fully implicit deck, one process: $(tail -n 3 "$tmp/fim1.log")"
 mpi 2 "${qfs[@]}" -o "$tmp/fim2" > "$tmp/fim2.log" 2>&1 || fail "the fully implicit deck, two processes: $(tail -n 3 "$tmp/fim2.log")"
 # (relative to the column's largest value: a cumulative is compared at its scale, not at its start)
@@ -88,6 +88,8 @@ if ! diff_out=$(awk -F, 'NR == FNR { a[FNR] = $0; n = FNR; for (i = 1; i <= NF; 
 else
   echo "ok: the fully implicit deck on 2 processes = one process's to 1e-3"
 fi
+# the deck read once: by process 0, which sends what it read to the other
+grep -q "deck QFS.DATA read by process 0 alone and its input sent to the others (2 processes in all)" "$tmp/fim2.log" || fail "the deck was not read once: $(head -n 3 "$tmp/fim2.log")"
 
 if "$bin" info | grep -q "^checkpoints: HDF5"; then
   mpi 2 "${case1[@]}" -o "$tmp/ck" --checkpoint-every 25 > "$tmp/ck.log" 2>&1 || fail "checkpoints: $(tail -n 3 "$tmp/ck.log")"

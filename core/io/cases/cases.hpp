@@ -25,7 +25,8 @@ struct ImpesCase {
   std::shared_ptr<const eclipse::Deck> deck;  // when the input came from an Eclipse deck: its summary files
 };
 // The grid's memory need in prec is checked against the backend before any per-cell array is built.
-// processes: a run cut between them checks each device for its share (docs/mpi.md)
-ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, int processes = 1);
+// comm: a run cut between its processes checks each device for its share, and a deck is read by
+// process 0 alone and sent to the others (docs/mpi.md); only process 0 holds the Deck
+ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm = self_communicator());
 
 }  // namespace poreflow

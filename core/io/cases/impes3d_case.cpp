@@ -10,11 +10,14 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "core/base/error.hpp"
 #include "core/base/format.hpp"
 #include "core/base/limits.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/eclipse/deck.hpp"
+#include "core/io/cases/impes_input_wire.hpp"
 #include "core/io/cases/cases.hpp"
 #include "core/models/impes3d_fields.hpp"
 
@@ -447,15 +450,21 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.amg_w_cycle = cycle == "w";
 }
 
-ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, int processes) {
+ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm) {
   ImpesCase r;
   Impes3DConfig& c = r.config;
+  const int processes = comm.size();
   if (cf.has("input.deck")) {
     // grid, fluid, wells, schedule and report times from the deck; numerics and output from the case
     const std::string path = deck_path(cf);
     refuse_deck_keys(cf, path);
-    r.deck = eclipse::read_deck(path);
-    c.input = r.deck->input();
+    c.input = io::share_impes_input(comm, [&] {
+      r.deck = eclipse::read_deck(path);
+      return r.deck->input();
+    });
+    if (!comm.single() && comm.rank() == 0)
+      spdlog::info("deck {} read by process 0 alone and its input sent to the others ({} processes in all)",
+                   std::filesystem::path(path).filename().string(), comm.size());
     if (cf.has("time.end")) shorten(c.input, cf.positive("time.end", 0), cf, path);
     std::size_t completions = 0;
     for (const auto& w : c.input.wells) completions += w.completions.size();
