@@ -19,7 +19,7 @@ using detail::open_for_write;
 using detail::xml_escape;
 
 void write_vti(const fs::path& file, std::array<int, 3> points, std::array<double, 3> origin,
-               std::array<double, 3> spacing, const std::vector<VtkField>& point_data, double time) {
+               std::array<double, 3> spacing, const std::vector<VtkField>& point_data, double time, std::array<int, 3> first) {
   // Check everything before creating the file, so a bad call leaves no half-written snapshot.
   const std::string ctx = "write_vti '" + file.string() + "': ";
   std::size_t npoints = 1;
@@ -39,8 +39,11 @@ void write_vti(const fs::path& file, std::array<int, 3> points, std::array<doubl
                   std::to_string(npoints * static_cast<std::size_t>(f.components)));
   }
 
-  std::string extent = "0 " + std::to_string(points[0] - 1) + " 0 " + std::to_string(points[1] - 1) + " 0 " +
-                       std::to_string(points[2] - 1);
+  std::string extent;
+  for (int d = 0; d < 3; ++d) {
+    if (first[d] < 0) throw Error(ctx + "a piece's first point has a negative index");
+    extent += (d ? " " : "") + std::to_string(first[d]) + " " + std::to_string(first[d] + points[d] - 1);
+  }
   std::string xml;
   xml += "<?xml version=\"1.0\"?>\n";
   xml += std::string("<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"") + byte_order() +
@@ -104,6 +107,31 @@ void PvdCollection::write() const {
   std::error_code ec;
   fs::rename(tmp, file_, ec);
   if (ec) throw Error("cannot write '" + file_.string() + "': " + ec.message());
+}
+
+void write_pvti(const fs::path& file, std::array<int, 3> points, std::array<double, 3> origin, std::array<double, 3> spacing,
+                const std::vector<VtkField>& point_fields, const std::vector<VtiPiece>& pieces) {
+  const std::string ctx = "write_pvti '" + file.string() + "': ";
+  if (pieces.empty()) throw Error(ctx + "no pieces");
+  auto text = [](const std::array<int, 6>& e) {
+    std::string s;
+    for (int d = 0; d < 6; ++d) s += (d ? " " : "") + std::to_string(e[static_cast<std::size_t>(d)]);
+    return s;
+  };
+  std::string xml = "<?xml version=\"1.0\"?>\n";
+  xml += std::string("<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"") + byte_order() + "\" header_type=\"UInt64\">\n";
+  xml += "  <PImageData WholeExtent=\"" + text({0, points[0] - 1, 0, points[1] - 1, 0, points[2] - 1}) + "\" GhostLevel=\"0\" Origin=\"" +
+         num(origin[0]) + " " + num(origin[1]) + " " + num(origin[2]) + "\" Spacing=\"" + num(spacing[0]) + " " + num(spacing[1]) +
+         " " + num(spacing[2]) + "\">\n    <PPointData>\n";
+  for (const auto& f : point_fields)
+    xml += "      <PDataArray type=\"Float64\" Name=\"" + xml_escape(f.name) + "\" NumberOfComponents=\"" +
+           std::to_string(f.components) + "\"/>\n";
+  xml += "    </PPointData>\n";
+  for (const auto& p : pieces) xml += "    <Piece Extent=\"" + text(p.extent) + "\" Source=\"" + xml_escape(p.source) + "\"/>\n";
+  xml += "  </PImageData>\n</VTKFile>\n";
+  auto out = open_for_write(file);
+  out << xml;
+  close_checked(out, file);
 }
 
 }  // namespace poreflow::io

@@ -21,9 +21,22 @@ struct VtkField {
 // Writes a .vti file. points: nx, ny, nz (>= 1 each; nz = 1 for 2D). time: stored as the
 // TimeValue field data entry when not NaN. Throws poreflow::Error naming the path on any failure,
 // or on a field whose size does not match.
+// first: the indices of the file's first point in a larger image it is a piece of (its extent
+// starts there; origin and spacing are the whole image's).
 void write_vti(const std::filesystem::path& file, std::array<int, 3> points, std::array<double, 3> origin,
                std::array<double, 3> spacing, const std::vector<VtkField>& point_data,
-               double time = std::numeric_limits<double>::quiet_NaN());
+               double time = std::numeric_limits<double>::quiet_NaN(), std::array<int, 3> first = {0, 0, 0});
+
+// A .pvti file: an image of `points` in pieces, each a .vti that write_vti wrote with the same
+// fields (names and components, in order; their values are not read) at its extent (x0 x1 y0 y1
+// z0 z1, inclusive point indices). A run over several processes writes one piece a process
+// (docs/mpi.md). Throws poreflow::Error naming the path on failure.
+struct VtiPiece {
+  std::array<int, 6> extent;
+  std::string source;  // relative to the .pvti's folder
+};
+void write_pvti(const std::filesystem::path& file, std::array<int, 3> points, std::array<double, 3> origin,
+                std::array<double, 3> spacing, const std::vector<VtkField>& point_fields, const std::vector<VtiPiece>& pieces);
 
 // A .pvd time series. The file is rewritten (to a temporary, then renamed) after every add, so a
 // run that stops at any point leaves a valid collection of the snapshots written so far.

@@ -168,6 +168,40 @@ void Fluids3D<T>::before_output(bool fields) {
     comm_.gather(mine.data(), mine.size() * sizeof(double), grid.data(), counts, 0);
     if (root) gathered_.push_back({names[q], std::move(grid)});
   }
+  make_piece();
+}
+
+// This process's slab of the fields with the first layer of the slab above (the pieces of an
+// image share their faces, or ParaView leaves a gap between them): each process sends its first
+// layer down and its last up (the pair's messages are symmetric; the last goes unused).
+template <class T>
+void Fluids3D<T>::make_piece() {
+  const int r = comm_.rank(), n = comm_.size();
+  const int N = cfg_.n;
+  const std::size_t layer = static_cast<std::size_t>(N) * static_cast<std::size_t>(N);
+  piece_ = ImagePiece{};
+  piece_.index = r;
+  piece_.count = n;
+  for (int q = 0; q < n; ++q) {
+    const RankBox b = cut_.d.box(q);
+    const int top = static_cast<int>(b.k0 + b.nz - 1) + (q + 1 < n ? 1 : 0);
+    piece_.extents.push_back({0, N - 1, 0, N - 1, static_cast<int>(b.k0), top});
+  }
+  const auto& e = piece_.extents[static_cast<std::size_t>(r)];
+  piece_.first = {0, 0, e[4]};
+  piece_.points = {N, N, e[5] - e[4] + 1};
+  const char* names[] = {"density", "u", "v", "w"};
+  for (int f = 0; f < 4; ++f) {
+    std::vector<double> v = flow_.interior(f);  // the slab, x fastest, z slowest
+    const std::size_t own = v.size();
+    std::vector<double> below(r > 0 ? layer : 0);
+    if (r + 1 < n) v.resize(own + layer);
+    std::vector<Communicator::Transfer> t;
+    if (r > 0) t.push_back({r - 1, v.data(), below.data(), layer * sizeof(double), 2 * f, 2 * f + 1});
+    if (r + 1 < n) t.push_back({r + 1, v.data() + own - layer, v.data() + own, layer * sizeof(double), 2 * f + 1, 2 * f});
+    comm_.exchange(t);
+    piece_.fields.push_back({names[f], std::move(v)});
+  }
 }
 
 template <class T>

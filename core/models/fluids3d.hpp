@@ -42,6 +42,7 @@ class Fluids3D final : public Model {
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
   void before_output(bool fields) override;
+  ImagePiece image_piece() const override { return piece_; }
 
   // the parts: the state's fields and the scheme that steps them
   FluidsFields<T>& flow() { return flow_; }
@@ -67,6 +68,8 @@ class Fluids3D final : public Model {
   // over several processes, what before_output gathered for process 0's observers
   std::vector<double> row_;
   std::vector<NamedField> gathered_;
+  ImagePiece piece_;  // this process's piece of the last snapshot
+  void make_piece();
 };
 
 }  // namespace poreflow

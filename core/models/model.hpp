@@ -29,6 +29,17 @@ struct GridInfo {
   std::array<double, 3> spacing{1, 1, 1};
 };
 
+// A decomposed run's piece of an image snapshot (docs/mpi.md): this process's points of the grid,
+// from point `first` on, `points` along each axis (its own, and where a piece follows along an
+// axis that piece's first layer, as VTK's pieces share their faces), with the fields over them;
+// `extents` holds every piece's (x0 x1 y0 y1 z0 z1, inclusive). count 1: one process, nothing else.
+struct ImagePiece {
+  int index = 0, count = 1;
+  std::array<int, 3> first{0, 0, 0}, points{1, 1, 1};
+  std::vector<NamedField> fields;
+  std::vector<std::array<int, 6>> extents;
+};
+
 // A conservation law a model keeps, at its present state: the change of what is in place since the
 // start, the net inflow over the same time (injected - produced), and the largest term the
 // imbalance is measured against. The driver checks it at every stop (core/run/driver.cpp).
@@ -89,6 +100,8 @@ class Model {
   // fields: a snapshot or the final fields), so a model whose state is cut between processes
   // gathers there what they read. Nothing to do in one process.
   virtual void before_output(bool /*fields*/) {}
+  // the image piece this process writes of a snapshot, as before_output(true) left it
+  virtual ImagePiece image_piece() const { return {}; }
 };
 
 }  // namespace poreflow

@@ -108,7 +108,7 @@ Simulation make_simulation(io::CaseFile& cf, Backend& be, Precision prec, Memory
           return std::make_unique<Fluids3D<double>>(be, cfg, comm);
         },
         fluids3d_need(cfg, prec, be.is_host(), comm.size()));
-    sim.outputs = outputs(io::fluids3d_snapshot, maps_of(io::fluids3d_maps));
+    sim.outputs = outputs(io::fluids3d_snapshot, maps_of(io::fluids3d_maps), nullptr, true);
   } else {
     cf.fail("model", "= '" + name + "' is not a known model (expected: bl1d, adi2d, impes3d, fluids3d)");
   }

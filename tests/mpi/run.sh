@@ -51,7 +51,7 @@ p2=$(ls "$tmp/two"/*_piece[01].vtu 2> /dev/null | wc -l)
 [ "$(grep -c "impes3d: [0-9]* steps to t = 60" "$tmp/two.log")" = 1 ] || fail "not one report from process 0: $(cat "$tmp/two.log")"
 
 # fluids3d cut into 3 slabs, in double: the same series as one process's (to 1e-9; in float advect's trace
-# rounds differently in a slab's numbering, ~1e-6), snapshots from process 0
+# rounds differently in a slab's numbering, ~1e-6), as many snapshots (a .pvti and a .vti piece a process)
 fl=(run "$src/cases/fluids3d.toml" --backend omp --precision double --set grid.n=30 --set time.steps=12 --set output.png=false -q)
 "$bin" "${fl[@]}" -o "$tmp/fl1" > "$tmp/fl1.log" 2>&1 || fail "fluids3d, one process: $(tail -n 3 "$tmp/fl1.log")"
 mpi 3 "${fl[@]}" -o "$tmp/fl3" > "$tmp/fl3.log" 2>&1 || fail "fluids3d, three processes: $(tail -n 3 "$tmp/fl3.log")"
@@ -64,9 +64,10 @@ if ! diff_out=$(awk -F, 'NR == FNR { a[FNR] = $0; n = FNR; next }
 else
   echo "ok: the fluids3d series of 3 processes = one process's"
 fi
-n1=$(ls "$tmp/fl1"/*.vt* 2> /dev/null | wc -l)
-n3=$(ls "$tmp/fl3"/*.vt* 2> /dev/null | wc -l)
-[ "$n1" -gt 0 ] && [ "$n1" = "$n3" ] || fail "fluids3d snapshots: $n1 from one process, $n3 from three"
+n1=$(ls "$tmp/fl1"/*.vti 2> /dev/null | wc -l)
+n3=$(ls "$tmp/fl3"/*.pvti 2> /dev/null | wc -l)
+p3=$(ls "$tmp/fl3"/*_piece[012].vti 2> /dev/null | wc -l)
+[ "$n1" -gt 0 ] && [ "$n1" = "$n3" ] && [ "$p3" = $((3 * n1)) ] || fail "fluids3d snapshots: $n1 from one process, $n3 .pvti and $p3 pieces from three"
 
 mpi 3 run "$src/validation/decks/QFS.DATA" --backend omp --set scheme=impes --set pressure.solver=cg --set output.png=false -q \
   -o "$tmp/deck" > "$tmp/deck.log" 2>&1 || fail "a deck on 3 processes: $(tail -n 3 "$tmp/deck.log")"

@@ -6,17 +6,24 @@
 // advect's trace reads the neighbours' layers where one process reads its own. The runs agree to
 // rounding.
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <filesystem>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/io/cases/cases.hpp"
+#include "core/io/outputs/model_outputs.hpp"
 #include "core/models/fluids3d.hpp"
 #include "core/run/driver.hpp"
 #include "tests/harness.hpp"
 #include "tests/mpi/mpi_harness.hpp"
+#include "tests/vtu_reader.hpp"
 
 using namespace poreflow;
 using namespace poreflow::test;
@@ -72,6 +79,7 @@ struct Outcome {
   std::vector<double> series;
   std::array<FluidsSolveStatus, kFluidsSolves> solves{};
   long exchanges = 0;
+  ImagePiece piece;
 };
 
 Outcome run(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm) {
@@ -85,6 +93,7 @@ Outcome run(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm) {
   o.series = m.series_row();
   o.solves = m.scheme().solve_status();
   o.exchanges = m.scheme().exchanges();
+  o.piece = m.image_piece();
   return o;
 }
 
@@ -177,5 +186,64 @@ TEST_CASE("mpi: fluids3d refuses more processes than its grid has pairs of layer
     cfg.n = 5;
     cfg.sources.clear();
     CHECK_THROWS_WITH_AS(Fluids3D<double>(be, cfg, c), doctest::Contains("5 layers does not split into"), ConfigError);
+  });
+}
+
+// A decomposed snapshot (docs/mpi.md): every process's piece is its slab and the first layer of the
+// slab above (pieces share their faces), with one process's values to rounding; process 0's .pvti
+// names every piece at its extent.
+TEST_CASE("mpi: fluids3d's snapshot pieces are the slabs with the layer above, tied by a .pvti") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const Fluids3DConfig cfg = config({"time.steps=2"});
+    const Outcome one = run(be, cfg, self_communicator());
+    const Outcome all = run(be, cfg, c);
+    const ImagePiece& p = all.piece;
+    if (c.size() == 1) {
+      CHECK(p.count == 1);
+      return;
+    }
+    CHECK(p.count == c.size());
+    CHECK(p.index == c.rank());
+    REQUIRE(p.extents.size() == std::size_t(c.size()));
+    CHECK(p.extents.front()[4] == 0);
+    CHECK(p.extents.back()[5] == cfg.n - 1);
+    for (std::size_t r = 1; r < p.extents.size(); ++r) CHECK(p.extents[r][4] == p.extents[r - 1][5]);  // a shared layer
+    const auto& e = p.extents[std::size_t(c.rank())];
+    CHECK((p.first == std::array<int, 3>{0, 0, e[4]}));
+    CHECK((p.points == std::array<int, 3>{cfg.n, cfg.n, e[5] - e[4] + 1}));
+    REQUIRE(p.fields.size() == one.fields.size());
+    const std::size_t layer = std::size_t(cfg.n) * std::size_t(cfg.n), from = std::size_t(e[4]) * layer;
+    for (std::size_t q = 0; q < p.fields.size(); ++q) {
+      CAPTURE(p.fields[q].name);
+      REQUIRE(p.fields[q].values.size() == std::size_t(p.points[2]) * layer);
+      const std::vector<double> mine(one.fields[q].values.begin() + long(from), one.fields[q].values.begin() + long(from + p.fields[q].values.size()));
+      CHECK(max_diff(p.fields[q].values, mine) <= 1e-12);
+    }
+    // the files: every process its piece, process 0 the .pvti
+    std::int64_t id = ::getpid();
+    c.broadcast(&id, sizeof id, 0);
+    const auto dir = std::filesystem::temp_directory_path() / ("poreflow_mpi_vti_" + std::to_string(id));
+    std::filesystem::create_directories(dir);
+    Fluids3D<double> m(be, cfg, c);
+    m.before_output(true);
+    const std::string file = io::fluids3d_snapshot(m, dir, "snap");
+    (void)c.any(false);  // every piece written
+    if (c.rank() == 0) {
+      CHECK(file == "snap.pvti");
+      const std::string pvti = slurp(dir / file);
+      const auto pieces = tags(pvti, "Piece");
+      REQUIRE(pieces.size() == std::size_t(c.size()));
+      for (int r = 0; r < c.size(); ++r) {
+        const auto& x = p.extents[std::size_t(r)];
+        CHECK(attr(pieces[std::size_t(r)], "Source") == "snap_piece" + std::to_string(r) + ".vti");
+        CHECK(attr(pieces[std::size_t(r)], "Extent") == "0 " + std::to_string(x[1]) + " 0 " + std::to_string(x[3]) + " " +
+                                                          std::to_string(x[4]) + " " + std::to_string(x[5]));
+        const std::string piece = slurp(dir / ("snap_piece" + std::to_string(r) + ".vti"));
+        CHECK(attr(tags(piece, "Piece").at(0), "Extent") == attr(pieces[std::size_t(r)], "Extent"));
+      }
+    }
+    (void)c.any(false);
+    if (c.rank() == 0) std::filesystem::remove_all(dir);
   });
 }

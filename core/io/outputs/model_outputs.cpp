@@ -46,9 +46,13 @@ PlotWriter bl1d_plot(const std::string& label) {
   };
 }
 
+// One process: the grid in one .vti. Decomposed (docs/mpi.md): every process writes its slab, with
+// the first layer of the one above, as a piece, and process 0 the .pvti that ties them.
 std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, const std::string& stem) {
   const auto g = m.grid();
-  auto f = m.fields();  // density, u, v, w
+  ImagePiece piece = m.image_piece();
+  const bool pieces = piece.count > 1;
+  auto f = pieces ? std::move(piece.fields) : m.fields();  // density, u, v, w
   const auto& u = f[1].values;
   const auto& v = f[2].values;
   const auto& w = f[3].values;
@@ -61,8 +65,19 @@ std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, 
   std::vector<VtkField> fs;
   fs.push_back({"density", std::move(f[0].values), 1});
   fs.push_back({"velocity", std::move(vel), 3});
-  const std::string file = stem + ".vti";
-  write_vti(dir / file, g.points, g.origin, g.spacing, fs, m.time());
+  if (!pieces) {
+    const std::string file = stem + ".vti";
+    write_vti(dir / file, g.points, g.origin, g.spacing, fs, m.time());
+    return file;
+  }
+  auto source = [&stem](int i) { return stem + "_piece" + std::to_string(i) + ".vti"; };
+  write_vti(dir / source(piece.index), piece.points, g.origin, g.spacing, fs, m.time(), piece.first);
+  if (piece.index != 0) return std::string();
+  std::vector<VtiPiece> all;
+  for (int i = 0; i < piece.count; ++i) all.push_back({piece.extents[static_cast<std::size_t>(i)], source(i)});
+  for (auto& x : fs) x.values.clear();  // the .pvti names them only
+  const std::string file = stem + ".pvti";
+  write_pvti(dir / file, g.points, g.origin, g.spacing, fs, all);
   return file;
 }
 
