@@ -152,15 +152,17 @@ std::vector<NamedField> Fluids3D<T>::fields() const {
 // fields gathered on process 0 (the slabs are layers in rank order, so their cells follow one
 // another as in the grid).
 template <class T>
-void Fluids3D<T>::before_output(bool fields) {
+void Fluids3D<T>::before_output(bool fields, bool whole) {
   if (!cut()) return;
   row_ = row();
   if (!fields) return;
+  make_piece();
+  gathered_.clear();
+  if (!whole) return;
   std::vector<std::size_t> counts;
   for (int r = 0; r < comm_.size(); ++r) counts.push_back(static_cast<std::size_t>(cut_.d.box(r).cells()) * sizeof(double));
   const bool root = comm_.rank() == 0;
   const std::size_t all = static_cast<std::size_t>(cfg_.n) * cfg_.n * cfg_.n;
-  gathered_.clear();
   const char* names[] = {"density", "u", "v", "w"};
   for (int q = 0; q < 4; ++q) {
     const auto mine = flow_.interior(q);
@@ -168,7 +170,6 @@ void Fluids3D<T>::before_output(bool fields) {
     comm_.gather(mine.data(), mine.size() * sizeof(double), grid.data(), counts, 0);
     if (root) gathered_.push_back({names[q], std::move(grid)});
   }
-  make_piece();
 }
 
 // This process's slab of the fields with the first layer of the slab above (the pieces of an

@@ -41,7 +41,7 @@ class Fluids3D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
-  void before_output(bool fields) override;
+  void before_output(bool fields, bool whole = true) override;
   ImagePiece image_piece() const override { return piece_; }
 
   // the parts: the state's fields and the scheme that steps them

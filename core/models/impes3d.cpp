@@ -259,13 +259,14 @@ double Impes3D<T>::local_mean_pressure_sums(double* pv) const {
 }
 
 template <class T>
-void Impes3D<T>::before_output(bool fields) {
+void Impes3D<T>::before_output(bool fields, bool whole) {
   if (!part_) return;
   refresh_totals(true);
-  if (fields) {
-    totals_.p = cells_of(arrays_.p);
-    totals_.sw = cells_of(arrays_.sw);
-  }
+  if (!fields) return;
+  // not gathered: empty on process 0 too, rather than an older snapshot's (a snapshot's pieces
+  // read each process's own device)
+  totals_.p = whole ? cells_of(arrays_.p) : std::vector<double>{};
+  totals_.sw = whole ? cells_of(arrays_.sw) : std::vector<double>{};
 }
 
 // The cells' pressure, masses and S_w; the last accepted pressure increment (the next solve's

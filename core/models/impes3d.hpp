@@ -106,7 +106,7 @@ class Impes3D final : public Reservoir {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
-  void before_output(bool fields) override;
+  void before_output(bool fields, bool whole = true) override;
 
   const Impes3DConfig& config() const override { return cfg_; }
   const ImpesGeometry& geometry() const override { return geo_; }

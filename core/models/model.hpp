@@ -95,11 +95,13 @@ class Model {
   // The conservation laws the model keeps (mass, per phase or component); empty where it has none.
   virtual std::vector<Balance> balance() const { return {}; }
 
-  // A run over several processes (docs/mpi.md) writes its output from process 0 alone. The time
-  // loop calls this on every process before process 0's observers read the model (a CSV row;
-  // fields: a snapshot or the final fields), so a model whose state is cut between processes
-  // gathers there what they read. Nothing to do in one process.
-  virtual void before_output(bool /*fields*/) {}
+  // A run over several processes (docs/mpi.md) writes its output from process 0 alone, and its
+  // snapshots one piece a process. The time loop calls this on every process before the observers
+  // read the model (a CSV row; fields: a snapshot or the final fields), so a model whose state is
+  // cut between processes prepares there what they read: each process its piece, and with
+  // `whole` the whole fields gathered on process 0 (its PNG maps, the final fields; a snapshot
+  // without PNG output gathers nothing). Nothing to do in one process.
+  virtual void before_output(bool /*fields*/, bool /*whole*/ = true) {}
   // the image piece this process writes of a snapshot, as before_output(true) left it
   virtual ImagePiece image_piece() const { return {}; }
 };

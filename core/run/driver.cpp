@@ -141,7 +141,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   };
   auto snapshot = [&] {
     if (!o.enabled) return;
-    m.before_output(true);
+    m.before_output(true, o.png);  // the maps read the whole fields on process 0; the snapshots are pieces
     for (auto& ob : observers) ob->snapshot(m, snapshot_index);
     ++snapshot_index;
   };

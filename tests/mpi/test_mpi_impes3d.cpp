@@ -392,6 +392,11 @@ TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by proce
     std::filesystem::create_directories(dir);
     cut.before_output(true);  // gathers the fields on process 0, as a run's snapshot does
     const std::string file = io::impes3d_snapshot()(cut, dir, "snap");
+    // a snapshot without PNG output gathers nothing, and its pieces are the same files
+    cut.before_output(true, false);
+    if (c.size() > 1) CHECK(cut.pressure().empty());
+    (void)io::impes3d_snapshot()(cut, dir, "bare");
+    cut.before_output(true);
     (void)c.any(false);  // every piece written
     if (c.rank() == 0) {
       if (c.size() == 1) {
@@ -415,6 +420,7 @@ TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by proce
         for (int r = 0; r < c.size(); ++r) {
           CAPTURE(r);
           CHECK(attr(sources[std::size_t(r)], "Source") == "snap_piece" + std::to_string(r) + ".vtu");
+          CHECK(slurp(dir / ("bare_piece" + std::to_string(r) + ".vtu")) == slurp(dir / ("snap_piece" + std::to_string(r) + ".vtu")));
           const Vtu piece = read_vtu(dir / ("snap_piece" + std::to_string(r) + ".vtu"));
           const auto ci = piece.arrays.at("CellData/cell_index").as<std::int64_t>();
           const auto pp = piece.arrays.at("CellData/pressure").as<double>(), ps = piece.arrays.at("CellData/sw").as<double>();
