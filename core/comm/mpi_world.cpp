@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -46,24 +48,50 @@ class MpiWorld final : public Communicator {
     sum(one);
     return v;
   }
-  double max(double v) const override { return all(v, MPI_DOUBLE, MPI_MAX); }
-  double min(double v) const override { return all(v, MPI_DOUBLE, MPI_MIN); }
+  // Maxima and minima of doubles likewise, with a NaN on any process the result on every one (as
+  // a device's reduction of one process keeps it): MPI_MAX may drop a NaN, depending on the order
+  // it meets it in, and a step that one process found non-finite would pass on the others.
+  double max(double v) const override {
+    extreme(std::span<double>(&v, 1), true);
+    return v;
+  }
+  double min(double v) const override {
+    extreme(std::span<double>(&v, 1), false);
+    return v;
+  }
   long sum(long v) const override { return all(v, MPI_LONG, MPI_SUM); }
   long max(long v) const override { return all(v, MPI_LONG, MPI_MAX); }
   void sum(std::span<double> v) const override {
-    if (v.empty()) return;
-    std::vector<double> all(v.size() * static_cast<std::size_t>(size_));
-    check(MPI_Allgather(v.data(), count_of(v.size(), "allgather"), MPI_DOUBLE, all.data(), count_of(v.size(), "allgather"),
-                        MPI_DOUBLE, MPI_COMM_WORLD),
-          "allgather");
+    const auto all = gathered(v);
     for (std::size_t i = 0; i < v.size(); ++i) {
       double s = 0;
       for (int r = 0; r < size_; ++r) s += all[static_cast<std::size_t>(r) * v.size() + i];
       v[i] = s;
     }
   }
-  void max(std::span<double> v) const override { all_in_place(v.data(), v.size(), MPI_DOUBLE, MPI_MAX); }
+  void max(std::span<double> v) const override { extreme(v, true); }
   void max(std::span<std::uint64_t> v) const override { all_in_place(v.data(), v.size(), MPI_UINT64_T, MPI_MAX); }
+  // every process's values, in rank order
+  std::vector<double> gathered(std::span<const double> v) const {
+    std::vector<double> all(v.size() * static_cast<std::size_t>(size_));
+    if (v.empty()) return all;
+    check(MPI_Allgather(v.data(), count_of(v.size(), "allgather"), MPI_DOUBLE, all.data(), count_of(v.size(), "allgather"),
+                        MPI_DOUBLE, MPI_COMM_WORLD),
+          "allgather");
+    return all;
+  }
+  void extreme(std::span<double> v, bool largest) const {
+    const auto all = gathered(v);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      double e = v[i];
+      for (int r = 0; r < size_; ++r) {
+        const double x = all[static_cast<std::size_t>(r) * v.size() + i];
+        if (std::isnan(x) || std::isnan(e)) e = std::numeric_limits<double>::quiet_NaN();
+        else e = largest ? std::max(e, x) : std::min(e, x);
+      }
+      v[i] = e;
+    }
+  }
   bool any(bool v) const override {
     int x = v ? 1 : 0;
     check(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "allreduce");

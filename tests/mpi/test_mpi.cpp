@@ -72,6 +72,13 @@ TEST_CASE("mpi: reductions, transfers and broadcasts over every process") {
   double root_value = r == 0 ? 3.25 : kNaN;
   c.broadcast(&root_value, sizeof root_value, 0);
   CHECK(root_value == 3.25);
+  // a NaN on one process (the last) is every process's maximum and minimum, whatever the order
+  CHECK(std::isnan(c.max(r == p - 1 ? kNaN : double(r))));
+  CHECK(std::isnan(c.min(r == p - 1 ? kNaN : double(r))));
+  std::vector<double> m = {double(r), r == 0 ? kNaN : 1.0};
+  c.max(std::span<double>(m));
+  CHECK(m[0] == p - 1);
+  CHECK(std::isnan(m[1]));
 }
 
 TEST_SUITE("backend") {

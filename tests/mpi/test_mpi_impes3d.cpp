@@ -20,6 +20,7 @@
 #include <filesystem>
 
 #include "core/io/case_file.hpp"
+#include "core/io/cases/impes_input_wire.hpp"
 #include "core/io/checkpoint.hpp"
 #include "core/io/outputs/model_outputs.hpp"
 #include "core/io/cases/cases.hpp"
@@ -111,6 +112,7 @@ struct Outcome {
   std::vector<double> p, sw, series;
   std::vector<ImpesWellResult> wells;
   long steps = 0, iterations = 0;
+  double newton = 0;  // the fully implicit scheme's Newton iterations (0 under IMPES)
 };
 
 Impes3DConfig config(Backend& be, const std::string& text, const std::vector<std::string>& sets, bool deviated) {
@@ -142,6 +144,8 @@ Outcome run(Backend& be, const Impes3DConfig& cfg, const Communicator& comm) {
   o.wells = m.wells();
   o.steps = m.steps();
   o.iterations = m.sor_iterations();
+  const auto stats = m.final_stats();
+  if (stats.count("newton_iterations_total")) o.newton = stats.at("newton_iterations_total");
   return o;
 }
 
@@ -168,6 +172,9 @@ void compare(Backend& be, const Impes3DConfig& cfg, double tol, bool same_steps,
   if (same_steps) {
     CHECK(all.steps == one.steps);
     if (same_iterations) CHECK(std::abs(all.iterations - one.iterations) <= one.steps);  // within one a step
+    // Newton on the global Jacobian: its iterations as one process's (a Jacobian that missed the
+    // couplings across a cut would converge, but slower)
+    CHECK(std::abs(all.newton - one.newton) <= double(one.steps));
   }
   REQUIRE(all.wells.size() == one.wells.size());
   for (std::size_t w = 0; w < one.wells.size(); ++w) {
@@ -314,7 +321,7 @@ namespace {
 const std::vector<std::string> kFimTight = {"scheme=fim",         "newton.cnv=1e-9",  "newton.cnv_relaxed=1e-9", "newton.mb=1e-11",
                                             "newton.wells=1e-10", "linear.tolerance=1e-6", "newton.max_iterations=30",
                                             "time.dt_init=1",     "time.dt_max=1",    "time.ds_max=1",           "time.dp_max=1000",
-                                            "time.end=24"};
+                                            "time.end=10"};
 
 // the case without its [pressure] table (IMPES's)
 std::string fim_case() {
@@ -337,9 +344,34 @@ TEST_CASE("mpi: the fully implicit scheme runs where a process holds no active c
   });
 }
 
+// A step that cannot converge (one Newton iteration, no cut) stops every process with one message,
+// the worst cell named by the grid's indices from the process that holds it.
+TEST_CASE("mpi: a failed fully implicit step stops every process with the same message, naming the worst cell") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const Impes3DConfig cfg = config(be, fim_case(), {"scheme=fim", "newton.max_iterations=1", "newton.cnv=1e-12",
+                                                      "newton.cnv_relaxed=1e-12", "time.max_cuts=0", "time.end=2"}, true);
+    std::string why;
+    try {
+      run(be, cfg, c);
+    } catch (const Error& e) {
+      why = e.what();
+    }
+    CHECK(why.find("Newton did not converge") != std::string::npos);
+    CHECK(why.find("; the worst cell (") != std::string::npos);
+    std::string first = why;
+    std::uint64_t n = first.size();
+    c.broadcast(&n, sizeof n, 0);
+    first.resize(n);
+    c.broadcast(first.data(), n, 0);
+    CHECK(why == first);
+    MESSAGE(c.size(), " processes: ", why);
+  });
+}
+
 TEST_CASE("mpi: a decomposed fully implicit run restarted from its processes' checkpoints ends as one that never stopped") {
   // the pressure AMG restored as it was set up and last refreshed, on every process
-  for_each_backend([](Backend& be) { check_restart(be, config(be, fim_case(), {"scheme=fim", "time.end=12"}, true)); });
+  for_each_backend([](Backend& be) { check_restart(be, config(be, fim_case(), {"scheme=fim", "time.end=8"}, true)); });
 }
 
 // A decomposed snapshot (docs/mpi.md): every process writes its cells as a .vtu piece from its own
@@ -419,7 +451,43 @@ TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by proce
         CHECK(seen.size() == wi.size());  // every active cell in a piece
       }
     }
+    if (c.size() > 1) {
+      // a process without an active cell writes an empty piece, named in the .pvtu as the others
+      Impes3D<double> holes(be, no_active_case(be, kCase, {"pressure.preconditioner=jacobi"}), c);
+      holes.before_output(true, false);
+      (void)io::impes3d_snapshot()(holes, dir, "holes");
+      (void)c.any(false);
+      if (c.rank() == 0) {
+        CHECK(tags(slurp(dir / "holes.pvtu"), "Piece").size() == std::size_t(c.size()));
+        for (int r = 0; r < c.size(); ++r) {
+          CAPTURE(r);
+          const Vtu piece = read_vtu(dir / ("holes_piece" + std::to_string(r) + ".vtu"));
+          CHECK(piece.arrays.at("CellData/cell_index").as<std::int64_t>().empty() == (r > 0));
+        }
+      }
+    }
     (void)c.any(false);  // process 0 has read them
     if (c.rank() == 0) std::filesystem::remove_all(dir);
   });
+}
+
+// The deck read once (docs/mpi.md): process 0 alone calls the reader, and every process returns
+// the input it sent, byte for byte.
+TEST_CASE("mpi: a reservoir input read by process 0 alone reaches every process whole") {
+  Backend& be = reference();
+  const Communicator& c = world(be);
+  int reads = 0;
+  const ImpesInput in = io::share_impes_input(c, [&] {
+    ++reads;
+    if (c.rank() != 0) throw Error("process " + std::to_string(c.rank()) + " read the input");
+    return config(be, kCase, {}, true).input;
+  });
+  CHECK(reads == (c.rank() == 0 ? 1 : 0));
+  CHECK(in.wells.size() == 3);
+  auto mine = io::pack_impes_input(in), first = mine;
+  std::uint64_t n = first.size();
+  c.broadcast(&n, sizeof n, 0);
+  first.resize(n);
+  c.broadcast(first.data(), n, 0);
+  CHECK(mine == first);
 }

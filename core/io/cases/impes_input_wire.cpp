@@ -56,8 +56,6 @@ class Reader {
     at_ += n;
   }
   bool done() const { return at_ == b_.size(); }
-
- private:
   // a size read from the bytes, checked against what is left (each element at least `least` bytes)
   std::uint64_t count(std::size_t least) {
     std::uint64_t n = 0;
@@ -65,6 +63,7 @@ class Reader {
     if (n > (b_.size() - at_) / std::max<std::size_t>(least, 1)) fail();
     return n;
   }
+ private:
   void need(std::size_t n) const {
     if (n > b_.size() - at_) fail();
   }
@@ -83,6 +82,8 @@ struct Packer : Writer {
   void put_or_get(const A&... a) {
     (put(a), ...);
   }
+  // a count of elements of at least `least` bytes each, written as it is
+  void count(std::uint64_t& n, std::size_t /*least*/) { put(n); }
 };
 struct Unpacker : Reader {
   using Reader::Reader;
@@ -90,6 +91,7 @@ struct Unpacker : Reader {
   void put_or_get(A&... a) {
     (get(a), ...);
   }
+  void count(std::uint64_t& n, std::size_t least) { n = Reader::count(least); }
 };
 
 // The members, listed once for both directions (io: a Packer with a const input, or an Unpacker)
@@ -115,14 +117,14 @@ void input(IO& io, In& in) {
   grid(io, in.grid);
   fluid(io, in.fluid);
   std::uint64_t nw = in.wells.size();
-  io.put_or_get(nw);
+  io.count(nw, 8);  // a well holds at least its name's size
   if constexpr (!std::is_const_v<In>) in.wells.resize(nw);
   for (auto& w : in.wells) {
     io.put_or_get(w.name, w.kind, w.ref_depth, w.completions);
     setting(io, w.initial);
   }
   std::uint64_t ne = in.schedule.size();
-  io.put_or_get(ne);
+  io.count(ne, 8);
   if constexpr (!std::is_const_v<In>) in.schedule.resize(ne);
   for (auto& e : in.schedule) {
     io.put_or_get(e.time, e.well);
@@ -152,19 +154,15 @@ ImpesInput unpack_impes_input(std::span<const char> bytes) {
 
 ImpesInput share_impes_input(const Communicator& comm, const std::function<ImpesInput()>& read) {
   if (comm.single()) return read();
-  ImpesInput in;
   std::vector<char> bytes;
-  if (comm.rank() == 0) {
-    in = read();
-    bytes = pack_impes_input(in);
-  }
+  if (comm.rank() == 0) bytes = pack_impes_input(read());
   std::uint64_t n = bytes.size();
   comm.broadcast(&n, sizeof n, 0);
   bytes.resize(n);
   constexpr std::size_t piece = std::size_t(1) << 30;  // MPI's counts are int
   for (std::size_t at = 0; at < n; at += piece) comm.broadcast(bytes.data() + at, std::min<std::size_t>(piece, n - at), 0);
-  if (comm.rank() != 0) in = unpack_impes_input(bytes);
-  return in;
+  // process 0 too runs on what the bytes hold: a member the wire lacked would be lacking everywhere
+  return unpack_impes_input(bytes);
 }
 
 }  // namespace poreflow::io

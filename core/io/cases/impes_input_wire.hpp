@@ -1,6 +1,6 @@
 #pragma once
 // An ImpesInput as bytes and back: over several MPI processes one process reads an Eclipse deck and
-// sends what it filled to the others (docs/mpi.md, "The deck read once"). Every member of
+// sends what it filled to the others (docs/mpi.md, impes3d's "Reading"). Every member of
 // ImpesInput and of what it holds is written, in declaration order; a member added there must be
 // added here (tests/test_input_wire.cpp compares a deck's input member by member).
 #include <functional>
