@@ -178,7 +178,7 @@ void Fluids3D<T>::before_output(bool fields, bool whole) {
 template <class T>
 void Fluids3D<T>::make_piece() {
   const int r = comm_.rank(), n = comm_.size();
-  const int N = cfg_.n;
+  const int N = static_cast<int>(cfg_.n);
   const std::size_t layer = static_cast<std::size_t>(N) * static_cast<std::size_t>(N);
   piece_ = ImagePiece{};
   piece_.index = r;

@@ -211,7 +211,7 @@ TEST_CASE("mpi: fluids3d's snapshot pieces are the slabs with the layer above, t
     for (std::size_t r = 1; r < p.extents.size(); ++r) CHECK(p.extents[r][4] == p.extents[r - 1][5]);  // a shared layer
     const auto& e = p.extents[std::size_t(c.rank())];
     CHECK((p.first == std::array<int, 3>{0, 0, e[4]}));
-    CHECK((p.points == std::array<int, 3>{cfg.n, cfg.n, e[5] - e[4] + 1}));
+    CHECK((p.points == std::array<int, 3>{int(cfg.n), int(cfg.n), e[5] - e[4] + 1}));
     REQUIRE(p.fields.size() == one.fields.size());
     const std::size_t layer = std::size_t(cfg.n) * std::size_t(cfg.n), from = std::size_t(e[4]) * layer;
     for (std::size_t q = 0; q < p.fields.size(); ++q) {
