@@ -82,7 +82,7 @@ struct Array {
   std::vector<T> as() const {
     REQUIRE(bytes.size() % sizeof(T) == 0);
     std::vector<T> v(bytes.size() / sizeof(T));
-    std::memcpy(v.data(), bytes.data(), bytes.size());
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());  // an empty piece: no pointer to copy to
     return v;
   }
 };
