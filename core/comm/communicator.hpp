@@ -58,6 +58,17 @@ class Communicator {
   virtual const DeviceCombine* device_combine() const = 0;
 };
 
+// root's bytes of any count into every process's `data` (a std::string or std::vector<char>),
+// resized to root's size; sent in pieces of at most 1 GiB (MPI's counts are int)
+template <class Bytes>
+void broadcast_bytes(const Communicator& comm, Bytes& data, int root) {
+  std::uint64_t n = data.size();
+  comm.broadcast(&n, sizeof n, root);
+  data.resize(n);
+  constexpr std::size_t piece = std::size_t(1) << 30;
+  for (std::size_t at = 0; at < n; at += piece) comm.broadcast(data.data() + at, n - at < piece ? n - at : piece, root);
+}
+
 // The single-process communicator (a transfer to itself copies), and an object of its own of it
 // (where a caller owns its communicator: mpi::Session::world in a run of one process).
 const Communicator& self_communicator();

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdint>
 #include <limits>
+#include <span>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -114,7 +114,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
   wells_ = well_arrays();
   // decomposed (docs/mpi.md): the Jacobian's products fill the Krylov vectors' ghosts from the
   // neighbours; its preconditioners (ILU0, the pressure AMG) see this process's rows alone
-  jop_.set_exchange(a_.halo2);
+  jop_.set_exchange(a_.halo);
   // the state: (p, S_w) from the arrays, and the masses of that state by this scheme's physics
   be.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
   be.fim().masses({precision_of<T>(), a_.grid, &a_.prm.buffer(), a_.prm.size(), &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer()});
@@ -158,7 +158,7 @@ FimWells FimStep<T>::well_arrays() {
 template <class T>
 void FimStep<T>::assemble(double dt) {
   const Precision prec = precision_of<T>();
-  if (a_.halo2) a_.halo2->exchange(x_.buffer());  // the faces across a cut read the neighbours' (p, S_w)
+  if (a_.halo) a_.halo->exchange(x_.buffer());  // the faces across a cut read the neighbours' (p, S_w)
   auto k = be_.fim();
   k.assemble({prec, a_.grid, &a_.prm.buffer(), a_.prm.size(), dt, &x_.buffer(), &a_.mw.buffer(), &a_.mo.buffer(), wells_,
               &jac_.coef.buffer(), &res_.buffer(), &cnv_.buffer(), &mbw_.buffer(), &mbo_.buffer(), nm_.cnv,
@@ -189,10 +189,11 @@ typename FimStep<T>::Measures FimStep<T>::measure() {
       m.well = std::max(m.well, std::fabs(double(s[FIM_WS_RES])) / std::max(settings_[w].rate, 1.0));
   }
   // decomposed: a well lives on one process (shut on the others), and every process decides alike
-  if (!comm_.single()) {
-    m.well = comm_.max(m.well);
-    m.finite = !comm_.any(!m.finite);
-  }
+  // (one combine for both; a NaN anywhere is non-finite everywhere)
+  double v[2] = {m.well, m.finite ? 0.0 : 1.0};
+  comm_.max(std::span<double>(v));
+  m.well = v[0];
+  m.finite = v[1] == 0;
   return m;
 }
 
@@ -255,10 +256,7 @@ std::string FimStep<T>::worst_cell() const {
   const int n = comm_.size();
   const int from = n - static_cast<int>(comm_.max(mine == top ? double(n - comm_.rank()) : 0.0));
   std::string text = o.str();
-  std::uint64_t len = text.size();
-  comm_.broadcast(&len, sizeof len, from);
-  text.resize(len);
-  comm_.broadcast(text.data(), len, from);
+  broadcast_bytes(comm_, text, from);
   return text;
 }
 

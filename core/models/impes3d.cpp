@@ -138,11 +138,13 @@ std::unique_ptr<ImpesPart> part_of(const Communicator& comm, const Impes3DConfig
   return std::make_unique<ImpesPart>(make_impes_part(cfg.input, geo, wa, d, comm.rank()));
 }
 
-// the exchange of the fully implicit scheme's two values a cell (null in one process, or IMPES)
-std::unique_ptr<HaloExchange> halo2_of(const Communicator& comm, const Impes3DConfig& cfg, const ImpesPart* part, Backend& be,
-                                       Precision prec) {
-  if (!part || cfg.numerics.scheme != ReservoirSchemeKind::Fim) return nullptr;
-  return std::make_unique<HaloExchange>(comm, part->dec, be, part->geo.box, prec, cfg.numerics.cell_shape, 2);
+// the exchange of the box's ghosts (null in one process): IMPES moves one value a cell (its property
+// planes, the pressure), the fully implicit scheme two ((p, S_w) and its Newton systems' vectors)
+std::unique_ptr<HaloExchange> halo_of(const Communicator& comm, const Impes3DConfig& cfg, const ImpesPart* part, Backend& be,
+                                      Precision prec) {
+  if (!part) return nullptr;
+  const int block = cfg.numerics.scheme == ReservoirSchemeKind::Fim ? 2 : 1;
+  return std::make_unique<HaloExchange>(comm, part->dec, be, part->geo.box, prec, cfg.numerics.cell_shape, block);
 }
 
 ImpesState local_state(const ImpesState& whole, const ImpesGeometry& geo, const ImpesPart* part) {
@@ -150,10 +152,8 @@ ImpesState local_state(const ImpesState& whole, const ImpesGeometry& geo, const 
 }
 
 template <class T>
-ReservoirArrays<T>& with_part(ReservoirArrays<T>& a, const HaloExchange* halo, const HaloExchange* halo2, const ImpesPart* part,
-                              std::size_t wells) {
+ReservoirArrays<T>& with_part(ReservoirArrays<T>& a, const HaloExchange* halo, const ImpesPart* part, std::size_t wells) {
   a.halo = halo;
-  a.halo2 = halo2;
   if (part) {
     for (std::size_t w = 0; w < wells; ++w) a.own_well.push_back(part->owns(w) ? 1 : 0);
     a.origin[0] = part->box.i0;
@@ -180,9 +180,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       wa_(build_wells(cfg_.input, geo_)),
       prm_host_(build_prm(cfg_.input.fluid)),
       part_(part_of(comm, cfg_, geo_, wa_)),
-      halo_(part_ ? std::make_unique<HaloExchange>(comm, part_->dec, be, part_->geo.box, precision_of<T>(), cfg_.numerics.cell_shape)
-                  : nullptr),
-      halo2_(halo2_of(comm, cfg_, part_.get(), be, precision_of<T>())),
+      halo_(halo_of(comm, cfg_, part_.get(), be, precision_of<T>())),
       initial_(std::make_unique<ImpesState>(local_state(initial_state(cfg_.input, geo_, prm_host_), geo_, part_.get()))),
       settings_(initial_settings(cfg_.input)),
       step_settings_(settings_),
@@ -190,7 +188,7 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       wells_(cfg_.input.wells.size()),
       clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, cfg_.numerics.tables),
-      scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), halo2_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
+      scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
                              cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, first_dt())) {
   initial_.reset();
   if (part_) {

@@ -165,7 +165,6 @@ class Impes3D final : public Reservoir {
   std::vector<double> prm_host_;
   std::unique_ptr<ImpesPart> part_;        // this process's part of a decomposed run (null: one process)
   std::unique_ptr<HaloExchange> halo_;
-  std::unique_ptr<HaloExchange> halo2_;  // the fully implicit scheme's: (p, S_w) and its solves' vectors
   std::unique_ptr<ImpesState> initial_;  // this process's initial state on the host, until the device has it
   // the wells: their settings as the schedule left them and during the last step, their results
   std::vector<WellSetting> settings_, step_settings_;

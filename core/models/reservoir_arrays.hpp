@@ -29,15 +29,12 @@ struct ReservoirArrays {
   Impes3DGrid grid;
   Impes3DTables tables;
   long wells = 0, completions = 0;
-  // a decomposed run (core/models/impes3d_part.hpp): the exchange of the box's ghosts, and per well
-  // whether its completions are here (its words from the device count); nullptr and empty in one
-  // process
+  // a decomposed run (core/models/impes3d_part.hpp): the exchange of the box's ghosts (one value a
+  // cell under IMPES, two under the fully implicit scheme), per well whether its completions are
+  // here (its words from the device count), and the box's first cell in the grid (a message names
+  // a cell by the grid's indices); nullptr, empty and 0 in one process
   const HaloExchange* halo = nullptr;
   std::vector<char> own_well;
-  // the exchange of two values a cell (the fully implicit scheme's (p, S_w) and its Newton
-  // systems' vectors; nullptr in one process or under IMPES), and the box's first cell in the grid
-  // (a message names a cell by the grid's indices)
-  const HaloExchange* halo2 = nullptr;
   long origin[3] = {0, 0, 0};
 };
 

@@ -360,10 +360,7 @@ TEST_CASE("mpi: a failed fully implicit step stops every process with the same m
     CHECK(why.find("Newton did not converge") != std::string::npos);
     CHECK(why.find("; the worst cell (") != std::string::npos);
     std::string first = why;
-    std::uint64_t n = first.size();
-    c.broadcast(&n, sizeof n, 0);
-    first.resize(n);
-    c.broadcast(first.data(), n, 0);
+    broadcast_bytes(c, first, 0);
     CHECK(why == first);
     MESSAGE(c.size(), " processes: ", why);
   });
@@ -485,9 +482,6 @@ TEST_CASE("mpi: a reservoir input read by process 0 alone reaches every process 
   CHECK(reads == (c.rank() == 0 ? 1 : 0));
   CHECK(in.wells.size() == 3);
   auto mine = io::pack_impes_input(in), first = mine;
-  std::uint64_t n = first.size();
-  c.broadcast(&n, sizeof n, 0);
-  first.resize(n);
-  c.broadcast(first.data(), n, 0);
+  broadcast_bytes(c, first, 0);
   CHECK(mine == first);
 }

@@ -156,11 +156,7 @@ ImpesInput share_impes_input(const Communicator& comm, const std::function<Impes
   if (comm.single()) return read();
   std::vector<char> bytes;
   if (comm.rank() == 0) bytes = pack_impes_input(read());
-  std::uint64_t n = bytes.size();
-  comm.broadcast(&n, sizeof n, 0);
-  bytes.resize(n);
-  constexpr std::size_t piece = std::size_t(1) << 30;  // MPI's counts are int
-  for (std::size_t at = 0; at < n; at += piece) comm.broadcast(bytes.data() + at, std::min<std::size_t>(piece, n - at), 0);
+  broadcast_bytes(comm, bytes, 0);
   // process 0 too runs on what the bytes hold: a member the wire lacked would be lacking everywhere
   return unpack_impes_input(bytes);
 }

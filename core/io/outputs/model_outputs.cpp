@@ -25,6 +25,11 @@ const Reservoir& reservoir(const Model& m) {
   return *r;
 }
 
+// the file of piece `index` of a snapshot written in pieces (ext: ".vtu", ".vti")
+std::string piece_file(const std::string& stem, int index, const char* ext) {
+  return stem + "_piece" + std::to_string(index) + ext;
+}
+
 }  // namespace
 
 PlotWriter bl1d_plot(const std::string& label) {
@@ -70,23 +75,15 @@ std::string fluids3d_snapshot(const Model& m, const std::filesystem::path& dir, 
     write_vti(dir / file, g.points, g.origin, g.spacing, fs, m.time());
     return file;
   }
-  auto source = [&stem](int i) { return stem + "_piece" + std::to_string(i) + ".vti"; };
-  write_vti(dir / source(piece.index), piece.points, g.origin, g.spacing, fs, m.time(), piece.first);
+  write_vti(dir / piece_file(stem, piece.index, ".vti"), piece.points, g.origin, g.spacing, fs, m.time(), piece.first);
   if (piece.index != 0) return std::string();
   std::vector<VtiPiece> all;
-  for (int i = 0; i < piece.count; ++i) all.push_back({piece.extents[static_cast<std::size_t>(i)], source(i)});
+  for (int i = 0; i < piece.count; ++i) all.push_back({piece.extents[static_cast<std::size_t>(i)], piece_file(stem, i, ".vti")});
   for (auto& x : fs) x.values.clear();  // the .pvti names them only
   const std::string file = stem + ".pvti";
   write_pvti(dir / file, g.points, g.origin, g.spacing, fs, all);
   return file;
 }
-
-namespace {
-
-// the file of piece `index` of a snapshot written in pieces
-std::string piece_file(const std::string& stem, int index) { return stem + "_piece" + std::to_string(index) + ".vtu"; }
-
-}  // namespace
 
 // One process: the whole grid's active cells in one .vtu. Decomposed (docs/mpi.md): every process
 // writes its own cells as a piece from its own device, and process 0 the .pvtu that ties them.
@@ -131,10 +128,10 @@ SnapshotWriter impes3d_snapshot() {
       write_vtu(dir / file, *cache->hex, fields, r.time());
       return file;
     }
-    write_vtu(dir / piece_file(stem, piece.index), *cache->hex, fields, r.time());
+    write_vtu(dir / piece_file(stem, piece.index, ".vtu"), *cache->hex, fields, r.time());
     if (piece.index != 0) return std::string();
     std::vector<std::string> names;
-    for (int i = 0; i < piece.count; ++i) names.push_back(piece_file(stem, i));
+    for (int i = 0; i < piece.count; ++i) names.push_back(piece_file(stem, i, ".vtu"));
     for (auto& f : fields) f.values.clear();  // the .pvtu names them only
     const std::string file = stem + ".pvtu";
     write_pvtu(dir / file, fields, names);
