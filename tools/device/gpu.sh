@@ -40,10 +40,12 @@ PF=$BUILD/apps/poreflow
 status=0
 # the launcher of the flow kit's Open MPI (stages mpi and mpi-impes)
 MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
-         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POREFLOW_REQUIRE_BACKENDS=cuda,opencl
+         PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 POREFLOW_REQUIRE_BACKENDS=cuda,opencl
+         PMIX_MCA_pcompress_base_silence_warning=1
          OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
          PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
-         /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS
+         /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS -x PYTHONHOME
+         -x PMIX_MCA_pcompress_base_silence_warning
          -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
 
 run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIMEOUT bounds each
@@ -238,25 +240,44 @@ for s in "${stages[@]}"; do
     bench-*)
       bench_kind "${s#bench-}"
       ;;
-    mpi)  # docs/mpi.md: build with MPI (the headers of libopenmpi-dev in .devkit, the libraries of the flow kit), the MPI
-          # tests on MPI_RANKS (2) processes on cuda and NVIDIA's OpenCL, and bench linalg-ranks on 1 and MPI_RANKS processes
+    mpi-build)  # docs/mpi.md: build with MPI (the headers of libopenmpi-dev in .devkit, the libraries of the flow kit):
+                # poreflow, the suite and the MPI tests in one folder (a process alone runs without MPI, so `test` after
+                # this runs the suite of the MPI build); a no-op on a warm machine that built it already
       [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
       [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
       [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
       [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
+      export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/opt/flowkit/lib  # libmpi for the binaries run alone; the kit's own first
       nvidia-smi -L > "$LOGS/gpu.txt" 2>&1
       run configure_mpi cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
         -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_TEST_CL_PLATFORM=NVIDIA \
         -DPOREFLOW_WITH_CUDA=ON -DPOREFLOW_WITH_OPENCL=ON -DPOREFLOW_WITH_MPI=ON -DMPI_CXX_SKIP_MPICXX=ON \
         -DMPI_CXX_HEADER_DIR=/opt/kit/usr/lib/x86_64-linux-gnu/openmpi/include -DMPI_CXX_LIB_NAMES=mpi \
         -DMPI_mpi_LIBRARY=/opt/flowkit/lib/libmpi.so.40 -DMPIEXEC_EXECUTABLE=/opt/flowkit/orterun || break
-      run build_mpi cmake --build "$BUILD" --parallel --target poreflow poreflow_mpi_tests || break
-      n=${MPI_RANKS:-2}
-      run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
-      for p in 1 "$n"; do
+      run build_mpi cmake --build "$BUILD" --parallel --target poreflow poreflow_tests poreflow_mpi_tests || break
+      run info "$PF" info
+      ;;
+    mpi)  # after mpi-build: the MPI tests on each of MPI_RANKS (2) processes on cuda and NVIDIA's OpenCL, and
+          # bench linalg-ranks on 1 and each of MPI_RANKS processes
+      [ "${MPI_TESTS:-1}" = 1 ] && for n in ${MPI_RANKS:-2}; do
+        run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
+      done
+      [ "${MPI_BENCH:-1}" = 1 ] && for p in 1 ${MPI_RANKS:-2}; do
         run bench_linalg_ranks_$p "${MPI_RUN[@]}" -np "$p" "$PF" bench linalg-ranks --backends cuda \
           --sizes "${MPI_SIZES:-poisson256,spe10}" --solves 3 --json "$OUT/linalg_ranks_np$p.json"
       done
+      ;;
+    mpi-fim)  # after mpi-build: the SPE10-shaped deck tiled TILES times along y (tools/device/spe10_scaled.py; FIM_DAYS
+              # days, 500 by default), fully implicit, cuda; one run per FIM_RUNS line ("name|processes|tiles")
+      [ -f validation/decks/spe10/PORO.INC ] || run gen_spe10 validation/gen_spe10.sh "$PF" || break
+      while IFS='|' read -r name procs tiles; do
+        [ -n "$name" ] || continue
+        d=$ROOT/fim-decks/T$tiles
+        [ -f "$d/SPE10_T$tiles.DATA" ] || run gen_spe10_T$tiles env -u PYTHONHOME python3 tools/device/spe10_scaled.py \
+          "$tiles" "${FIM_DAYS:-500}" "$d" < /dev/null || continue
+        STAGE_TIMEOUT=${FIM_TIMEOUT:-300} run "fim_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run "$d/SPE10_T$tiles.DATA" \
+          --backend cuda -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false < /dev/null
+      done <<< "${FIM_RUNS:-}"
       ;;
     mpi-impes)  # after mpi (its build): impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line
                 # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)

@@ -6,8 +6,8 @@ usage: mpi_fluids_json.py DEVICE COMMIT DATE LOG... > runs.json
 A run records what `poreflow run` printed: the grid, dt, the solves' tolerance and sweep limit,
 the slabs, the steps and their seconds (the time loop's compute, setup excluded), the sweeps a
 solve took in the last step, and the exchanges and megabytes this process sent. Pairs name the
-scaling in the stage's FLUIDS_RUNS: w1_N / w2_M a weak pair (a grid per GPU: N^3 and M^3 ~ 2 N^3
-cells), s2_N against w1_N a strong pair (one grid). Both pairs run tolerance 0, so every solve
+scaling in the stage's FLUIDS_RUNS: w1_N / wP_M a weak pair (a grid per GPU: N^3 and M^3 ~ P N^3
+cells on P GPUs), sP_N against w1_N a strong pair (one grid). Both pairs run tolerance 0, so every solve
 takes its sweep limit and the two runs do the same sweeps a cell. d1_N / d2_N: a strong pair at
 the case's own tolerance (the same sweeps on one and two GPUs: the decomposed solve is one
 process's).
@@ -56,27 +56,29 @@ def main():
         if not name.startswith("w1_"):
             continue
         for other, two in runs.items():
-            if other.startswith("w2_"):  # weak: time a cell-step on each GPU
+            if re.match(r"w([2-9]|\d\d+)_", other):  # weak (wP_M: P GPUs): time a cell-step on each GPU
                 scaling.append({"pair": [name, other], "kind": "weak", "processes": two["processes"],
                                 "efficiency": one["ns_per_cell_step"] / two["ns_per_cell_step"]})
-            if other == "s2_" + name[3:]:
+            if re.fullmatch(r"s\d+_" + name[3:], other):  # strong (sP_N: P GPUs, w1_N's grid)
                 s = one["seconds"] / two["seconds"]
                 scaling.append({"pair": [name, other], "kind": "strong", "processes": two["processes"], "speedup": s,
                                 "efficiency": s / two["processes"]})
-    # what the same call verified: the MPI tests on the same GPUs, if their log lies beside the runs'
-    verified = []
+    # what the same call verified: the MPI tests on the same GPUs, if their logs lie beside the runs'
+    verified = {}
+    import glob
     import os
-    tests = os.path.join(os.path.dirname(sys.argv[4]), "mpi_tests_2.log")
-    if os.path.exists(tests):
+    for tests in sorted(glob.glob(os.path.join(os.path.dirname(sys.argv[4]), "mpi_tests_*.log"))):
+        counts = []
         for line in open(tests):
             m = re.search(r"test cases:\s+(\d+)\s*\|.*?(\d+) passed.*?(\d+) failed", re.sub(r"\x1b\[[0-9;]*m", "", line))
             if m:
-                verified.append({"test_cases": int(m.group(1)), "passed": int(m.group(2)), "failed": int(m.group(3))})
+                counts.append({"test_cases": int(m.group(1)), "passed": int(m.group(2)), "failed": int(m.group(3))})
+        verified[os.path.basename(tests)[:-4]] = counts
     json.dump({"device": device, "commit": commit, "date": date,
-               "verified": {"mpi_tests_2_processes": verified,
-                            "what": "poreflow_mpi_tests on 2 processes, cuda then NVIDIA's OpenCL, in the same call "
-                                    "(fluids3d's decomposed runs against one process's included)"},
-               "what": "fluids3d (cases/fluids3d.toml's sources at the centre, float) cut into slabs along z between H100s "
+               "verified": {"runs": verified,
+                            "what": "poreflow_mpi_tests on the processes each log names (mpi_tests_P), cuda then NVIDIA's "
+                                    "OpenCL, on the same machine (fluids3d's decomposed runs against one process's included)"},
+               "what": "fluids3d (cases/fluids3d.toml's sources at the centre, float) cut into slabs along z between the GPUs of `device` "
                        "through MPI, --no-output; gpu.sh mpi-fluids (tools/device/gpu.sh)",
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
     print()

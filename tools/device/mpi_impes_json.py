@@ -67,7 +67,7 @@ def main():
                 s["efficiency"] = s["speedup"] / two["processes"]
             scaling.append(s)
     json.dump({"device": device, "commit": commit, "date": date,
-               "what": "impes3d case 1 (cases/impes_case1.toml, its cell sizes) cut between H100s through MPI, "
+               "what": "impes3d case 1 (cases/impes_case1.toml, its cell sizes) cut between the GPUs of `device` through MPI, "
                        "the pressure solver each run's `solver` names, --no-output; gpu.sh mpi-impes (tools/device/gpu.sh)",
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
     print()

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The JSON of gpu.sh's mpi-fim stage, read from its logs (one `poreflow run` of a tiled SPE10 deck per log).
+
+usage: mpi_fim_json.py DEVICE COMMIT DATE LOG... > runs.json
+
+A log fim_tT_npP.log is the SPE10-shaped deck tiled T times along y (tools/device/spe10_scaled.py) on
+P processes, a GPU each, with the fully implicit scheme. A run records what `poreflow run` printed:
+the grid, the cut, the steps, Newton and linear iterations, the cuts and their causes, and the
+seconds of the time loop (setup and the deck's reading excluded) and of its parts. tT_npT against
+t1_np1 is a weak pair (a tile a GPU), t1_npP against t1_np1 a strong pair. The efficiencies are
+given per run, per Newton iteration and per linear iteration: the runs do not take the same
+iterations (the pressure AMG and ILU0 work per process, block Jacobi across the cuts, and the
+tiles meet at their faces), so only the run's ratio is the user's.
+"""
+import json
+import re
+import sys
+
+STATS = ("newton_iterations_total", "linear_iterations_total", "retried_steps", "cuts_linear_solve_failed",
+         "cuts_newton_not_converged", "cuts_non_finite", "pressure_amg_refreshes", "seconds_assemble",
+         "seconds_linear", "seconds_preconditioner_refresh", "wall_seconds_total")
+
+
+def parse(path):
+    text = open(path).read()
+    run = {"log": path.split("/")[-1]}
+    m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active.*?, (\d+) wells", text)
+    run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
+    run["active_cells"], run["wells"] = int(m.group(4)), int(m.group(5))
+    assert "scheme fully implicit" in text, path
+    run["processes"] = 1
+    d = re.search(r"impes3d over (.*)", text)
+    if d:
+        run["decomposition"] = d.group(1).strip()
+        p = re.match(r"(\d+) x (\d+) x (\d+) processes", run["decomposition"])
+        run["processes"] = int(p.group(1)) * int(p.group(2)) * int(p.group(3))
+    m = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (\w+) \((.*)\)", text)
+    run["steps"], run["days"], run["seconds"] = int(m.group(1)), float(m.group(2)), float(m.group(3))
+    run["backend"], run["device"] = m.group(4), m.group(5)
+    for key in STATS:
+        run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
+    run["ms_per_newton_iteration"] = 1e3 * run["seconds"] / run["newton_iterations_total"]
+    run["ms_per_linear_iteration"] = 1e3 * run["seconds_linear"] / run["linear_iterations_total"]
+    run["cells_per_process"] = run["active_cells"] / run["processes"]
+    return run
+
+
+def main():
+    device, commit, date = sys.argv[1:4]
+    runs = {}
+    for path in sys.argv[4:]:
+        runs[re.sub(r"^fim_|\.log$", "", path.split("/")[-1])] = parse(path)
+    one = runs["t1_np1"]
+    scaling = []
+    for name, run in runs.items():
+        m = re.fullmatch(r"t(\d+)_np(\d+)", name)
+        tiles, procs = int(m.group(1)), int(m.group(2))
+        if procs == 1:
+            continue
+        s = {"pair": ["t1_np1", name], "processes": procs}
+        if tiles == procs:  # weak: a tile a GPU
+            s["kind"] = "weak"
+            s["efficiency"] = one["seconds"] / run["seconds"]
+        elif tiles == 1:
+            s["kind"] = "strong"
+            s["speedup"] = one["seconds"] / run["seconds"]
+            s["efficiency"] = s["speedup"] / procs
+        else:
+            continue
+        # per iteration: the work a GPU does for one Newton or linear iteration, its cells held equal
+        cells = one["cells_per_process"] / run["cells_per_process"]
+        s["efficiency_per_newton_iteration"] = one["ms_per_newton_iteration"] / run["ms_per_newton_iteration"] / cells
+        s["efficiency_per_linear_iteration"] = one["ms_per_linear_iteration"] / run["ms_per_linear_iteration"] / cells
+        s["newton_iterations"] = [one["newton_iterations_total"], run["newton_iterations_total"]]
+        s["linear_iterations"] = [one["linear_iterations_total"], run["linear_iterations_total"]]
+        scaling.append(s)
+    json.dump({"device": device, "commit": commit, "date": date,
+               "what": "validation/decks/SPE10.DATA tiled T times along y (tools/device/spe10_scaled.py, a five-spot a "
+                       "tile), its first days, the fully implicit scheme at the deck's defaults, cut between the GPUs "
+                       "of `device` through MPI (a process a GPU), cuda, double; gpu.sh mpi-fim (tools/device/gpu.sh). "
+                       "seconds: the time loop's",
+               "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
+    print()
+
+
+main()
