@@ -1,7 +1,8 @@
 // AMG as a preconditioner on every backend: alone it converges on Poisson at a rate that does not
 // grow with the grid; with CG it solves heterogeneous diffusion in few iterations; a refresh with
 // new values of the same pattern keeps the hierarchy; the stencil and the CSR form of one matrix
-// are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked.
+// are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked; a
+// coarsest level too large to invert is smoothed.
 #include <cmath>
 #include <random>
 #include <vector>
@@ -106,6 +107,19 @@ double stationary_factor(Backend& be, const Diffusion& d, int its) {
   return std::pow(norm2(convert<double>(r.download())) / r0, 1.0 / its);
 }
 
+// CG preconditioned by M on d's system with a random right-hand side, from 0
+template <class T>
+KrylovResult cg_amg(Backend& be, const Diffusion& d, OnDevice<T>& dev, const Amg<T>& M, double tol, int max_iterations) {
+  KrylovOptions o;
+  o.tolerance = tol;
+  o.max_iterations = max_iterations;
+  KrylovSolver<T> cg(dev.op, o);
+  auto b = make_field(be, convert<T>(random_rhs<T>(d)));
+  Field<T> x(be, dev.op.size());
+  x.fill(T(0));
+  return cg.solve(b, x, M);
+}
+
 }  // namespace
 
 TEST_SUITE("backend") {
@@ -132,18 +146,12 @@ TEST_CASE_TEMPLATE("amg: CG + AMG solves heterogeneous anisotropic diffusion in 
     M.update(dev.op);
     INFO(M.describe());
     CHECK(M.levels() >= 3);
-    KrylovOptions o;
-    o.tolerance = sizeof(T) == 4 ? 1e-5 : 1e-8;
-    o.max_iterations = 100;
-    KrylovSolver<T> cg(dev.op, o);
-    auto b = make_field(be, convert<T>(random_rhs<T>(d)));
-    Field<T> x(be, dev.op.size());
-    x.fill(T(0));
-    const auto res = cg.solve(b, x, M);
+    const double tol = sizeof(T) == 4 ? 1e-5 : 1e-8;
+    const auto res = cg_amg(be, d, dev, M, tol, 100);
     INFO(res.describe());
     CHECK(res.converged);
     CHECK(res.iterations <= 25);
-    CHECK(res.true_relative_residual <= 10 * o.tolerance);
+    CHECK(res.true_relative_residual <= 10 * tol);
   });
 }
 
@@ -218,6 +226,7 @@ TEST_CASE_TEMPLATE("amg: a matrix it cannot coarsen is refused, or smoothed alon
     Amg<T> lenient(c);
     lenient.update(dev.op);
     CHECK(lenient.levels() == 1);
+    CHECK_FALSE(lenient.coarsest_inverted());  // one level smooths alone: no dense inverse of the whole matrix
     const auto b = make_field(be, convert<T>(random_rhs<T>(d)));
     Field<T> z(be, dev.op.size());
     lenient.apply(b, z, {});
@@ -228,6 +237,25 @@ TEST_CASE_TEMPLATE("amg: a matrix it cannot coarsen is refused, or smoothed alon
     for (std::size_t l = 0; l < zb.size(); ++l)
       if (d.active[l]) worst = std::max(worst, std::fabs(zb[l] * d.coef[l] - bb[l]));
     CHECK(worst < 0.5);
+  });
+}
+
+TEST_CASE_TEMPLATE("amg: a coarsest level too large to invert is smoothed, and CG + AMG still converges", T, double) {
+  for_each_backend([](Backend& be) {
+    const auto d = diffusion(37, 41, 43, 2, 1, 1e-4, 5);  // 65 231 rows; two levels leave a coarsest of thousands
+    OnDevice<T> dev(be, d);
+    AmgConfig c;
+    c.setup.max_levels = 2;
+    Amg<T> M(c);
+    M.update(dev.op);
+    INFO(M.describe());
+    REQUIRE(M.levels() == 2);
+    CHECK(M.hierarchy().coarsest.rows > 2000);
+    CHECK_FALSE(M.coarsest_inverted());
+    const auto res = cg_amg(be, d, dev, M, 1e-8, 200);
+    INFO(res.describe());
+    CHECK(res.converged);
+    CHECK(res.true_relative_residual <= 1e-7);
   });
 }
 }

@@ -22,6 +22,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // the levels whose bounds refresh combines over the processes at most (AmgOptions::max_levels is 20)
 constexpr std::size_t kMaxCombinedLevels = 64;
+// the largest coarsest level inverted densely on the host at each refresh, unless the case's
+// coarse size is larger: 2 000^2 doubles are 32 MB and their inversion a few seconds; a larger
+// one is smoothed (setup)
+constexpr std::size_t kMaxDenseRows = 2000;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 template <class X>
@@ -144,15 +148,24 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
     }
     lv_.push_back(std::move(L));
   }
-  // the coarsest level's inverse: a dense matrix the csr family multiplies by
-  const std::size_t nc = h_.coarsest.rows;
-  CsrPattern dense;
-  dense.rows = dense.cols = nc;
-  dense.ptr.resize(nc + 1);
-  dense.col.resize(nc * nc);
-  for (std::size_t i = 0; i <= nc; ++i) dense.ptr[i] = static_cast<int>(i * nc);
-  for (std::size_t k = 0; k < nc * nc; ++k) dense.col[k] = static_cast<int>(k % nc);
-  cinv_ = std::make_unique<CsrMatrix<T>>(be, dense, 1);
+  // the coarsest level's inverse: a dense matrix the csr family multiplies by. One level (the
+  // fallback) smooths alone and needs none. A coarsening that stalled above kMaxDenseRows leaves a
+  // coarsest whose n^2 values and n^3 inversion would not fit (the fallback's fine matrix of a
+  // 9 177-cell test took 1.3 GB and 28 s): that level is smoothed instead.
+  const std::size_t nc = h_.coarsest.rows, dense_max = std::max(kMaxDenseRows, c_.setup.coarse_size);
+  cinv_.reset();
+  if (lv_.size() > 1 && nc <= dense_max) {
+    CsrPattern dense;
+    dense.rows = dense.cols = nc;
+    dense.ptr.resize(nc + 1);
+    dense.col.resize(nc * nc);
+    for (std::size_t i = 0; i <= nc; ++i) dense.ptr[i] = static_cast<int>(i * nc);
+    for (std::size_t k = 0; k < nc * nc; ++k) dense.col[k] = static_cast<int>(k % nc);
+    cinv_ = std::make_unique<CsrMatrix<T>>(be, dense, 1);
+  } else if (lv_.size() > 1) {
+    spdlog::warn("AMG: coarsening stopped at {} rows, too many to invert (at most {}); that level is smoothed, "
+                 "not solved", nc, dense_max);
+  }
   bad_ = be.alloc(sizeof(int));
   bounds_.assign(lv_.size(), 0.0);
   setup_seconds_ = since(t0);
@@ -276,10 +289,12 @@ void Amg<T>::refresh() {
     lv_[l]->lo = c_.lower * lv_[l]->hi;
   }
   // the coarsest level: its values to the host, inverted there, the inverse back
-  const Level& C = *lv_.back();
-  const auto cv = C.A->val.download();
-  const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
-  cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+  if (cinv_) {
+    const Level& C = *lv_.back();
+    const auto cv = C.A->val.download();
+    const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
+    cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+  }
   ++refreshes_;
   refresh_seconds_ = since(t0);
 }
@@ -328,6 +343,11 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   Backend& be = *be_;
   const Precision prec = precision_of<T>();
   auto csr = be.csr();
+  if (l + 1 == lv_.size() && !cinv_) {  // a coarsest too large to invert: smoothed
+    x.fill(T(0));
+    smooth(l, b, x, true, g);
+    return;
+  }
   if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b
     CsrSpmvArgs s;
     s.prec = prec;

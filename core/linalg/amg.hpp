@@ -49,6 +49,9 @@ class Amg final : public Preconditioner<T> {
   double setup_seconds() const { return setup_seconds_; }      // the host setup of the last new pattern
   double refresh_seconds() const { return refresh_seconds_; }  // the last refresh on the device, waited for
   long refreshes() const { return refreshes_; }
+  // whether the coarsest level is solved by its dense inverse (false: one level, or a coarsest too
+  // large to invert, which is smoothed)
+  bool coarsest_inverted() const { return cinv_ != nullptr; }
   // each level's estimate of D^-1 A's spectral radius: the Gershgorin bound of the current values
   // times the setup's ratio of the power estimate to it (the smoothers' interval)
   const std::vector<double>& bounds() const { return bounds_; }
@@ -69,7 +72,8 @@ class Amg final : public Preconditioner<T> {
   std::vector<std::unique_ptr<Level>> lv_;  // h_.levels.size() + 1: the last is the coarsest
   std::unique_ptr<CsrMatrix<T>> a0_;        // the finest level's values as CSR (a stencil operator's, gathered)
   std::unique_ptr<Buffer> a0_map_;          // stencil: each CSR entry's coefficient (int64)
-  std::unique_ptr<CsrMatrix<T>> cinv_;      // the coarsest level's dense inverse
+  std::unique_ptr<CsrMatrix<T>> cinv_;      // the coarsest level's dense inverse; none for one level, or a
+                                            // coarsest too large to invert (then smoothed: kMaxDenseRows)
   std::unique_ptr<Buffer> bad_;             // diag_inv's singular-row word
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
