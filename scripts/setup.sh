@@ -29,6 +29,8 @@ install_missing() {
 
 build_release() {
   # CUDA is used when nvcc is found (PATH or /usr/local/cuda); OpenCL when its headers are.
+  local t0=$SECONDS
   cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release ${POREFLOW_CMAKE_ARGS:-}
   cmake --build "$BUILD" --parallel
+  echo "poreflow: $BUILD built in $((SECONDS - t0)) s"  # CI's log says where its time goes
 }
