@@ -16,6 +16,8 @@ import json
 import re
 import sys
 
+from mpi_logs import impes3d_run, read_runs
+
 STATS = ("newton_iterations_total", "linear_iterations_total", "retried_steps", "cuts_linear_solve_failed",
          "cuts_newton_not_converged", "cuts_non_finite", "pressure_amg_refreshes", "seconds_assemble",
          "seconds_linear", "seconds_preconditioner_refresh", "wall_seconds_total")
@@ -23,33 +25,19 @@ STATS = ("newton_iterations_total", "linear_iterations_total", "retried_steps", 
 
 def parse(path):
     text = open(path).read()
-    run = {"log": path.split("/")[-1]}
-    m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active.*?, (\d+) wells", text)
-    run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
-    run["active_cells"], run["wells"] = int(m.group(4)), int(m.group(5))
+    run = impes3d_run(text, {"log": path.split("/")[-1]})
+    run["wells"] = int(re.search(r"impes3d: .* cells .*?, (\d+) wells", text).group(1))
     assert "scheme fully implicit" in text, path
-    run["processes"] = 1
-    d = re.search(r"impes3d over (.*)", text)
-    if d:
-        run["decomposition"] = d.group(1).strip()
-        p = re.match(r"(\d+) x (\d+) x (\d+) processes", run["decomposition"])
-        run["processes"] = int(p.group(1)) * int(p.group(2)) * int(p.group(3))
-    m = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (\w+) \((.*)\)", text)
-    run["steps"], run["days"], run["seconds"] = int(m.group(1)), float(m.group(2)), float(m.group(3))
-    run["backend"], run["device"] = m.group(4), m.group(5)
     for key in STATS:
         run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
     run["ms_per_newton_iteration"] = 1e3 * run["seconds"] / run["newton_iterations_total"]
     run["ms_per_linear_iteration"] = 1e3 * run["seconds_linear"] / run["linear_iterations_total"]
-    run["cells_per_process"] = run["active_cells"] / run["processes"]
     return run
 
 
 def main():
     device, commit, date = sys.argv[1:4]
-    runs = {}
-    for path in sys.argv[4:]:
-        runs[re.sub(r"^fim_|\.log$", "", path.split("/")[-1])] = parse(path)
+    runs = read_runs("fim", sys.argv[4:], parse)
     one = runs["t1_np1"]
     scaling = []
     for name, run in runs.items():

@@ -16,6 +16,8 @@ import json
 import re
 import sys
 
+from mpi_logs import read_runs
+
 
 def parse(path):
     text = open(path).read()
@@ -43,9 +45,7 @@ def parse(path):
 
 def main():
     device, commit, date = sys.argv[1:4]
-    runs = {}
-    for path in sys.argv[4:]:
-        runs[re.sub(r"^fluids_|\.log$", "", path.split("/")[-1])] = parse(path)
+    runs = read_runs("fluids", sys.argv[4:], parse)
     scaling = []
     for name, one in runs.items():
         if name.startswith("d1_") and "d2_" + name[3:] in runs:  # strong, at the case's tolerance

@@ -13,23 +13,13 @@ import json
 import re
 import sys
 
+from mpi_logs import impes3d_run, read_runs
+
 
 def parse(path):
     text = open(path).read()
-    run = {"log": path.split("/")[-1]}
-    m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active", text)
-    run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
-    run["active_cells"] = int(m.group(4))
+    run = impes3d_run(text, {"log": path.split("/")[-1]})
     run["solver"] = re.search(r"scheme IMPES, (?:pressure by )?(.+?), to a", text).group(1)
-    d = re.search(r"impes3d over (.*)", text)
-    run["processes"] = 1
-    if d:
-        run["decomposition"] = d.group(1).strip()
-        p = re.match(r"(\d+) x (\d+) x (\d+) processes", run["decomposition"])
-        run["processes"] = int(p.group(1)) * int(p.group(2)) * int(p.group(3))
-    m = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (\w+) \((.*)\)", text)
-    run["steps"], run["days"], run["seconds"] = int(m.group(1)), float(m.group(2)), float(m.group(3))
-    run["backend"], run["device"] = m.group(4), m.group(5)
     for key in ("sor_iterations_total", "seconds_pressure", "wall_seconds_total"):  # (sor_*: every pressure solver)
         run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
     m = re.search(r"seconds_preconditioner_update\s+(\S+)", text)
@@ -38,16 +28,12 @@ def parse(path):
     run["pressure_iterations_total"] = run.pop("sor_iterations_total")
     run["ms_per_pressure_iteration"] = 1e3 * run["seconds_pressure"] / run["pressure_iterations_total"]
     run["seconds_per_step"] = run["seconds"] / run["steps"]
-    run["cells_per_process"] = run["active_cells"] / run["processes"]
     return run
 
 
 def main():
     device, commit, date = sys.argv[1:4]
-    runs = {}
-    for path in sys.argv[4:]:
-        name = re.sub(r"^impes_|\.log$", "", path.split("/")[-1])
-        runs[name] = parse(path)
+    runs = read_runs("impes", sys.argv[4:], parse)
     scaling = []
     for name, one in runs.items():
         if not name.endswith("_np1"):
