@@ -8,8 +8,9 @@ if(POREFLOW_SANITIZE)
   endif()
   set(POREFLOW_WITH_CUDA OFF CACHE STRING "Build the CUDA backend (AUTO, ON, OFF)" FORCE)
   # -O1: a quicker build and run than -O3 (CI builds this next to the Release build), still fast
-  # -gline-tables-only: the findings' stacks name file and line, and the build is quicker than with -g
-  add_compile_options(-fsanitize=${POREFLOW_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all -gline-tables-only -O1)
+  # line tables only (clang; GCC's -g1): the findings' stacks name file and line, and the build is
+  # quicker than with -g
+  add_compile_options(-fsanitize=${POREFLOW_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all $<IF:$<CXX_COMPILER_ID:Clang>,-gline-tables-only,-g1> -O1)
   add_link_options(-fsanitize=${POREFLOW_SANITIZE})
   message(STATUS "poreflow: sanitizers ${POREFLOW_SANITIZE}")
 endif()

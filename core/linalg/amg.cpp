@@ -83,7 +83,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   const auto t0 = Clock::now();
   Backend& be = A.backend();
   be_ = &be;
-  op_ = &A;
+  op_ = nullptr;  // set when the setup is whole: a setup that throws is made again by the next update
   lv_.clear();
   a0_.reset();
   a0_map_.reset();
@@ -168,6 +168,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   }
   bad_ = be.alloc(sizeof(int));
   bounds_.assign(lv_.size(), 0.0);
+  op_ = &A;
   setup_seconds_ = since(t0);
   spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
 }

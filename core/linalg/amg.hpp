@@ -2,7 +2,7 @@
 // Aggregation AMG as a preconditioner (docs/linalg.md): smoothed aggregation set up on the host
 // (core/linalg/amg_setup.hpp), applied as a V-cycle (or a W-cycle below the finest level) of
 // Chebyshev smoothing, residual, restriction, the next level and prolongation, the coarsest level
-// solved by its dense inverse. Every step runs on the device through the kernel families (amg,
+// solved by its dense inverse (or smoothed, when coarsening stopped above kMaxDenseRows in amg.cpp). Every step runs on the device through the kernel families (amg,
 // csr, stencil7, fill); the scalars of the smoother are host constants of the level, set when the
 // values are refreshed.
 //

@@ -62,7 +62,7 @@ struct AmgLevelPlan {
 
 struct AmgHierarchy {
   std::vector<AmgLevelPlan> levels;  // every level but the coarsest
-  CsrPattern coarsest;               // solved directly (dense)
+  CsrPattern coarsest;               // solved directly (dense), or smoothed when too large (amg.cpp)
   std::vector<double> eps;           // the strength threshold of each level
   // every level's (the coarsest's last) power-iteration estimate of D^-1 A's spectral radius over
   // its Gershgorin bound, in (0, 1]; 1 without the estimate

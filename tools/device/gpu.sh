@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [build-old] [bench-compare] [mpi] [mpi-impes] [mpi-fluids] [cmd:'shell command']
+#                       [build-old] [bench-compare] [mpi-build] [mpi] [mpi-impes] [mpi-fluids] [mpi-fim] [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
 set -uo pipefail
@@ -247,7 +247,7 @@ for s in "${stages[@]}"; do
       [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
       [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
       [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
-      export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/opt/flowkit/lib  # libmpi for the binaries run alone; the kit's own first
+      export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/opt/flowkit/lib  # libmpi for the binaries run alone (after the .devkit's)
       nvidia-smi -L > "$LOGS/gpu.txt" 2>&1
       run configure_mpi cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
         -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_TEST_CL_PLATFORM=NVIDIA \
@@ -272,14 +272,14 @@ for s in "${stages[@]}"; do
       [ -f validation/decks/spe10/PORO.INC ] || run gen_spe10 validation/gen_spe10.sh "$PF" || break
       while IFS='|' read -r name procs tiles; do
         [ -n "$name" ] || continue
-        d=$ROOT/fim-decks/T$tiles
+        d=$ROOT/fim-decks/T${tiles}_${FIM_DAYS:-500}d  # the days in the name: a warm machine keeps the decks
         [ -f "$d/SPE10_T$tiles.DATA" ] || run gen_spe10_T$tiles env -u PYTHONHOME python3 tools/device/spe10_scaled.py \
           "$tiles" "${FIM_DAYS:-500}" "$d" < /dev/null || continue
         STAGE_TIMEOUT=${FIM_TIMEOUT:-300} run "fim_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run "$d/SPE10_T$tiles.DATA" \
           --backend cuda -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false < /dev/null
       done <<< "${FIM_RUNS:-}"
       ;;
-    mpi-impes)  # after mpi (its build): impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line
+    mpi-impes)  # after mpi-build: impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line
                 # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
       while IFS='|' read -r name procs opts; do
         [ -n "$name" ] || continue
@@ -288,7 +288,7 @@ for s in "${stages[@]}"; do
           --backend cuda --no-output $opts < /dev/null  # orterun would read the list's other lines
       done <<< "${IMPES_RUNS:-}"
       ;;
-    mpi-fluids)  # after mpi (its build): fluids3d cut into slabs between GPUs on cuda, one run per FLUIDS_RUNS line
+    mpi-fluids)  # after mpi-build: fluids3d cut into slabs between GPUs on cuda, one run per FLUIDS_RUNS line
                  # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
       while IFS='|' read -r name procs opts; do
         [ -n "$name" ] || continue

@@ -41,8 +41,7 @@ def main():
     one = runs["t1_np1"]
     scaling = []
     for name, run in runs.items():
-        m = re.fullmatch(r"t(\d+)_np(\d+)", name)
-        tiles, procs = int(m.group(1)), int(m.group(2))
+        tiles, procs = run["grid"][1] // one["grid"][1], run["processes"]  # tiles along y, from the grids
         if procs == 1:
             continue
         s = {"pair": ["t1_np1", name], "processes": procs}

@@ -54,6 +54,8 @@ def wells(tiles):
 
 def main():
     tiles, days, out = int(sys.argv[1]), int(sys.argv[2]), pathlib.Path(sys.argv[3])
+    if tiles < 1 or days < 50 or days % 50:
+        sys.exit(f"spe10_scaled.py: {tiles} tiles, {days} days: tiles from 1, days a multiple of the 50-day report step")
     root = pathlib.Path(__file__).resolve().parents[2] / "validation" / "decks"
     deck = (root / "SPE10.DATA").read_text()
     ny = NY * tiles
