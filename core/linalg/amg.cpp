@@ -344,12 +344,12 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   Backend& be = *be_;
   const Precision prec = precision_of<T>();
   auto csr = be.csr();
-  if (l + 1 == lv_.size() && !cinv_) {  // a coarsest too large to invert: smoothed
-    x.fill(T(0));
-    smooth(l, b, x, true, g);
-    return;
-  }
-  if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b
+  if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b, or smoothed when too large to invert
+    if (!cinv_) {
+      x.fill(T(0));
+      smooth(l, b, x, true, g);
+      return;
+    }
     CsrSpmvArgs s;
     s.prec = prec;
     s.a = cinv_->ref();

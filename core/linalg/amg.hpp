@@ -2,9 +2,9 @@
 // Aggregation AMG as a preconditioner (docs/linalg.md): smoothed aggregation set up on the host
 // (core/linalg/amg_setup.hpp), applied as a V-cycle (or a W-cycle below the finest level) of
 // Chebyshev smoothing, residual, restriction, the next level and prolongation, the coarsest level
-// solved by its dense inverse (or smoothed, when coarsening stopped above kMaxDenseRows in amg.cpp). Every step runs on the device through the kernel families (amg,
-// csr, stencil7, fill); the scalars of the smoother are host constants of the level, set when the
-// values are refreshed.
+// solved by its dense inverse (or smoothed, when coarsening stopped above kMaxDenseRows in
+// amg.cpp). Every step runs on the device through the kernel families (amg, csr, stencil7, fill);
+// the scalars of the smoother are host constants of the level, set when the values are refreshed.
 //
 // The first update() with an operator (a scalar Stencil7Operator or CsrOperator) sets the
 // hierarchy up: its values are read once to the host, the aggregates, prolongators and the coarse
