@@ -13,14 +13,16 @@ iterations (the pressure AMG and ILU0 work per process, block Jacobi across the 
 tiles meet at their faces), so only the run's ratio is the user's.
 """
 import json
+import os
 import re
 import sys
 
-from mpi_logs import impes3d_run, read_runs
+from mpi_logs import impes3d_run, mpi_tests_verified, read_runs
 
 STATS = ("newton_iterations_total", "linear_iterations_total", "retried_steps", "cuts_linear_solve_failed",
          "cuts_newton_not_converged", "cuts_non_finite", "pressure_amg_refreshes", "seconds_assemble",
-         "seconds_linear", "seconds_preconditioner_refresh", "wall_seconds_total")
+         "seconds_linear", "seconds_preconditioner_refresh", "wall_seconds_total", "mass_balance_oil_rel",
+         "mass_balance_water_rel", "oil_produced_sm3")
 
 
 def parse(path):
@@ -60,12 +62,17 @@ def main():
         s["efficiency_per_linear_iteration"] = one["ms_per_linear_iteration"] / run["ms_per_linear_iteration"] / cells
         s["newton_iterations"] = [one["newton_iterations_total"], run["newton_iterations_total"]]
         s["linear_iterations"] = [one["linear_iterations_total"], run["linear_iterations_total"]]
+        # the same problem's answer: oil produced per tile against one GPU's (time steps differ with the cuts)
+        s["oil_produced_per_tile_rel_diff"] = abs(run["oil_produced_sm3"] / tiles / one["oil_produced_sm3"] - 1)
         scaling.append(s)
     json.dump({"device": device, "commit": commit, "date": date,
                "what": "validation/decks/SPE10.DATA tiled T times along y (tools/device/spe10_scaled.py, a five-spot a "
                        "tile), its first days, the fully implicit scheme at the deck's defaults, cut between the GPUs "
                        "of `device` through MPI (a process a GPU), cuda, double; gpu.sh mpi-fim (tools/device/gpu.sh). "
                        "seconds: the time loop's",
+               "verified": mpi_tests_verified(os.path.dirname(sys.argv[4]), "Each run here: its mass balance of each phase "
+                                              "(mass_balance_*_rel) and its oil produced against one GPU's per tile "
+                                              "(scaling's oil_produced_per_tile_rel_diff)."),
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
     print()
 

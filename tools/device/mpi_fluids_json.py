@@ -13,10 +13,11 @@ the case's own tolerance (the same sweeps on one and two GPUs: the decomposed so
 process's).
 """
 import json
+import os
 import re
 import sys
 
-from mpi_logs import read_runs
+from mpi_logs import mpi_tests_verified, read_runs
 
 
 def parse(path):
@@ -63,21 +64,9 @@ def main():
                 s = one["seconds"] / two["seconds"]
                 scaling.append({"pair": [name, other], "kind": "strong", "processes": two["processes"], "speedup": s,
                                 "efficiency": s / two["processes"]})
-    # what the same call verified: the MPI tests on the same GPUs, if their logs lie beside the runs'
-    verified = {}
-    import glob
-    import os
-    for tests in sorted(glob.glob(os.path.join(os.path.dirname(sys.argv[4]), "mpi_tests_*.log"))):
-        counts = []
-        for line in open(tests):
-            m = re.search(r"test cases:\s+(\d+)\s*\|.*?(\d+) passed.*?(\d+) failed", re.sub(r"\x1b\[[0-9;]*m", "", line))
-            if m:
-                counts.append({"test_cases": int(m.group(1)), "passed": int(m.group(2)), "failed": int(m.group(3))})
-        verified[os.path.basename(tests)[:-4]] = counts
     json.dump({"device": device, "commit": commit, "date": date,
-               "verified": {"runs": verified,
-                            "what": "poreflow_mpi_tests on the processes each log names (mpi_tests_P), cuda then NVIDIA's "
-                                    "OpenCL, on the same machine (fluids3d's decomposed runs against one process's included)"},
+               "verified": mpi_tests_verified(os.path.dirname(sys.argv[4]), "Each run here: its steps ended (fluids3d's "
+                                               "decomposed runs are checked against one process's by those tests)."),
                "what": "fluids3d (cases/fluids3d.toml's sources at the centre, float) cut into slabs along z between the GPUs of `device` "
                        "through MPI, --no-output; gpu.sh mpi-fluids (tools/device/gpu.sh)",
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)

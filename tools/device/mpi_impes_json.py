@@ -10,17 +10,19 @@ scaling: a strong pair solves one grid, a weak pair (w*) a grid per GPU, and its
 reported per pressure iteration and per step (the grids differ, so their steps' iterations do).
 """
 import json
+import os
 import re
 import sys
 
-from mpi_logs import impes3d_run, read_runs
+from mpi_logs import impes3d_run, mpi_tests_verified, read_runs
 
 
 def parse(path):
     text = open(path).read()
     run = impes3d_run(text, {"log": path.split("/")[-1]})
     run["solver"] = re.search(r"scheme IMPES, (?:pressure by )?(.+?), to a", text).group(1)
-    for key in ("sor_iterations_total", "seconds_pressure", "wall_seconds_total"):  # (sor_*: every pressure solver)
+    for key in ("sor_iterations_total", "seconds_pressure", "wall_seconds_total", "mass_balance_oil_rel",
+                "mass_balance_water_rel"):  # (sor_*: every pressure solver)
         run[key] = float(re.search(key + r"\s+(\S+)", text).group(1))
     m = re.search(r"seconds_preconditioner_update\s+(\S+)", text)
     if m:
@@ -55,6 +57,9 @@ def main():
     json.dump({"device": device, "commit": commit, "date": date,
                "what": "impes3d case 1 (cases/impes_case1.toml, its cell sizes) cut between the GPUs of `device` through MPI, "
                        "the pressure solver each run's `solver` names, --no-output; gpu.sh mpi-impes (tools/device/gpu.sh)",
+               "verified": mpi_tests_verified(os.path.dirname(sys.argv[4]), "Each run here: its mass balance of each phase "
+                                              "(mass_balance_*_rel); the pressure solves' iterations equal on 1, 2 and 4 "
+                                              "GPUs for one grid."),
                "runs": runs, "scaling": scaling}, sys.stdout, indent=1)
     print()
 

@@ -1,4 +1,6 @@
 """What the mpi_*_json.py scripts read alike from `poreflow run` logs (tools/device/gpu.sh's stages)."""
+import glob
+import os
 import re
 
 
@@ -23,3 +25,18 @@ def impes3d_run(text, run):
     run["backend"], run["device"] = m.group(4), m.group(5)
     run["cells_per_process"] = run["active_cells"] / run["processes"]
     return run
+
+
+def mpi_tests_verified(log_dir, what):
+    """What the same call verified: the MPI tests' counts of each mpi_tests_P.log beside the runs'."""
+    runs = {}
+    for tests in sorted(glob.glob(os.path.join(log_dir, "mpi_tests_*.log"))):
+        counts = []
+        for line in open(tests):
+            m = re.search(r"test cases:\s+(\d+)\s*\|.*?(\d+) passed.*?(\d+) failed", re.sub(r"\x1b\[[0-9;]*m", "", line))
+            if m:
+                counts.append({"test_cases": int(m.group(1)), "passed": int(m.group(2)), "failed": int(m.group(3))})
+        runs[os.path.basename(tests)[:-4]] = counts
+    return {"mpi_tests": runs,
+            "what": "poreflow_mpi_tests on the processes each log names (mpi_tests_P), cuda then NVIDIA's OpenCL, on the "
+                    "same machine: decomposed runs against one process's. " + what}
