@@ -25,14 +25,11 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
   if (mine.nx != box.nx || mine.ny != box.ny || mine.nz != box.nz)
     throw ConfigError("halo exchange: the box " + box.describe() + " is not process " + std::to_string(comm.rank()) + "'s " +
                       std::to_string(mine.nx) + " x " + std::to_string(mine.ny) + " x " + std::to_string(mine.nz) + " cells");
-  const std::size_t word = this->word();
   for (int dir = 0; dir < 3; ++dir) {
-    bool shared = false;
     for (int side = 0; side < 2; ++side) {
       const int p = comm.size() > 1 ? d.neighbour(comm.rank(), dir, side) : -1;
       peer_[dir][side] = p;
       if (p < 0) continue;
-      shared = true;
       const RankBox other = d.box(p);
       const long across = dir == 0 ? other.nx : dir == 1 ? other.ny : other.nz;
       const long own = dir == 0 ? box.nx : dir == 1 ? box.ny : box.nz;
@@ -41,16 +38,30 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
                           std::to_string(own) + " and " + std::to_string(across) + " cells across direction " + "xyz"[dir] +
                           ", fewer than the halo " + std::to_string(box.halo) + " (fewer processes along it)");
     }
-    if (!shared || box.halo == 0) continue;
+  }
+  make_stages();
+}
+
+HaloExchange::HaloExchange(const HaloExchange& like, int block)
+    : comm_(like.comm_), be_(like.be_), box_(like.box_), prec_(like.prec_), shape_(like.shape_), block_(block), peer_(like.peer_) {
+  if (block != 1 && block != 2) throw ConfigError("halo exchange: " + std::to_string(block) + " values a cell (1 or 2)");
+  make_stages();
+}
+
+// the device buffers and host staging of each direction with a shared face
+void HaloExchange::make_stages() {
+  const std::size_t word = this->word();
+  for (int dir = 0; dir < 3; ++dir) {
+    if ((peer_[dir][0] < 0 && peer_[dir][1] < 0) || box_.halo == 0) continue;
     any_ = true;
     auto s = std::make_unique<Stage>();
-    s->face = Halo3DPackArgs::face_values(box, dir);
-    s->send = be.alloc(2 * s->face * word);
-    s->recv = be.alloc(2 * s->face * word);
-    s->zero = be.alloc(2 * s->face * word);
-    be.fill(*s->zero, prec, 0.0, 2 * s->face * static_cast<std::size_t>(block));
-    s->hsend = be.alloc_staging(2 * s->face * word);
-    s->hrecv = be.alloc_staging(2 * s->face * word);
+    s->face = Halo3DPackArgs::face_values(box_, dir);
+    s->send = be_.alloc(2 * s->face * word);
+    s->recv = be_.alloc(2 * s->face * word);
+    s->zero = be_.alloc(2 * s->face * word);
+    be_.fill(*s->zero, prec_, 0.0, 2 * s->face * static_cast<std::size_t>(block_));
+    s->hsend = be_.alloc_staging(2 * s->face * word);
+    s->hrecv = be_.alloc_staging(2 * s->face * word);
     stage_[static_cast<std::size_t>(dir)] = std::move(s);
   }
 }

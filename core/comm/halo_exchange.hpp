@@ -26,6 +26,8 @@ class HaloExchange {
   // block: values a cell in the fields it exchanges (1, or 2 for a 2 x 2 system's vectors)
   HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
                BoxShape shape = {}, int block = 1);
+  // the same processes and box, exchanging fields of `block` values a cell (a system's pressure block)
+  HaloExchange(const HaloExchange& like, int block);
   ~HaloExchange();
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
@@ -49,6 +51,7 @@ class HaloExchange {
   // the pack (or unpack) of direction dir between field and buf, on the sides with a neighbour
   Halo3DPackArgs pack_args(Buffer& field, const Box3& box, int dir, Buffer* buf, bool unpack) const;
   std::size_t word() const;  // bytes a cell moves
+  void make_stages();
   void exchange_box(Buffer& field, const Box3& box) const;
 
   const Communicator& comm_;
