@@ -1,7 +1,8 @@
 // poreflow bench linalg-ranks: the scalar systems of bench linalg (poissonN, spe10[:NXxNYxNZ]) cut
 // into one box per MPI process (docs/mpi.md) and solved from x = 0 to a relative residual of 1e-8
-// in double. The solvers are CG with Jacobi (the same preconditioner however the grid is cut), and
-// CG with ILU0 or AMG per process (block Jacobi across processes).
+// in double. The solvers are CG with Jacobi (the same preconditioner however the grid is cut), CG
+// with ILU0 or AMG per process (amg-local: block Jacobi across processes), and CG with AMG whose
+// coarse level spans the processes (amg, core/linalg/amg_global.hpp).
 //
 // Each row records:
 // - the iterations;
@@ -72,8 +73,11 @@ LocalSystem local_part(const HostSystem& h, const RankBox& r) {
 std::unique_ptr<linalg::Preconditioner<double>> make_preconditioner(const std::string& name, const Communicator& comm) {
   if (name == "jacobi") return std::make_unique<linalg::JacobiPreconditioner<double>>();
   if (name == "ilu0") return std::make_unique<linalg::Ilu0<double>>();
-  if (name == "amg") return std::make_unique<linalg::Amg<double>>(linalg::AmgConfig{}, comm);
-  throw ConfigError("--solvers: '" + name + "' (linalg-ranks: jacobi, ilu0, amg)");
+  linalg::AmgConfig c;
+  if (name == "amg") return std::make_unique<linalg::Amg<double>>(c, comm);
+  c.across = linalg::AmgAcross::None;
+  if (name == "amg-local") return std::make_unique<linalg::Amg<double>>(c, comm);
+  throw ConfigError("--solvers: '" + name + "' (linalg-ranks: jacobi, ilu0, amg, amg-local)");
 }
 
 }  // namespace
@@ -88,7 +92,7 @@ void bench_linalg_ranks<double>(const BenchOptions& o, const BackendOptions& bo,
       throw ConfigError("--sizes: '" + item + "' (linalg-ranks: poissonN, spe10[:NXxNYxNZ])");
     systems.push_back(s);
   }
-  const auto solvers = split_list(o.solvers.empty() ? "jacobi,ilu0,amg" : o.solvers);
+  const auto solvers = split_list(o.solvers.empty() ? "jacobi,ilu0,amg-local,amg" : o.solvers);
   auto names = o.backends.empty() ? std::vector<std::string>{"omp"} : split_list(o.backends);
   for (const LinalgSystem& spec : systems) {
     const HostSystem h = linalg_host_system(spec);

@@ -117,7 +117,7 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
 
 void linalg_ranks_options(CLI::App& sub, BenchOptions& o) {
   sizes_options(sub, o, "systems: poissonN, spe10[:NXxNYxNZ] (default poisson128,spe10)");
-  sub.add_option("--solvers", o.solvers, "jacobi, ilu0, amg (comma-separated; default all)");
+  sub.add_option("--solvers", o.solvers, "jacobi, ilu0, amg-local (AMG per process), amg (its coarse level across processes) (comma-separated; default all)");
   sub.add_option("--solves", o.solves, "timed solves per row (the median)")->capture_default_str()->check(CLI::Range(1, 100));
 }
 
@@ -146,7 +146,8 @@ const BenchKind kKinds[] = {
                "AMG and BiCGSTAB + CPR",
      bench_linalg<float>, bench_linalg<double>, "double", linalg_options, nullptr, print_linalg_tables},
     {"linalg-ranks", "the scalar systems of linalg cut into one box per MPI process (mpirun -n P poreflow bench "
-                     "linalg-ranks): CG with Jacobi, and with ILU0 or AMG per process; iterations, setup, solve (default "
+                     "linalg-ranks): CG with Jacobi, with ILU0 or AMG per process, and with AMG across processes; iterations, "
+                     "setup, solve (default "
                      "backend omp)",
      bench_linalg_ranks<float>, bench_linalg_ranks<double>, "double", linalg_ranks_options, nullptr, print_linalg_ranks_table},
     {"impes3d", "time per step of paper 003's cases per backend, and the whole of case 2", bench_impes3d<float>,

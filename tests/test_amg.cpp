@@ -11,6 +11,7 @@
 #include "core/base/error.hpp"
 #include "core/kernels/amg.hpp"
 #include "core/kernels/control.hpp"
+#include "core/linalg/amg_global.hpp"
 #include "core/linalg/amg_setup.hpp"
 #include "tests/harness.hpp"
 
@@ -241,6 +242,62 @@ TEST_CASE("amg setup: the coarsest level's inverse, and a singular one named") {
   s.ptr = {0, 2, 4};
   s.col = {0, 1, 0, 1};
   CHECK_THROWS_WITH_AS(dense_inverse(s, {1, 2, 2, 4}), doctest::Contains("singular at row 1"), NumericalError);
+}
+
+TEST_CASE("amg across processes: rows of a non-symmetric inverse by LU, and a singular matrix named") {
+  // a non-symmetric, pivoting-heavy dense matrix (small diagonal) of an odd size
+  const std::size_t n = 37;
+  auto a = random_vector<double>(n * n, -1.0, 1.0);
+  for (std::size_t i = 0; i < n; ++i) a[i * n + i] *= 1e-3;
+  for (std::size_t i = 0; i < n; ++i) a[i * n + (i * 7 + 3) % n] += 2.0;
+  const std::size_t first = 11, count = 9;
+  const auto rows = dense_inverse_rows(n, a, first, count, "the test matrix");
+  REQUIRE(rows.size() == count * n);
+  double err = 0;  // (A^-1 A)'s rows first.. are the identity's
+  for (std::size_t q = 0; q < count; ++q)
+    for (std::size_t j = 0; j < n; ++j) {
+      double v = 0;
+      for (std::size_t k = 0; k < n; ++k) v += rows[q * n + k] * a[k * n + j];
+      err = std::max(err, std::fabs(v - (first + q == j ? 1.0 : 0.0)));
+    }
+  CHECK(err < 1e-9);
+  CHECK_THROWS_WITH_AS(dense_inverse_rows(2, {1, 2, 2, 4}, 0, 2, "E"), doctest::Contains("E (2 rows) is singular at row 1"),
+                       NumericalError);
+  CHECK_THROWS_AS(dense_inverse_rows(2, {1, 2, 2}, 0, 2, "E"), ConfigError);
+}
+
+TEST_CASE("amg across processes: composite groups cover the aggregated rows, at most the target, connected or in ranges") {
+  const auto pr = diffusion(23, 17, 9, 5);
+  const auto h = amg_setup(pr.A, pr.a, AmgOptions{});
+  REQUIRE(h.levels.size() >= 2);
+  for (std::size_t target : {std::size_t(1), std::size_t(7), std::size_t(40), h.levels[1].A.rows, std::size_t(100000)}) {
+    CAPTURE(target);
+    std::size_t groups = 0;
+    const auto g = amg_composite_groups(h, pr.A.rows, target, &groups);
+    REQUIRE(g.size() == pr.A.rows);
+    // at most the target where the hierarchy has a level that small or coarser groups were made
+    CHECK(groups <= std::max(target, std::size_t(1)));
+    CHECK(groups >= 1);
+    // every group holds a row; a row is grouped exactly when level 0 aggregated it
+    std::vector<int> seen(groups, 0);
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      CHECK((g[i] >= 0) == (h.levels[0].agg[i] >= 0));
+      if (g[i] >= 0) {
+        REQUIRE(static_cast<std::size_t>(g[i]) < groups);
+        seen[static_cast<std::size_t>(g[i])] = 1;
+      }
+    }
+    CHECK(std::count(seen.begin(), seen.end(), 0) == 0);
+    // rows of one aggregate of level 0 share their group
+    std::vector<int> of(h.levels[0].A.rows, -2);
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const int a = h.levels[0].agg[i];
+      if (a < 0) continue;
+      if (of[static_cast<std::size_t>(a)] == -2) of[static_cast<std::size_t>(a)] = g[i];
+      CHECK(of[static_cast<std::size_t>(a)] == g[i]);
+    }
+  }
+  CHECK_THROWS_AS(amg_composite_groups(h, pr.A.rows + 1, 10, nullptr), ConfigError);
 }
 }
 

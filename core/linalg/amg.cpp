@@ -14,6 +14,7 @@
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/amg.hpp"
 #include "core/kernels/csr.hpp"
+#include "core/kernels/vec.hpp"
 
 namespace poreflow::linalg {
 
@@ -111,7 +112,21 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   } else {
     throw ConfigError("AMG preconditions a 7-point stencil or a CSR operator, not " + A.describe());
   }
-  h_ = amg_setup(p0, v0, c_.setup);
+  // Several processes: a setup that fails on one stops them all (what follows is collective).
+  if (!comm_.single()) {
+    std::exception_ptr failed;
+    try {
+      h_ = amg_setup(p0, v0, c_.setup);
+    } catch (const Error&) {
+      failed = std::current_exception();
+    }
+    if (comm_.any(failed != nullptr)) {
+      if (failed) std::rethrow_exception(failed);
+      throw NumericalError("AMG: another process's setup failed");
+    }
+  } else {
+    h_ = amg_setup(p0, v0, c_.setup);
+  }
   // the levels on the device
   for (std::size_t l = 0; l <= h_.levels.size(); ++l) {
     auto L = std::make_unique<Level>();
@@ -168,6 +183,33 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   }
   bad_ = be.alloc(sizeof(int));
   bounds_.assign(lv_.size(), 0.0);
+  // the coarse level across processes: a decomposed 7-point operator (every process has one alike)
+  across_.reset();
+  global_op_.reset();
+  scalar_ex_.reset();
+  multiplicative_ = false;
+  const auto* s7 = dynamic_cast<const Stencil7Operator<T>*>(&A);
+  const HaloExchange* ex = ghosts_ ? ghosts_ : s7 ? s7->exchange() : nullptr;
+  if (!comm_.single() && c_.across != AmgAcross::None && s7 && ex) {
+    across_ = std::make_unique<AmgGlobalCoarse<T>>(comm_, s7->matrix(), *ex, h_, c_.across_rows);
+    // multiplicative takes the residual across the cut: an operator without an exchange of its own
+    // (CPR's pressure block, given the system's) is smoothed as it is, and its residual for this
+    // level taken through a scalar exchange of the same boxes
+    multiplicative_ = c_.across == AmgAcross::Multiplicative;
+    across_op_ = &A;
+    if (multiplicative_ && !s7->exchange()) {
+      scalar_ex_ = ex->block() == 1 ? nullptr : std::make_unique<HaloExchange>(*ex, 1);
+      global_op_ = std::make_unique<Stencil7Operator<T>>(s7->matrix());
+      global_op_->set_exchange(scalar_ex_ ? scalar_ex_.get() : ex);
+      across_op_ = global_op_.get();
+    }
+    if (multiplicative_) {
+      t1_ = Field<T>(be, A.size());
+      t2_ = Field<T>(be, A.size());
+      t1_.fill(T(0));
+      t2_.fill(T(0));
+    }
+  }
   op_ = &A;
   setup_seconds_ = since(t0);
   spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
@@ -296,6 +338,7 @@ void Amg<T>::refresh() {
     const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
     cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
   }
+  if (across_) across_->refresh();
   ++refreshes_;
   refresh_seconds_ = since(t0);
 }
@@ -391,7 +434,31 @@ void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
   if (r.size() != op_->size() || z.size() != op_->size())
     throw ConfigError("AMG: vectors of " + std::to_string(r.size()) + " and " + std::to_string(z.size()) +
                       " values for an operator of " + std::to_string(op_->size()));
-  if (lv_.size() == 1) {  // one level (the fallback): the smoother alone, from 0
+  if (!across_) {
+    local(r, z, g);
+    return;
+  }
+  if (!multiplicative_) {
+    local(r, z, g);
+    across_->apply_add(r, z, g);
+    return;
+  }
+  // multiplicative, symmetric: z = C r; z += M (r - A z); z += C (r - A z), C the level across
+  // processes, M this process's cycle
+  z.fill(T(0));
+  across_->apply_add(r, z, g);
+  across_op_->residual(r, z, t1_, g);
+  local(t1_, t2_, g);
+  be_->vec().axpby({precision_of<T>(), z.size(), VecCoef::constant(1), VecCoef::constant(1), &t2_.buffer(), &z.buffer(),
+                    nullptr, g.ctrl});
+  across_op_->residual(r, z, t1_, g);
+  across_->apply_add(t1_, z, g);
+}
+
+// this process's hierarchy: the cycle, or the smoother alone for one level (the fallback)
+template <class T>
+void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
+  if (lv_.size() == 1) {
     z.fill(T(0));
     smooth(0, r, z, true, g);
     return;
@@ -404,6 +471,7 @@ std::string Amg<T>::describe() const {
   std::ostringstream o;
   o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree << ")";
   if (!lv_.empty()) o << ": " << h_.describe();
+  if (across_) o << "; " << across_->describe();
   return o.str();
 }
 

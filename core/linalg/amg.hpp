@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/comm/communicator.hpp"
+#include "core/linalg/amg_global.hpp"
 #include "core/linalg/amg_setup.hpp"
 #include "core/linalg/csr.hpp"
 #include "core/linalg/linear_operator.hpp"
@@ -26,12 +27,20 @@
 
 namespace poreflow::linalg {
 
+// A decomposed operator's coarse level across the processes (core/linalg/amg_global.hpp): none
+// (each process's hierarchy alone: block Jacobi across them), added to the cycle (additive: one
+// combine an application), or after it on the cycle's residual and before it (multiplicative,
+// symmetric: two combines and two products with the operator an application)
+enum class AmgAcross { None, Additive, Multiplicative };
+
 struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
   int degree = 3;              // Chebyshev steps before and after the coarse correction
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
+  AmgAcross across = AmgAcross::Multiplicative;  // with several processes (docs/mpi.md)
+  std::size_t across_rows = 256;                 // that level's rows over all processes, at most
 };
 
 template <class T>
@@ -43,6 +52,13 @@ class Amg final : public Preconditioner<T> {
   void update(const LinearOperator<T>& A) override;
   void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
   std::string describe() const override;
+
+  // The exchange that names the cells across the process faces for the coarse level across
+  // processes, when the operator has none of its own (CPR's pressure block: the system's exchange).
+  // Set before the first update; nullptr: the operator's.
+  void set_ghosts(const HaloExchange* e) { ghosts_ = e; }
+  // the coarse level across processes, or nullptr (one process, AmgAcross::None, no exchange)
+  const AmgGlobalCoarse<T>* across() const { return across_.get(); }
 
   const AmgHierarchy& hierarchy() const { return h_; }
   std::size_t levels() const { return h_.levels.size() + 1; }
@@ -60,6 +76,7 @@ class Amg final : public Preconditioner<T> {
   struct Level;
   void setup(const LinearOperator<T>& A);
   void refresh();
+  void local(const Field<T>& r, Field<T>& z, Guard g) const;
   void cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const;
   void smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const;
   void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
@@ -75,6 +92,13 @@ class Amg final : public Preconditioner<T> {
   std::unique_ptr<CsrMatrix<T>> cinv_;      // the coarsest level's dense inverse; none for one level, or a
                                             // coarsest too large to invert (then smoothed: kMaxDenseRows)
   std::unique_ptr<Buffer> bad_;             // diag_inv's singular-row word
+  const HaloExchange* ghosts_ = nullptr;
+  std::unique_ptr<AmgGlobalCoarse<T>> across_;
+  bool multiplicative_ = false;
+  const LinearOperator<T>* across_op_ = nullptr;     // its residual's operator: A, or global_op_
+  std::unique_ptr<HaloExchange> scalar_ex_;          // CPR's pressure block: the system's boxes, a value a cell
+  std::unique_ptr<Stencil7Operator<T>> global_op_;
+  mutable Field<T> t1_, t2_;                // the multiplicative coarse level's residual and cycle
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
   long refreshes_ = 0;

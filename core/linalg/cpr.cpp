@@ -72,6 +72,7 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
     ps7_ = std::make_unique<Stencil7Matrix<T>>(be, s7_->box, 1);
     be.copy(*s7_->active, *ps7_->active, cells_ * sizeof(int));
     pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
+    amg_.set_ghosts(s->exchange());  // the pressure AMG's coarse level across processes
   } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
     csr_ = &c->matrix();
     cells_ = csr_->rows;

@@ -270,7 +270,9 @@ TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes)
     o.tolerance = 1e-8;
     o.max_iterations = 500;
     Ilu0<double> ilu;
-    Amg<double> amg(AmgConfig{}, c);
+    AmgConfig per;
+    per.across = AmgAcross::None;
+    Amg<double> amg(per, c);
     for (int which = 0; which < 2; ++which) {
       Preconditioner<double>& M = which == 0 ? static_cast<Preconditioner<double>&>(ilu) : amg;
       M.update(loc.op);
@@ -291,6 +293,73 @@ TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes)
         MESSAGE(be.name(), ": CG + ", std::string(which == 0 ? "ILU0" : "AMG"), " per process on ", c.size(), " processes: ", res.iterations,
                 " iterations, true relative residual ", rel);
     }
+  });
+}
+
+// AMG's coarse level across processes (core/linalg/amg_global.hpp): exact on its own space
+// (E = Q^T A Q with the couplings across the cut: Q E^-1 Q^T A Q y = Q y), and CG with it takes no
+// more iterations than AMG per process (multiplicative; the additive level converges)
+TEST_CASE("mpi: AMG's coarse level across processes is exact on its space and saves iterations over AMG per process") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    const GlobalProblem p = make_global_problem(41, 33, 13, 11, 2.0);
+    const Decomposition d = decompose(p.gx, p.gy, p.gz, c.size(), p.active);
+    const LocalRows rows = local_rows(p, d.box(c.rank()), 1);
+    HaloExchange ex(c, d, be, rows.box, Precision::Double);
+    LocalSystem loc(be, rows, &ex);
+    CAPTURE(d.describe());
+    KrylovOptions o;
+    o.tolerance = 1e-8;
+    o.max_iterations = 500;
+    long its[3] = {0, 0, 0};
+    for (int mode = 0; mode < 3; ++mode) {
+      AmgConfig cfg;
+      cfg.across = AmgAcross(mode);
+      cfg.across_rows = 60;  // several groups a process, some agglomerated below the coarsest level
+      Amg<double> amg(cfg, c);
+      amg.update(loc.op);
+      CAPTURE(amg.describe());
+      REQUIRE((amg.across() != nullptr) == (mode != 0 && c.size() > 1));
+      if (const AmgGlobalCoarse<double>* G = amg.across()) {
+        CHECK(G->rows() <= 60);
+        CHECK(c.sum(static_cast<long>(G->own_rows())) == static_cast<long>(G->rows()));
+        // x = Q y for a y over every process's groups; z = Q E^-1 Q^T A x must be x again
+        const auto& cr = G->cell_rows();
+        std::vector<double> xv(rows.active.size(), 0.0);
+        long grouped = 0;
+        for (std::size_t L = 0; L < xv.size(); ++L)
+          if (rows.active[L] && cr[L] >= 0) {
+            xv[L] = 1.5 + std::sin(0.7 * cr[L]) + 0.01 * cr[L];
+            ++grouped;
+          }
+        CHECK(grouped > 0);
+        Field<double> x(be, xv.size()), ax(be, xv.size()), z(be, xv.size());
+        x.upload(xv);
+        loc.op.apply(x, ax, {});
+        z.fill(0.0);
+        G->apply_add(ax, z, {});
+        const auto zv = z.download();
+        double err = 0;
+        for (std::size_t L = 0; L < xv.size(); ++L) err = std::max(err, std::abs(zv[L] - xv[L]));
+        CHECK(c.max(err) <= 1e-9);
+      }
+      Field<double> x(be, loc.op.size());
+      x.fill(0.0);
+      const KrylovResult res = KrylovSolver<double>(loc.op, o, c).solve(loc.b, x, amg);
+      CHECK(res.converged);
+      Field<double> rr(be, loc.op.size());
+      loc.op.residual(loc.b, x, rr, {});
+      const auto rv = rr.download();
+      double rn = 0, bn = 0;
+      for (std::size_t L = 0; L < rv.size(); ++L) rn += rv[L] * rv[L], bn += rows.b[L] * rows.b[L];
+      CHECK(std::sqrt(c.sum(rn) / c.sum(bn)) <= 1.01e-8);
+      its[mode] = res.iterations;
+    }
+    // on this small grid AMG per process loses little; the additive level may cost an iteration or two
+    if (c.size() > 1) CHECK(its[2] <= its[0]);
+    if (c.rank() == 0)
+      MESSAGE(be.name(), ": CG + AMG on ", c.size(), " processes: ", its[0], " iterations per process, ", its[1], " additive, ",
+              its[2], " multiplicative across processes");
   });
 }
 
@@ -402,23 +471,36 @@ TEST_CASE("mpi: BiCGSTAB on a decomposed 2 x 2 operator matches the one-process 
       if (loc.active[L])
         for (int u = 0; u < 2; ++u) err = std::max(err, std::abs(xs[2 * L + u] - xs1[2 * all_index(loc.global[L]) + u]));
     CHECK(c.max(err) <= 1e-7);
-    // CPR per process (AMG on the pressure, ILU0 on the whole, both within the process)
-    Cpr<double> cpr(CprOptions{}, c);
-    cpr.update(op);
-    Field<double> xc(be, op.size());
-    xc.fill(0.0);
+    // CPR: AMG on the pressure (per process, then with its coarse level across processes through
+    // a scalar exchange of the system's boxes), ILU0 on the whole within the process
+    long its[2] = {0, 0};
+    double rel = 0;
     o.tolerance = 1e-8;
-    const KrylovResult rc = KrylovSolver<double>(op, o, c).solve(b, xc, cpr);
-    CHECK(rc.converged);
-    Field<double> rr(be, op.size());
-    op.residual(b, xc, rr, {});
-    const auto rv = rr.download();
-    double rn = 0, bn = 0;
-    for (std::size_t k = 0; k < rv.size(); ++k) rn += rv[k] * rv[k], bn += b_loc[k] * b_loc[k];
-    const double rel = std::sqrt(c.sum(rn) / c.sum(bn));
+    for (int across = 0; across < 2; ++across) {
+      CprOptions co;
+      co.amg.across = across ? AmgAcross::Multiplicative : AmgAcross::None;
+      Cpr<double> cpr(co, c);
+      cpr.update(op);
+      CHECK((cpr.pressure_amg().across() != nullptr) == (across && c.size() > 1));
+      Field<double> xc(be, op.size());
+      xc.fill(0.0);
+      const KrylovResult rc = KrylovSolver<double>(op, o, c).solve(b, xc, cpr);
+      CHECK(rc.converged);
+      Field<double> rr(be, op.size());
+      op.residual(b, xc, rr, {});
+      const auto rv = rr.download();
+      double rn = 0, bn = 0;
+      for (std::size_t k = 0; k < rv.size(); ++k) rn += rv[k] * rv[k], bn += b_loc[k] * b_loc[k];
+      rel = std::max(rel, std::sqrt(c.sum(rn) / c.sum(bn)));
+      its[across] = rc.iterations;
+    }
     CHECK(rel <= 1.01e-8);
+    // the whole system's ILU0 stays per process: on this small grid the pressure level across the
+    // processes gains nothing (it halves the iterations of a real deck's, docs/mpi.md), and may cost a few
+    CHECK(its[1] <= its[0] + 4);
     if (c.rank() == 0)
       MESSAGE(be.name(), ": 2 x 2 on ", c.size(), " processes: BiCGSTAB + block Jacobi ", res.iterations, " iterations (one process: ",
-              res1.iterations, "), BiCGSTAB + CPR per process ", rc.iterations, ", true relative residual ", rel);
+              res1.iterations, "), BiCGSTAB + CPR per process ", its[0], ", with AMG across processes ", its[1],
+              ", true relative residual ", rel);
   });
 }

@@ -1,0 +1,422 @@
+#include "core/linalg/amg_global.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <sstream>
+
+#include "core/base/error.hpp"
+#include "core/kernels/amg.hpp"
+#include "core/kernels/csr.hpp"
+
+namespace poreflow::linalg {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Breadth-first groups of at most ceil(n / target) nodes over the graph adj; their count.
+std::vector<int> bfs_groups(const std::vector<std::vector<int>>& adj, std::size_t target, std::size_t& count) {
+  const std::size_t n = adj.size(), size = (n + target - 1) / target;
+  std::vector<int> g(n, -1);
+  std::deque<int> queue;
+  int next = 0;
+  for (std::size_t seed = 0; seed < n; ++seed) {
+    if (g[seed] >= 0) continue;
+    g[seed] = next;
+    std::size_t taken = 1;
+    queue.assign(1, static_cast<int>(seed));
+    while (!queue.empty() && taken < size) {
+      const int u = queue.front();
+      queue.pop_front();
+      for (int v : adj[static_cast<std::size_t>(u)])
+        if (g[static_cast<std::size_t>(v)] < 0 && taken < size) {
+          g[static_cast<std::size_t>(v)] = next;
+          ++taken;
+          queue.push_back(v);
+        }
+    }
+    ++next;
+  }
+  count = static_cast<std::size_t>(next);
+  return g;
+}
+
+// At most `target` groups of the rows of pattern p, over its graph; each row's group.
+std::vector<int> graph_groups(const CsrPattern& p, std::size_t target, std::size_t& count) {
+  std::vector<std::vector<int>> adj(p.rows);
+  for (std::size_t r = 0; r < p.rows; ++r)
+    for (int k = p.ptr[r]; k < p.ptr[r + 1]; ++k)
+      if (static_cast<std::size_t>(p.col[static_cast<std::size_t>(k)]) != r) adj[r].push_back(p.col[static_cast<std::size_t>(k)]);
+  std::vector<int> g(p.rows);
+  for (std::size_t r = 0; r < p.rows; ++r) g[r] = static_cast<int>(r);
+  count = p.rows;
+  while (count > target) {
+    std::size_t next = 0;
+    const auto h = bfs_groups(adj, target, next);
+    if (next >= count) {  // no progress (components apart): consecutive ranges
+      for (int& v : g) v = static_cast<int>(static_cast<std::size_t>(v) * target / count);
+      count = target;
+      break;
+    }
+    for (int& v : g) v = h[static_cast<std::size_t>(v)];
+    // the groups' graph
+    std::vector<std::vector<int>> up(next);
+    for (std::size_t u = 0; u < adj.size(); ++u)
+      for (int v : adj[u])
+        if (h[u] != h[static_cast<std::size_t>(v)]) up[static_cast<std::size_t>(h[u])].push_back(h[static_cast<std::size_t>(v)]);
+    for (auto& a : up) {
+      std::sort(a.begin(), a.end());
+      a.erase(std::unique(a.begin(), a.end()), a.end());
+    }
+    adj = std::move(up);
+    count = next;
+  }
+  return g;
+}
+
+template <class X>
+std::unique_ptr<Buffer> upload_array(Backend& be, const std::vector<X>& v) {
+  auto b = be.alloc(std::max<std::size_t>(v.size(), 1) * sizeof(X));
+  if (!v.empty()) be.upload(*b, v.data(), v.size() * sizeof(X));
+  return b;
+}
+
+}  // namespace
+
+std::vector<int> amg_composite_groups(const AmgHierarchy& h, std::size_t n0, std::size_t target, std::size_t* groups) {
+  target = std::max<std::size_t>(target, 1);
+  const auto pattern = [&](std::size_t l) -> const CsrPattern& { return l < h.levels.size() ? h.levels[l].A : h.coarsest; };
+  if (pattern(0).rows != n0)
+    throw ConfigError("AMG across processes: a hierarchy of " + std::to_string(pattern(0).rows) + " rows for " +
+                      std::to_string(n0));
+  // a row of level 0 stands for itself unless it is empty (a halo or inactive cell: no unknown)
+  std::vector<int> g(n0);
+  const CsrPattern& p0 = pattern(0);
+  for (std::size_t i = 0; i < n0; ++i) g[i] = p0.ptr[i] < p0.ptr[i + 1] ? static_cast<int>(i) : -1;
+  // level 0's aggregates at least (the rows they leave out have no strong neighbour), then down
+  std::size_t l = 0;
+  for (; l < h.levels.size() && (l == 0 || pattern(l).rows > target); ++l)
+    for (int& v : g) v = v >= 0 ? h.levels[l].agg[static_cast<std::size_t>(v)] : -1;
+  std::size_t count = pattern(l).rows;
+  if (count > target) {
+    const auto m = graph_groups(pattern(l), target, count);
+    for (int& v : g) v = v >= 0 ? m[static_cast<std::size_t>(v)] : -1;
+  }
+  // numbered 0.. in increasing order of the groups that hold a cell
+  std::vector<int> renum(count, -1);
+  for (int v : g)
+    if (v >= 0) renum[static_cast<std::size_t>(v)] = 0;
+  int next = 0;
+  for (int& r : renum)
+    if (r >= 0) r = next++;
+  for (int& v : g)
+    if (v >= 0) v = renum[static_cast<std::size_t>(v)];
+  *groups = static_cast<std::size_t>(next);
+  return g;
+}
+
+std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std::size_t first, std::size_t count,
+                                       const std::string& what) {
+  if (a.size() != n * n || first + count > n)
+    throw ConfigError(what + ": rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " + std::to_string(n) +
+                      "-row inverse from " + std::to_string(a.size()) + " values");
+  double scale = 0;
+  for (double v : a) scale = std::max(scale, std::fabs(v));
+  // P A = L U in place (L's unit diagonal implied); perm[k]: the row of A that is row k of P A
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::fabs(a[r * n + c]) > std::fabs(a[piv * n + c])) piv = r;
+    if (!(std::fabs(a[piv * n + c]) > 1e-14 * scale))
+      throw NumericalError(what + " (" + std::to_string(n) + " rows) is singular at row " + std::to_string(c));
+    if (piv != c) {
+      std::swap_ranges(a.begin() + static_cast<long>(piv * n), a.begin() + static_cast<long>((piv + 1) * n),
+                       a.begin() + static_cast<long>(c * n));
+      std::swap(perm[piv], perm[c]);
+    }
+    const double* uc = &a[c * n];
+    for (std::size_t r = c + 1; r < n; ++r) {
+      double* ar = &a[r * n];
+      const double f = ar[c] / uc[c];
+      ar[c] = f;
+      if (f == 0) continue;
+      for (std::size_t k = c + 1; k < n; ++k) ar[k] -= f * uc[k];
+    }
+  }
+  // row i of A^-1 is y^T with A^T y = e_i: A^T = U^T L^T P, so U^T w = e_i, L^T v = w, y = P^T v
+  std::vector<double> out(count * n), w(n);
+  for (std::size_t q = 0; q < count; ++q) {
+    std::fill(w.begin(), w.end(), 0.0);
+    w[first + q] = 1;
+    for (std::size_t j = 0; j < n; ++j) {  // U^T is lower triangular: its column j is U's row j
+      w[j] /= a[j * n + j];
+      const double wj = w[j];
+      if (wj == 0) continue;
+      for (std::size_t k = j + 1; k < n; ++k) w[k] -= a[j * n + k] * wj;
+    }
+    for (std::size_t j = n; j-- > 0;) {  // L^T is upper triangular with a unit diagonal: its column j is L's row j
+      const double vj = w[j];
+      if (vj == 0) continue;
+      for (std::size_t k = 0; k < j; ++k) w[k] -= a[j * n + k] * vj;
+    }
+    double* y = &out[q * n];
+    for (std::size_t k = 0; k < n; ++k) y[perm[k]] = w[k];
+  }
+  return out;
+}
+
+template <class T>
+struct AmgGlobalCoarse<T>::Device {
+  std::unique_ptr<CsrMatrix<T>> a, q_full, r, q_local, e, einv;
+  std::unique_ptr<Buffer> a_map;
+  std::size_t e_first = 0;  // this process's first entry in the gathered values
+  mutable Field<T> rc, rg, zc;
+};
+
+template <class T>
+AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matrix<T>& m, const HaloExchange& ghosts,
+                                    const AmgHierarchy& h, std::size_t rows)
+    : comm_(comm), m_(m), d_(std::make_unique<Device>()) {
+  Backend& be = m.coef.backend();
+  const Box3& box = m.box;
+  if (m.block != 1) throw ConfigError("AMG across processes: a scalar 7-point matrix, not one of blocks of " + std::to_string(m.block));
+  const Box3& eb = ghosts.box();
+  if (eb.nx != box.nx || eb.ny != box.ny || eb.nz != box.nz || eb.off != box.off || eb.sy != box.sy || eb.sz != box.sz ||
+      eb.halo != box.halo || box.halo < 1)
+    throw ConfigError("AMG across processes: the exchange's box " + eb.describe() + " is not the matrix's " + box.describe());
+  const std::size_t extent = box.extent(), P = static_cast<std::size_t>(comm.size()), me = static_cast<std::size_t>(comm.rank());
+  std::vector<int> active(extent);
+  be.download(*m.active, active.data(), extent * sizeof(int));
+  const std::vector<int> group = amg_composite_groups(h, extent, std::max<std::size_t>(rows / P, 1), &own_);
+
+  // E's rows: the processes' groups in rank order
+  std::vector<double> counts(P, 0.0);
+  counts[me] = static_cast<double>(own_);
+  comm.sum(std::span<double>(counts));
+  for (std::size_t p = 0; p < P; ++p) {
+    if (p < me) first_ += static_cast<std::size_t>(counts[p]);
+    total_ += static_cast<std::size_t>(counts[p]);
+  }
+  if (total_ >= (std::size_t(1) << 24))
+    throw ConfigError("AMG across processes: " + std::to_string(total_) + " coarse rows (at most 2^24)");
+
+  // each cell's row of E, the ghosts' from their owners (row + 1 in every value of a cell; 0: none)
+  const std::size_t b = static_cast<std::size_t>(ghosts.block());
+  std::vector<T> ids(b * extent, T(0));
+  for (std::size_t i = 0; i < extent; ++i)
+    if (group[i] >= 0)
+      for (std::size_t u = 0; u < b; ++u) ids[b * i + u] = T(double(first_ + static_cast<std::size_t>(group[i]) + 1));
+  Field<T> idf(be, ids.size());
+  idf.upload(ids);
+  ghosts.exchange(idf.buffer());
+  ids = idf.download();
+  cell_row_.assign(extent, -1);
+  for (std::size_t i = 0; i < extent; ++i) {
+    if (group[i] >= 0) cell_row_[i] = static_cast<int>(first_) + group[i];
+    else if (!active[i] && ids[b * i] > T(0.5)) cell_row_[i] = static_cast<int>(std::lround(double(ids[b * i]))) - 1;
+  }
+
+  // A's rows of the grouped cells with their columns that have a row of E (local or across the
+  // cut), and the coefficient each comes from; Q (every cell with a row of E), R = Q^T on this
+  // process's cells, Q_local (the columns this process's groups)
+  CsrPattern ap, qf, r, ql, ep;
+  std::vector<long> amap;
+  ap.rows = ap.cols = qf.rows = ql.rows = extent;
+  qf.cols = total_;
+  ql.cols = r.rows = ep.rows = own_;
+  r.cols = extent;
+  ep.cols = total_;
+  ap.ptr.assign(extent + 1, 0);
+  qf.ptr.assign(extent + 1, 0);
+  ql.ptr.assign(extent + 1, 0);
+  const long off[7] = {-box.sz, -box.sy, -1, 0, 1, box.sy, box.sz};
+  const int plane[7] = {kStencilZm, kStencilYm, kStencilXm, kStencilDiag, kStencilXp, kStencilYp, kStencilZp};
+  std::vector<std::vector<int>> members(own_);
+  for (std::size_t L = 0; L < extent; ++L) {
+    if (group[L] >= 0) {
+      for (int e = 0; e < 7; ++e) {
+        const long N = static_cast<long>(L) + off[e];
+        if (N < 0 || static_cast<std::size_t>(N) >= extent || cell_row_[static_cast<std::size_t>(N)] < 0) continue;
+        ap.col.push_back(static_cast<int>(N));
+        amap.push_back(static_cast<long>(plane[e]) * static_cast<long>(extent) + static_cast<long>(L));
+      }
+      ql.col.push_back(group[L]);
+      members[static_cast<std::size_t>(group[L])].push_back(static_cast<int>(L));
+    }
+    if (cell_row_[L] >= 0) qf.col.push_back(cell_row_[L]);
+    ap.ptr[L + 1] = static_cast<int>(ap.col.size());
+    qf.ptr[L + 1] = static_cast<int>(qf.col.size());
+    ql.ptr[L + 1] = static_cast<int>(ql.col.size());
+  }
+  r.ptr.assign(own_ + 1, 0);
+  ep.ptr.assign(own_ + 1, 0);
+  std::vector<int> mark(total_, -1), cols;
+  for (std::size_t I = 0; I < own_; ++I) {
+    cols.clear();
+    for (int L : members[I]) {
+      r.col.push_back(L);
+      for (int k = ap.ptr[static_cast<std::size_t>(L)]; k < ap.ptr[static_cast<std::size_t>(L) + 1]; ++k) {
+        const int J = cell_row_[static_cast<std::size_t>(ap.col[static_cast<std::size_t>(k)])];
+        if (mark[static_cast<std::size_t>(J)] != static_cast<int>(I)) {
+          mark[static_cast<std::size_t>(J)] = static_cast<int>(I);
+          cols.push_back(J);
+        }
+      }
+    }
+    std::sort(cols.begin(), cols.end());
+    ep.col.insert(ep.col.end(), cols.begin(), cols.end());
+    r.ptr[I + 1] = static_cast<int>(r.col.size());
+    ep.ptr[I + 1] = static_cast<int>(ep.col.size());
+  }
+
+  // every process's entries of E, once: rows and columns in one combine
+  std::vector<double> nnz(P, 0.0);
+  nnz[me] = static_cast<double>(ep.nnz());
+  comm.sum(std::span<double>(nnz));
+  entry_first_.assign(P + 1, 0);
+  for (std::size_t p = 0; p < P; ++p) entry_first_[p + 1] = entry_first_[p] + static_cast<std::size_t>(nnz[p]);
+  const std::size_t all = entry_first_[P];
+  std::vector<double> rc(2 * all, 0.0);
+  for (std::size_t I = 0; I < own_; ++I)
+    for (int k = ep.ptr[I]; k < ep.ptr[I + 1]; ++k) {
+      const std::size_t at = entry_first_[me] + static_cast<std::size_t>(k);
+      rc[at] = static_cast<double>(first_ + I);
+      rc[all + at] = static_cast<double>(ep.col[static_cast<std::size_t>(k)]);
+    }
+  comm.sum(std::span<double>(rc));
+  all_rows_.resize(all);
+  all_cols_.resize(all);
+  for (std::size_t k = 0; k < all; ++k) {
+    all_rows_[k] = static_cast<int>(rc[k]);
+    all_cols_[k] = static_cast<int>(rc[all + k]);
+  }
+
+  // the device's part: only a process with groups has one
+  if (own_ == 0) return;
+  Device& d = *d_;
+  d.a = std::make_unique<CsrMatrix<T>>(be, ap, 1);
+  d.a_map = upload_array(be, amap);
+  const auto ones = [&](const CsrPattern& p) {
+    auto c = std::make_unique<CsrMatrix<T>>(be, p, 1);
+    c->val.fill(T(1));
+    return c;
+  };
+  d.q_full = ones(qf);
+  d.r = ones(r);
+  d.q_local = ones(ql);
+  d.e = std::make_unique<CsrMatrix<T>>(be, ep, 1);
+  CsrPattern dense;
+  dense.rows = own_;
+  dense.cols = total_;
+  dense.ptr.resize(own_ + 1);
+  dense.col.resize(own_ * total_);
+  for (std::size_t i = 0; i <= own_; ++i) dense.ptr[i] = static_cast<int>(i * total_);
+  for (std::size_t k = 0; k < dense.col.size(); ++k) dense.col[k] = static_cast<int>(k % total_);
+  d.einv = std::make_unique<CsrMatrix<T>>(be, dense, 1);
+  d.rc = Field<T>(be, own_);
+  d.zc = Field<T>(be, own_);
+  d.rg = Field<T>(be, total_);
+  for (Field<T>* f : {&d.rc, &d.zc, &d.rg}) f->fill(T(0));
+}
+
+template <class T>
+AmgGlobalCoarse<T>::~AmgGlobalCoarse() = default;
+
+template <class T>
+void AmgGlobalCoarse<T>::refresh() {
+  const auto t0 = Clock::now();
+  if (total_ == 0) return;
+  const std::size_t me = static_cast<std::size_t>(comm_.rank());
+  combine_.assign(entry_first_.back(), 0.0);
+  if (own_ > 0) {
+    Backend& be = m_.coef.backend();
+    const Precision prec = precision_of<T>();
+    Device& d = *d_;
+    CsrGatherArgs g;  // A's values from the stencil's
+    g.prec = prec;
+    g.nnz = d.a->nnz;
+    g.map = d.a_map.get();
+    g.src = &m_.coef.buffer();
+    g.src_blocks = m_.coef.size();
+    g.val = &d.a->val.buffer();
+    be.csr().gather(g);
+    AmgGalerkinArgs ga;  // E's rows of this process: R A Q
+    ga.prec = prec;
+    ga.rows = own_;
+    ga.r_ptr = d.r->ptr.get();
+    ga.r_col = d.r->col.get();
+    ga.r_val = &d.r->val.buffer();
+    ga.a_ptr = d.a->ptr.get();
+    ga.a_col = d.a->col.get();
+    ga.a_val = &d.a->val.buffer();
+    ga.p_ptr = d.q_full->ptr.get();
+    ga.p_col = d.q_full->col.get();
+    ga.p_val = &d.q_full->val.buffer();
+    ga.c_ptr = d.e->ptr.get();
+    ga.c_col = d.e->col.get();
+    ga.c_val = &d.e->val.buffer();
+    ga.c_values = d.e->nnz;
+    be.amg().galerkin(ga);
+    const auto ev = d.e->val.download();
+    std::copy(ev.begin(), ev.end(), combine_.begin() + static_cast<long>(entry_first_[me]));
+  }
+  comm_.sum(std::span<double>(combine_));
+  // every process factors E (one that throws, throws on all); its own rows of the inverse stay
+  std::vector<double> dense(total_ * total_, 0.0);
+  for (std::size_t k = 0; k < combine_.size(); ++k)
+    dense[static_cast<std::size_t>(all_rows_[k]) * total_ + static_cast<std::size_t>(all_cols_[k])] += combine_[k];
+  const auto inv = dense_inverse_rows(total_, std::move(dense), first_, own_, "AMG's coarse level across processes");
+  if (own_ > 0) d_->einv->val.upload(std::vector<T>(inv.begin(), inv.end()));
+  refresh_seconds_ = std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+template <class T>
+void AmgGlobalCoarse<T>::apply_add(const Field<T>& r, Field<T>& z, Guard g) const {
+  if (total_ == 0) return;
+  Backend& be = m_.coef.backend();
+  const Precision prec = precision_of<T>();
+  combine_.assign(total_, 0.0);
+  const Device& d = *d_;
+  if (own_ > 0) {
+    CsrSpmvArgs s;
+    s.prec = prec;
+    s.a = d.r->ref();
+    s.x = &r.buffer();
+    s.y = &d.rc.buffer();
+    s.guard = g.ctrl;
+    be.csr().spmv(s);
+    const auto rc = d.rc.download();
+    std::copy(rc.begin(), rc.end(), combine_.begin() + static_cast<long>(first_));
+  }
+  comm_.sum(std::span<double>(combine_));
+  if (own_ == 0) return;
+  d.rg.upload(std::vector<T>(combine_.begin(), combine_.end()));
+  CsrSpmvArgs s;
+  s.prec = prec;
+  s.a = d.einv->ref();
+  s.x = &d.rg.buffer();
+  s.y = &d.zc.buffer();
+  s.guard = g.ctrl;
+  be.csr().spmv(s);
+  s.a = d.q_local->ref();
+  s.x = &d.zc.buffer();
+  s.y = &z.buffer();
+  s.beta = 1;
+  be.csr().spmv(s);
+}
+
+template <class T>
+std::string AmgGlobalCoarse<T>::describe() const {
+  std::ostringstream o;
+  o << "a coarse level across " << comm_.size() << " processes of " << total_ << " rows (" << own_ << " here)";
+  return o.str();
+}
+
+template class AmgGlobalCoarse<float>;
+template class AmgGlobalCoarse<double>;
+
+}  // namespace poreflow::linalg
