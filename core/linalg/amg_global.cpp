@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <deque>
 #include <sstream>
 
 #include "core/base/error.hpp"
-#include "core/kernels/amg.hpp"
 #include "core/kernels/csr.hpp"
 
 namespace poreflow::linalg {
@@ -74,13 +74,6 @@ std::vector<int> graph_groups(const CsrPattern& p, std::size_t target, std::size
     count = next;
   }
   return g;
-}
-
-template <class X>
-std::unique_ptr<Buffer> upload_array(Backend& be, const std::vector<X>& v) {
-  auto b = be.alloc(std::max<std::size_t>(v.size(), 1) * sizeof(X));
-  if (!v.empty()) be.upload(*b, v.data(), v.size() * sizeof(X));
-  return b;
 }
 
 }  // namespace
@@ -171,10 +164,8 @@ std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std
 
 template <class T>
 struct AmgGlobalCoarse<T>::Device {
-  std::unique_ptr<CsrMatrix<T>> a, q_full, r, q_local, e, einv;
-  std::unique_ptr<Buffer> a_map;
-  std::size_t e_first = 0;  // this process's first entry in the gathered values
-  mutable Field<T> rc, rg, zc;
+  std::unique_ptr<CsrMatrix<T>> s, r1, r2, q_local, e, einv;
+  mutable Field<T> part, rc, rg, zc;
 };
 
 template <class T>
@@ -220,57 +211,77 @@ AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matr
     else if (!active[i] && ids[b * i] > T(0.5)) cell_row_[i] = static_cast<int>(std::lround(double(ids[b * i]))) - 1;
   }
 
-  // A's rows of the grouped cells with their columns that have a row of E (local or across the
-  // cut), and the coefficient each comes from; Q (every cell with a row of E), R = Q^T on this
-  // process's cells, Q_local (the columns this process's groups)
-  CsrPattern ap, qf, r, ql, ep;
-  std::vector<long> amap;
-  ap.rows = ap.cols = qf.rows = ql.rows = extent;
-  qf.cols = total_;
-  ql.cols = r.rows = ep.rows = own_;
-  r.cols = extent;
-  ep.cols = total_;
-  ap.ptr.assign(extent + 1, 0);
-  qf.ptr.assign(extent + 1, 0);
-  ql.ptr.assign(extent + 1, 0);
+  // For each of this process's rows of E, its columns (the rows of E of the grouped cells'
+  // neighbours, local or across the cut) and for each entry the 7-point coefficients it sums (S:
+  // E's values = S times the coefficient array, one product on the device). The restriction in
+  // two products: the groups' cells in pieces of at most kPiece (R1), the pieces summed (R2): a
+  // group of thousands of cells on one warp would leave the GPU idle. Q_local: each cell's group.
   const long off[7] = {-box.sz, -box.sy, -1, 0, 1, box.sy, box.sz};
   const int plane[7] = {kStencilZm, kStencilYm, kStencilXm, kStencilDiag, kStencilXp, kStencilYp, kStencilZp};
   std::vector<std::vector<int>> members(own_);
+  CsrPattern ql, r1, r2, ep, sp;
+  ql.rows = extent;
+  ql.cols = own_;
+  ql.ptr.assign(extent + 1, 0);
   for (std::size_t L = 0; L < extent; ++L) {
     if (group[L] >= 0) {
-      for (int e = 0; e < 7; ++e) {
-        const long N = static_cast<long>(L) + off[e];
-        if (N < 0 || static_cast<std::size_t>(N) >= extent || cell_row_[static_cast<std::size_t>(N)] < 0) continue;
-        ap.col.push_back(static_cast<int>(N));
-        amap.push_back(static_cast<long>(plane[e]) * static_cast<long>(extent) + static_cast<long>(L));
-      }
       ql.col.push_back(group[L]);
       members[static_cast<std::size_t>(group[L])].push_back(static_cast<int>(L));
     }
-    if (cell_row_[L] >= 0) qf.col.push_back(cell_row_[L]);
-    ap.ptr[L + 1] = static_cast<int>(ap.col.size());
-    qf.ptr[L + 1] = static_cast<int>(qf.col.size());
     ql.ptr[L + 1] = static_cast<int>(ql.col.size());
   }
-  r.ptr.assign(own_ + 1, 0);
+  constexpr std::size_t kPiece = 256;
+  r1.cols = extent;
+  r2.rows = ep.rows = own_;
+  ep.cols = total_;
+  r2.ptr.assign(own_ + 1, 0);
   ep.ptr.assign(own_ + 1, 0);
-  std::vector<int> mark(total_, -1), cols;
+  std::vector<int> slot(total_, -1);  // column J's entry in the current row of E
+  std::vector<std::vector<long>> sums;  // per entry of E: the coefficients it sums
   for (std::size_t I = 0; I < own_; ++I) {
-    cols.clear();
-    for (int L : members[I]) {
-      r.col.push_back(L);
-      for (int k = ap.ptr[static_cast<std::size_t>(L)]; k < ap.ptr[static_cast<std::size_t>(L) + 1]; ++k) {
-        const int J = cell_row_[static_cast<std::size_t>(ap.col[static_cast<std::size_t>(k)])];
-        if (mark[static_cast<std::size_t>(J)] != static_cast<int>(I)) {
-          mark[static_cast<std::size_t>(J)] = static_cast<int>(I);
-          cols.push_back(J);
-        }
-      }
+    const auto& mem = members[I];
+    for (std::size_t q = 0; q < mem.size(); q += kPiece) {
+      for (std::size_t k = q; k < std::min(q + kPiece, mem.size()); ++k) r1.col.push_back(mem[k]);
+      r1.ptr.push_back(static_cast<int>(r1.col.size()));
+      r2.col.push_back(static_cast<int>(r1.rows++));
     }
-    std::sort(cols.begin(), cols.end());
-    ep.col.insert(ep.col.end(), cols.begin(), cols.end());
-    r.ptr[I + 1] = static_cast<int>(r.col.size());
+    r2.ptr[I + 1] = static_cast<int>(r2.col.size());
+    std::vector<int> cols;
+    std::vector<std::vector<long>> row;
+    for (int L : mem)
+      for (int e = 0; e < 7; ++e) {
+        const long N = L + off[e];
+        if (N < 0 || static_cast<std::size_t>(N) >= extent || cell_row_[static_cast<std::size_t>(N)] < 0) continue;
+        const int J = cell_row_[static_cast<std::size_t>(N)];
+        if (slot[static_cast<std::size_t>(J)] < 0) {
+          slot[static_cast<std::size_t>(J)] = static_cast<int>(cols.size());
+          cols.push_back(J);
+          row.emplace_back();
+        }
+        row[static_cast<std::size_t>(slot[static_cast<std::size_t>(J)])].push_back(static_cast<long>(plane[e]) *
+                                                                               static_cast<long>(extent) + L);
+      }
+    std::vector<std::size_t> order(cols.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t u, std::size_t v) { return cols[u] < cols[v]; });
+    for (std::size_t k : order) {
+      ep.col.push_back(cols[k]);
+      std::sort(row[k].begin(), row[k].end());
+      sums.push_back(std::move(row[k]));
+    }
+    for (int J : cols) slot[static_cast<std::size_t>(J)] = -1;
     ep.ptr[I + 1] = static_cast<int>(ep.col.size());
+  }
+  r2.cols = r1.rows;
+  sp.rows = ep.nnz();
+  sp.cols = m.coef.size();
+  sp.ptr.assign(sp.rows + 1, 0);
+  for (std::size_t k = 0; k < sums.size(); ++k) {
+    for (long c : sums[k]) {
+      if (c >= INT_MAX) throw ConfigError("AMG across processes: a coefficient array past 2^31 values (32-bit indices)");
+      sp.col.push_back(static_cast<int>(c));
+    }
+    sp.ptr[k + 1] = static_cast<int>(sp.col.size());
   }
 
   // every process's entries of E, once: rows and columns in one combine
@@ -298,15 +309,14 @@ AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matr
   // the device's part: only a process with groups has one
   if (own_ == 0) return;
   Device& d = *d_;
-  d.a = std::make_unique<CsrMatrix<T>>(be, ap, 1);
-  d.a_map = upload_array(be, amap);
   const auto ones = [&](const CsrPattern& p) {
     auto c = std::make_unique<CsrMatrix<T>>(be, p, 1);
     c->val.fill(T(1));
     return c;
   };
-  d.q_full = ones(qf);
-  d.r = ones(r);
+  d.s = ones(sp);
+  d.r1 = ones(r1);
+  d.r2 = ones(r2);
   d.q_local = ones(ql);
   d.e = std::make_unique<CsrMatrix<T>>(be, ep, 1);
   CsrPattern dense;
@@ -317,10 +327,11 @@ AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matr
   for (std::size_t i = 0; i <= own_; ++i) dense.ptr[i] = static_cast<int>(i * total_);
   for (std::size_t k = 0; k < dense.col.size(); ++k) dense.col[k] = static_cast<int>(k % total_);
   d.einv = std::make_unique<CsrMatrix<T>>(be, dense, 1);
+  d.part = Field<T>(be, r1.rows);
   d.rc = Field<T>(be, own_);
   d.zc = Field<T>(be, own_);
   d.rg = Field<T>(be, total_);
-  for (Field<T>* f : {&d.rc, &d.zc, &d.rg}) f->fill(T(0));
+  for (Field<T>* f : {&d.part, &d.rc, &d.zc, &d.rg}) f->fill(T(0));
 }
 
 template <class T>
@@ -336,31 +347,12 @@ void AmgGlobalCoarse<T>::refresh() {
     Backend& be = m_.coef.backend();
     const Precision prec = precision_of<T>();
     Device& d = *d_;
-    CsrGatherArgs g;  // A's values from the stencil's
-    g.prec = prec;
-    g.nnz = d.a->nnz;
-    g.map = d.a_map.get();
-    g.src = &m_.coef.buffer();
-    g.src_blocks = m_.coef.size();
-    g.val = &d.a->val.buffer();
-    be.csr().gather(g);
-    AmgGalerkinArgs ga;  // E's rows of this process: R A Q
-    ga.prec = prec;
-    ga.rows = own_;
-    ga.r_ptr = d.r->ptr.get();
-    ga.r_col = d.r->col.get();
-    ga.r_val = &d.r->val.buffer();
-    ga.a_ptr = d.a->ptr.get();
-    ga.a_col = d.a->col.get();
-    ga.a_val = &d.a->val.buffer();
-    ga.p_ptr = d.q_full->ptr.get();
-    ga.p_col = d.q_full->col.get();
-    ga.p_val = &d.q_full->val.buffer();
-    ga.c_ptr = d.e->ptr.get();
-    ga.c_col = d.e->col.get();
-    ga.c_val = &d.e->val.buffer();
-    ga.c_values = d.e->nnz;
-    be.amg().galerkin(ga);
+    CsrSpmvArgs sv;  // E's values: S times the coefficients
+    sv.prec = prec;
+    sv.a = d.s->ref();
+    sv.x = &m_.coef.buffer();
+    sv.y = &d.e->val.buffer();
+    be.csr().spmv(sv);
     const auto ev = d.e->val.download();
     std::copy(ev.begin(), ev.end(), combine_.begin() + static_cast<long>(entry_first_[me]));
   }
@@ -384,10 +376,14 @@ void AmgGlobalCoarse<T>::apply_add(const Field<T>& r, Field<T>& z, Guard g) cons
   if (own_ > 0) {
     CsrSpmvArgs s;
     s.prec = prec;
-    s.a = d.r->ref();
+    s.a = d.r1->ref();
     s.x = &r.buffer();
-    s.y = &d.rc.buffer();
+    s.y = &d.part.buffer();
     s.guard = g.ctrl;
+    be.csr().spmv(s);
+    s.a = d.r2->ref();
+    s.x = &d.part.buffer();
+    s.y = &d.rc.buffer();
     be.csr().spmv(s);
     const auto rc = d.rc.download();
     std::copy(rc.begin(), rc.end(), combine_.begin() + static_cast<long>(first_));
