@@ -234,6 +234,10 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"scheme=\"fim\"", "linear.solver=\"gmres\""}).find("linear.solver = 'gmres' is not one of bicgstab, fgmres") !=
         std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.amg_cycle=\"k\""}).find("linear.amg_cycle = 'k' is not one of v, w") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "linear.amg_across=\"both\""})
+            .find("linear.amg_across = 'both' is not one of none, additive, multiplicative, after") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "linear.across_rows=0"}).find("linear.across_rows") != std::string::npos);
+  CHECK(refused({"linear.amg_across=\"none\""}).find("linear.amg_across applies to scheme = fim, not impes") != std::string::npos);
 }
 
 #if POREFLOW_HAVE_OPM

@@ -195,7 +195,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
     // multiplicative takes the residual across the cut: an operator without an exchange of its own
     // (CPR's pressure block, given the system's) is smoothed as it is, and its residual for this
     // level taken through a scalar exchange of the same boxes
-    multiplicative_ = c_.across == AmgAcross::Multiplicative;
+    multiplicative_ = c_.across == AmgAcross::Multiplicative || c_.across == AmgAcross::After;
     across_op_ = &A;
     if (multiplicative_ && !s7->exchange()) {
       scalar_ex_ = ex->block() == 1 ? nullptr : std::make_unique<HaloExchange>(*ex, 1);
@@ -441,6 +441,12 @@ void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
   if (!multiplicative_) {
     local(r, z, g);
     across_->apply_add(r, z, g);
+    return;
+  }
+  if (c_.across == AmgAcross::After) {  // z = M r; z += C (r - A z)
+    local(r, z, g);
+    across_op_->residual(r, z, t1_, g);
+    across_->apply_add(t1_, z, g);
     return;
   }
   // multiplicative, symmetric: z = C r; z += M (r - A z); z += C (r - A z), C the level across

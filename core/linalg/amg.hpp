@@ -29,9 +29,10 @@ namespace poreflow::linalg {
 
 // A decomposed operator's coarse level across the processes (core/linalg/amg_global.hpp): none
 // (each process's hierarchy alone: block Jacobi across them), added to the cycle (additive: one
-// combine an application), or after it on the cycle's residual and before it (multiplicative,
-// symmetric: two combines and two products with the operator an application)
-enum class AmgAcross { None, Additive, Multiplicative };
+// combine an application), before the cycle and after it on its residual (multiplicative,
+// symmetric, for CG: two combines and two products with the operator an application), or only
+// after it (not symmetric, for BiCGSTAB and FGMRES: one combine and one product)
+enum class AmgAcross { None, Additive, Multiplicative, After };
 
 struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level

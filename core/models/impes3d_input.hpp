@@ -142,6 +142,10 @@ struct FimNumerics {
   int amg_reuse = 1000;
   int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
   bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
+  // linear.amg_across: the pressure AMG's coarse level across processes (none, additive,
+  // multiplicative, after: core/linalg/amg.hpp's AmgAcross), and linear.across_rows, its rows
+  std::string amg_across = "after";
+  long across_rows = 256;
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 

@@ -268,15 +268,17 @@ for s in "${stages[@]}"; do
       done
       ;;
     mpi-fim)  # after mpi-build: the SPE10-shaped deck tiled TILES times along y (tools/device/spe10_scaled.py; FIM_DAYS
-              # days, 500 by default), fully implicit, cuda; one run per FIM_RUNS line ("name|processes|tiles")
+              # days, 500 by default), fully implicit, cuda; one run per FIM_RUNS line ("name|processes|tiles|--set
+              # ... options", the options optional)
       [ -f validation/decks/spe10/PORO.INC ] || run gen_spe10 validation/gen_spe10.sh "$PF" || break
-      while IFS='|' read -r name procs tiles; do
+      while IFS='|' read -r name procs tiles opts; do
         [ -n "$name" ] || continue
         d=$ROOT/fim-decks/T${tiles}_${FIM_DAYS:-500}d  # the days in the name: a warm machine keeps the decks
         [ -f "$d/SPE10_T$tiles.DATA" ] || run gen_spe10_T$tiles env -u PYTHONHOME python3 tools/device/spe10_scaled.py \
           "$tiles" "${FIM_DAYS:-500}" "$d" < /dev/null || continue
+        # shellcheck disable=SC2086
         STAGE_TIMEOUT=${FIM_TIMEOUT:-300} run "fim_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run "$d/SPE10_T$tiles.DATA" \
-          --backend cuda -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false < /dev/null
+          --backend cuda -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false $opts < /dev/null
       done <<< "${FIM_RUNS:-}"
       ;;
     mpi-impes)  # after mpi-build: impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line

@@ -413,7 +413,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
-      "linear.amg_cycle"};
+      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -448,6 +448,10 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   const std::string cycle = cf.get_string("linear.amg_cycle", f.amg_w_cycle ? "w" : "v");
   if (cycle != "v" && cycle != "w") cf.fail("linear.amg_cycle", "= '" + cycle + "' is not one of v, w");
   f.amg_w_cycle = cycle == "w";
+  f.amg_across = cf.get_string("linear.amg_across", f.amg_across);
+  if (f.amg_across != "none" && f.amg_across != "additive" && f.amg_across != "multiplicative" && f.amg_across != "after")
+    cf.fail("linear.amg_across", "= '" + f.amg_across + "' is not one of none, additive, multiplicative, after");
+  f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm) {
