@@ -212,7 +212,7 @@ TEST_CASE("mpi: impes3d with CG + Jacobi matches the one-process run to rounding
   });
 }
 
-TEST_CASE("mpi: impes3d with AMG per process agrees with the one-process run to the solver's tolerance") {
+TEST_CASE("mpi: impes3d with AMG (its coarse level across processes) agrees with the one-process run to the solver's tolerance") {
   for_each_backend([](Backend& be) { compare(be, config(be, kCase, {"pressure.preconditioner=amg"}, true), 1e-4, false); });
 }
 
@@ -332,7 +332,7 @@ std::string fim_case() {
 
 }  // namespace
 
-TEST_CASE("mpi: the fully implicit scheme with CPR per process agrees with the one-process run to Newton's tolerance") {
+TEST_CASE("mpi: the fully implicit scheme with CPR agrees with the one-process run to Newton's tolerance") {
   for_each_backend([](Backend& be) { compare(be, config(be, fim_case(), kFimTight, true), 1e-7, true, false); });
 }
 
