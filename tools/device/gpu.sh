@@ -258,13 +258,14 @@ for s in "${stages[@]}"; do
       run info "$PF" info
       ;;
     mpi)  # after mpi-build: the MPI tests on each of MPI_RANKS (2) processes on cuda and NVIDIA's OpenCL, and
-          # bench linalg-ranks on 1 and each of MPI_RANKS processes
+          # bench linalg-ranks on 1 and each of MPI_RANKS processes (MPI_SIZES systems, MPI_SOLVERS solvers)
       [ "${MPI_TESTS:-1}" = 1 ] && for n in ${MPI_RANKS:-2}; do
         run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
       done
       [ "${MPI_BENCH:-1}" = 1 ] && for p in 1 ${MPI_RANKS:-2}; do
         run bench_linalg_ranks_$p "${MPI_RUN[@]}" -np "$p" "$PF" bench linalg-ranks --backends cuda \
-          --sizes "${MPI_SIZES:-poisson256,spe10}" --solves 3 --json "$OUT/linalg_ranks_np$p.json"
+          --sizes "${MPI_SIZES:-poisson256,spe10}" --solvers "${MPI_SOLVERS:-jacobi,ilu0,amg-local,amg}" --solves 3 \
+          --json "$OUT/linalg_ranks_np$p.json"
       done
       ;;
     mpi-fim)  # after mpi-build: the SPE10-shaped deck tiled TILES times along y (tools/device/spe10_scaled.py; FIM_DAYS
