@@ -73,10 +73,10 @@ LocalSystem local_part(const HostSystem& h, const RankBox& r) {
 std::unique_ptr<linalg::Preconditioner<double>> make_preconditioner(const std::string& name, const Communicator& comm) {
   if (name == "jacobi") return std::make_unique<linalg::JacobiPreconditioner<double>>();
   if (name == "ilu0") return std::make_unique<linalg::Ilu0<double>>();
-  linalg::AmgConfig c;
-  if (name == "amg") return std::make_unique<linalg::Amg<double>>(c, comm);
-  c.across = linalg::AmgAcross::None;
+  linalg::AmgConfig c;  // AmgAcross::None: per process
   if (name == "amg-local") return std::make_unique<linalg::Amg<double>>(c, comm);
+  c.across = linalg::AmgAcross::Multiplicative;  // symmetric, for CG
+  if (name == "amg") return std::make_unique<linalg::Amg<double>>(c, comm);
   throw ConfigError("--solvers: '" + name + "' (linalg-ranks: jacobi, ilu0, amg, amg-local)");
 }
 

@@ -238,6 +238,14 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
             .find("linear.amg_across = 'both' is not one of none, additive, multiplicative, after") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.across_rows=0"}).find("linear.across_rows") != std::string::npos);
   CHECK(refused({"linear.amg_across=\"none\""}).find("linear.amg_across applies to scheme = fim, not impes") != std::string::npos);
+  CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_across=\"all\""})
+            .find("pressure.amg_across = 'all' is not one of none, additive, multiplicative, after") != std::string::npos);
+  CHECK(refused({"pressure.solver=\"cg\"", "pressure.preconditioner=\"ilu0\"", "pressure.amg_across=\"after\""})
+            .find("pressure.amg_across applies to pressure.preconditioner = amg") != std::string::npos);
+  CHECK(refused({"pressure.amg_across=\"after\""}).find("pressure.amg_across applies to pressure.preconditioner = amg") !=
+        std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "pressure.amg_across=\"after\""}).find("pressure.amg_across applies to scheme = impes") !=
+        std::string::npos);
 }
 
 #if POREFLOW_HAVE_OPM
@@ -251,7 +259,7 @@ TEST_CASE("fim: Newton converges quadratically on a smooth step") {
   r.step(r.report_times().front());
   const auto& h = dynamic_cast<const FimStep<double>&>(r.scheme_part()).cnv_history();
   std::string seq;
-  for (double c : h) seq += " " + std::to_string(c);
+  for (double c : h) seq.append(" ").append(std::to_string(c));  // not " " + ...: GCC 12's false -Wrestrict
   INFO("CNV per iteration:" << seq);
   REQUIRE(h.size() >= 3);
   CHECK(h.back() <= 1e-13);

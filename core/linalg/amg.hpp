@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/comm/communicator.hpp"
+#include "core/linalg/amg_across.hpp"
 #include "core/linalg/amg_global.hpp"
 #include "core/linalg/amg_setup.hpp"
 #include "core/linalg/csr.hpp"
@@ -27,20 +28,16 @@
 
 namespace poreflow::linalg {
 
-// A decomposed operator's coarse level across the processes (core/linalg/amg_global.hpp): none
-// (each process's hierarchy alone: block Jacobi across them), added to the cycle (additive: one
-// combine an application), before the cycle and after it on its residual (multiplicative,
-// symmetric, for CG: two combines and two products with the operator an application), or only
-// after it (not symmetric, for BiCGSTAB and FGMRES: one combine and one product)
-enum class AmgAcross { None, Additive, Multiplicative, After };
-
 struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
   int degree = 3;              // Chebyshev steps before and after the coarse correction
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
-  AmgAcross across = AmgAcross::Multiplicative;  // with several processes (docs/mpi.md)
+  // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.3 ms an
+  // iteration in host round trips and saved none on Poisson 128^3 (bench linalg-ranks); CPR's
+  // pressure AMG takes After (cpr_pressure_amg), where it pays.
+  AmgAcross across = AmgAcross::None;
   std::size_t across_rows = 256;                 // that level's rows over all processes, at most
 };
 

@@ -54,10 +54,7 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   o.amg.setup.coarse_size = static_cast<std::size_t>(nm.coarse_size);
   o.amg.degree = nm.amg_degree;
   o.amg.w_cycle = nm.amg_w_cycle;
-  o.amg.across = nm.amg_across == "none"             ? linalg::AmgAcross::None
-                 : nm.amg_across == "additive"       ? linalg::AmgAcross::Additive
-                 : nm.amg_across == "multiplicative" ? linalg::AmgAcross::Multiplicative
-                                                     : linalg::AmgAcross::After;
+  o.amg.across = nm.amg_across;
   o.amg.across_rows = static_cast<std::size_t>(nm.across_rows);
   return o;
 }

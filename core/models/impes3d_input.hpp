@@ -11,6 +11,7 @@
 #include "core/kernels/box3.hpp"
 #include "core/kernels/impes3d.hpp"
 #include "core/kernels/sor3d.hpp"
+#include "core/linalg/amg_across.hpp"
 
 namespace poreflow {
 
@@ -142,9 +143,9 @@ struct FimNumerics {
   int amg_reuse = 1000;
   int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
   bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
-  // linear.amg_across: the pressure AMG's coarse level across processes (none, additive,
-  // multiplicative, after: core/linalg/amg.hpp's AmgAcross), and linear.across_rows, its rows
-  std::string amg_across = "after";
+  // linear.amg_across: the pressure AMG's coarse level across processes, and linear.across_rows,
+  // its rows over all processes (core/linalg/amg_global.hpp)
+  linalg::AmgAcross amg_across = linalg::AmgAcross::After;
   long across_rows = 256;
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
@@ -162,6 +163,8 @@ struct ImpesNumerics {
   double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry
   PressureSolver solver = PressureSolver::Sor;
   PressurePreconditioner preconditioner = PressurePreconditioner::Amg;  // cg and bicgstab only
+  // pressure.amg_across: AMG's coarse level across processes (none: per process; docs/mpi.md)
+  linalg::AmgAcross amg_across = linalg::AmgAcross::None;
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

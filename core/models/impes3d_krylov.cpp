@@ -42,7 +42,12 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
   pv_norm_ = std::sqrt(comm.sum(s));
   if (!(pv_norm_ > 0)) throw ConfigError("impes3d: no cell has pore volume; the pressure has no unknown");
   switch (nm.preconditioner) {
-    case PressurePreconditioner::Amg: M_ = std::make_unique<linalg::Amg<T>>(linalg::AmgConfig{}, comm); break;
+    case PressurePreconditioner::Amg: {
+      linalg::AmgConfig c;
+      c.across = nm.amg_across;
+      M_ = std::make_unique<linalg::Amg<T>>(c, comm);
+      break;
+    }
     case PressurePreconditioner::Ilu0: M_ = std::make_unique<linalg::Ilu0<T>>(); break;
     case PressurePreconditioner::Jacobi: M_ = std::make_unique<linalg::JacobiPreconditioner<T>>(); break;
   }

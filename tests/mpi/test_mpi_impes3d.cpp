@@ -212,8 +212,11 @@ TEST_CASE("mpi: impes3d with CG + Jacobi matches the one-process run to rounding
   });
 }
 
-TEST_CASE("mpi: impes3d with AMG (its coarse level across processes) agrees with the one-process run to the solver's tolerance") {
-  for_each_backend([](Backend& be) { compare(be, config(be, kCase, {"pressure.preconditioner=amg"}, true), 1e-4, false); });
+TEST_CASE("mpi: impes3d with AMG, per process or with its level across processes, agrees with the one-process run to the solver's tolerance") {
+  for_each_backend([](Backend& be) {
+    compare(be, config(be, kCase, {"pressure.preconditioner=amg"}, true), 1e-4, false);
+    compare(be, config(be, kCase, {"pressure.preconditioner=amg", "pressure.amg_across=\"multiplicative\""}, true), 1e-4, false);
+  });
 }
 
 TEST_CASE("mpi: impes3d with red-black SOR matches the one-process run to rounding (the colours are the grid's)") {

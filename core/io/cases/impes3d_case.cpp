@@ -407,7 +407,8 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   static const std::set<std::string> impes_keys = {"pressure.solver", "pressure.preconditioner", "pressure.omega",
                                                    "pressure.tolerance", "pressure.max_iterations", "pressure.check_every",
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
-                                                   "pressure.initial_guess", "time.cfl", "time.sw_tolerance"};
+                                                   "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
+                                                   "pressure.amg_across"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
@@ -448,9 +449,9 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   const std::string cycle = cf.get_string("linear.amg_cycle", f.amg_w_cycle ? "w" : "v");
   if (cycle != "v" && cycle != "w") cf.fail("linear.amg_cycle", "= '" + cycle + "' is not one of v, w");
   f.amg_w_cycle = cycle == "w";
-  f.amg_across = cf.get_string("linear.amg_across", f.amg_across);
-  if (f.amg_across != "none" && f.amg_across != "additive" && f.amg_across != "multiplicative" && f.amg_across != "after")
-    cf.fail("linear.amg_across", "= '" + f.amg_across + "' is not one of none, additive, multiplicative, after");
+  const std::string across = cf.get_string("linear.amg_across", "after");
+  if (const auto a = linalg::amg_across_of(across)) f.amg_across = *a;
+  else cf.fail("linear.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
 }
 
@@ -508,6 +509,11 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   else cf.fail("pressure.preconditioner", "= '" + pre + "' is not one of amg, ilu0, jacobi");
   if (nm.solver == PressureSolver::Sor && cf.has("pressure.preconditioner"))
     cf.fail("pressure.preconditioner", "applies to pressure.solver = cg or bicgstab, not sor");
+  const std::string across = cf.get_string("pressure.amg_across", "none");
+  if (const auto a = linalg::amg_across_of(across)) nm.amg_across = *a;
+  else cf.fail("pressure.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
+  if (cf.has("pressure.amg_across") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
+    cf.fail("pressure.amg_across", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver != PressureSolver::Sor)
     for (const char* k : {"pressure.omega", "pressure.design", "pressure.shape", "pressure.zline_lanes", "pressure.check_every"})
       if (cf.has(k)) cf.fail(k, std::string("applies to pressure.solver = sor, not ") + solver);
