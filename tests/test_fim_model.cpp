@@ -244,6 +244,10 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
             .find("pressure.amg_across applies to pressure.preconditioner = amg") != std::string::npos);
   CHECK(refused({"pressure.amg_across=\"after\""}).find("pressure.amg_across applies to pressure.preconditioner = amg") !=
         std::string::npos);
+  CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_across=\"after\""}).find("= 'after' is not symmetric, which CG needs") !=
+        std::string::npos);
+  CHECK(refused({"pressure.solver=\"bicgstab\"", "pressure.amg_across=\"after\""}).find("pressure.amg_across") ==
+        std::string::npos);  // taken (the helper's check of unused keys names only the output keys a model leaves)
   CHECK(refused({"scheme=\"fim\"", "pressure.amg_across=\"after\""}).find("pressure.amg_across applies to scheme = impes") !=
         std::string::npos);
 }

@@ -85,6 +85,11 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   Backend& be = A.backend();
   be_ = &be;
   op_ = nullptr;  // set when the setup is whole: a setup that throws is made again by the next update
+  across_.reset();  // before anything that may throw: it refers to the last operator's matrix
+  global_op_.reset();
+  scalar_ex_.reset();
+  multiplicative_ = false;
+  across_op_ = nullptr;
   lv_.clear();
   a0_.reset();
   a0_map_.reset();
@@ -184,10 +189,6 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   bad_ = be.alloc(sizeof(int));
   bounds_.assign(lv_.size(), 0.0);
   // the coarse level across processes: a decomposed 7-point operator (every process has one alike)
-  across_.reset();
-  global_op_.reset();
-  scalar_ex_.reset();
-  multiplicative_ = false;
   const auto* s7 = dynamic_cast<const Stencil7Operator<T>*>(&A);
   const HaloExchange* ex = ghosts_ ? ghosts_ : s7 ? s7->exchange() : nullptr;
   if (!comm_.single() && c_.across != AmgAcross::None && s7 && ex) {
@@ -332,12 +333,22 @@ void Amg<T>::refresh() {
     lv_[l]->lo = c_.lower * lv_[l]->hi;
   }
   // the coarsest level: its values to the host, inverted there, the inverse back
+  // (a singular one on one process stops every process before the next collective call)
   if (cinv_) {
-    const Level& C = *lv_.back();
-    const auto cv = C.A->val.download();
-    const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
-    cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+    try {
+      const Level& C = *lv_.back();
+      const auto cv = C.A->val.download();
+      const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
+      cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+    } catch (const Error&) {
+      failed = std::current_exception();
+    }
   }
+  if (!comm_.single() && comm_.any(failed != nullptr)) {
+    if (failed) std::rethrow_exception(failed);
+    throw NumericalError("AMG: another process's coarsest level is singular");
+  }
+  if (failed) std::rethrow_exception(failed);
   if (across_) across_->refresh();
   ++refreshes_;
   refresh_seconds_ = since(t0);

@@ -34,7 +34,7 @@ struct AmgConfig {
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
-  // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.3 ms an
+  // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.5 ms an
   // iteration in host round trips and saved none on Poisson 128^3 (bench linalg-ranks); CPR's
   // pressure AMG takes After (cpr_pressure_amg), where it pays.
   AmgAcross across = AmgAcross::None;

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <deque>
+#include <exception>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -88,10 +89,19 @@ std::vector<int> amg_composite_groups(const AmgHierarchy& h, std::size_t n0, std
   std::vector<int> g(n0);
   const CsrPattern& p0 = pattern(0);
   for (std::size_t i = 0; i < n0; ++i) g[i] = p0.ptr[i] < p0.ptr[i + 1] ? static_cast<int>(i) : -1;
-  // level 0's aggregates at least (the rows they leave out have no strong neighbour), then down
+  // level 0's aggregates at least (the rows they leave out have no strong neighbour), then down;
+  // below level 0 a row in no aggregate joins a neighbour's, so that no aggregate's cells drop out
   std::size_t l = 0;
-  for (; l < h.levels.size() && (l == 0 || pattern(l).rows > target); ++l)
-    for (int& v : g) v = v >= 0 ? h.levels[l].agg[static_cast<std::size_t>(v)] : -1;
+  for (; l < h.levels.size() && (l == 0 || pattern(l).rows > target); ++l) {
+    std::vector<int> agg = h.levels[l].agg;
+    if (l > 0) {
+      const CsrPattern& p = pattern(l);
+      for (std::size_t r = 0; r < p.rows; ++r)
+        for (int k = p.ptr[r]; agg[r] < 0 && k < p.ptr[r + 1]; ++k)
+          agg[r] = h.levels[l].agg[static_cast<std::size_t>(p.col[static_cast<std::size_t>(k)])];
+    }
+    for (int& v : g) v = v >= 0 ? agg[static_cast<std::size_t>(v)] : -1;
+  }
   std::size_t count = pattern(l).rows;
   if (count > target) {
     const auto m = graph_groups(pattern(l), target, count);
@@ -174,15 +184,29 @@ AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matr
     : comm_(comm), m_(m), d_(std::make_unique<Device>()) {
   Backend& be = m.coef.backend();
   const Box3& box = m.box;
-  if (m.block != 1) throw ConfigError("AMG across processes: a scalar 7-point matrix, not one of blocks of " + std::to_string(m.block));
-  const Box3& eb = ghosts.box();
-  if (eb.nx != box.nx || eb.ny != box.ny || eb.nz != box.nz || eb.off != box.off || eb.sy != box.sy || eb.sz != box.sz ||
-      eb.halo != box.halo || box.halo < 1)
-    throw ConfigError("AMG across processes: the exchange's box " + eb.describe() + " is not the matrix's " + box.describe());
   const std::size_t extent = box.extent(), P = static_cast<std::size_t>(comm.size()), me = static_cast<std::size_t>(comm.rank());
-  std::vector<int> active(extent);
-  be.download(*m.active, active.data(), extent * sizeof(int));
-  const std::vector<int> group = amg_composite_groups(h, extent, std::max<std::size_t>(rows / P, 1), &own_);
+  std::vector<int> active(extent), group;
+  // what one process alone may refuse, refused on every process before the first collective call
+  std::exception_ptr failed;
+  try {
+    if (m.block != 1)
+      throw ConfigError("AMG across processes: a scalar 7-point matrix, not one of blocks of " + std::to_string(m.block));
+    const Box3& eb = ghosts.box();
+    if (eb.nx != box.nx || eb.ny != box.ny || eb.nz != box.nz || eb.off != box.off || eb.sy != box.sy || eb.sz != box.sz ||
+        eb.halo != box.halo || box.halo < 1)
+      throw ConfigError("AMG across processes: the exchange's box " + eb.describe() + " is not the matrix's " + box.describe());
+    if (m.coef.size() >= std::size_t(INT_MAX))
+      throw ConfigError("AMG across processes: a coefficient array of " + std::to_string(m.coef.size()) +
+                        " values (32-bit indices hold fewer than 2^31)");
+    be.download(*m.active, active.data(), extent * sizeof(int));
+    group = amg_composite_groups(h, extent, std::max<std::size_t>(rows / P, 1), &own_);
+  } catch (const Error&) {
+    failed = std::current_exception();
+  }
+  if (comm.any(failed != nullptr)) {
+    if (failed) std::rethrow_exception(failed);
+    throw ConfigError("AMG across processes: another process's part was refused");
+  }
 
   // E's rows: the processes' groups in rank order
   std::vector<double> counts(P, 0.0);
@@ -277,10 +301,7 @@ AmgGlobalCoarse<T>::AmgGlobalCoarse(const Communicator& comm, const Stencil7Matr
   sp.cols = m.coef.size();
   sp.ptr.assign(sp.rows + 1, 0);
   for (std::size_t k = 0; k < sums.size(); ++k) {
-    for (long c : sums[k]) {
-      if (c >= INT_MAX) throw ConfigError("AMG across processes: a coefficient array past 2^31 values (32-bit indices)");
-      sp.col.push_back(static_cast<int>(c));
-    }
+    for (long c : sums[k]) sp.col.push_back(static_cast<int>(c));  // c < coef.size() < 2^31 (checked above)
     sp.ptr[k + 1] = static_cast<int>(sp.col.size());
   }
 

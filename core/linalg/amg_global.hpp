@@ -31,7 +31,8 @@ namespace poreflow::linalg {
 
 // Each row of level 0's group in [0, *groups), or -1 (a row in no aggregate): the hierarchy's
 // aggregates composed down to its first level below level 0 of at most `target` rows (the coarsest
-// if none is; a hierarchy of one level groups its non-empty rows),
+// if none is; a hierarchy of one level groups its non-empty rows; below level 0 a row in no
+// aggregate joins a neighbour's),
 // then, when that level has more than `target` rows, grouped over its matrix graph (breadth-first
 // groups of equal size, repeated on the groups' graph) into at most `target` groups.
 std::vector<int> amg_composite_groups(const AmgHierarchy& h, std::size_t level0_rows, std::size_t target, std::size_t* groups);

@@ -514,6 +514,8 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   else cf.fail("pressure.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   if (cf.has("pressure.amg_across") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_across", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
+  if (nm.solver == PressureSolver::Cg && nm.amg_across == linalg::AmgAcross::After)
+    cf.fail("pressure.amg_across", "= 'after' is not symmetric, which CG needs (multiplicative or additive are; after is for bicgstab)");
   if (nm.solver != PressureSolver::Sor)
     for (const char* k : {"pressure.omega", "pressure.design", "pressure.shape", "pressure.zline_lanes", "pressure.check_every"})
       if (cf.has(k)) cf.fail(k, std::string("applies to pressure.solver = sor, not ") + solver);
