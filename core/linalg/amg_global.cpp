@@ -1,7 +1,6 @@
 #include "core/linalg/amg_global.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cmath>
 #include <deque>
@@ -14,8 +13,6 @@
 namespace poreflow::linalg {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Breadth-first groups of at most ceil(n / target) nodes over the graph adj; their count.
 std::vector<int> bfs_groups(const std::vector<std::vector<int>>& adj, std::size_t target, std::size_t& count) {
@@ -118,58 +115,6 @@ std::vector<int> amg_composite_groups(const AmgHierarchy& h, std::size_t n0, std
     if (v >= 0) v = renum[static_cast<std::size_t>(v)];
   *groups = static_cast<std::size_t>(next);
   return g;
-}
-
-std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std::size_t first, std::size_t count,
-                                       const std::string& what) {
-  if (a.size() != n * n || first + count > n)
-    throw ConfigError(what + ": rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " + std::to_string(n) +
-                      "-row inverse from " + std::to_string(a.size()) + " values");
-  double scale = 0;
-  for (double v : a) scale = std::max(scale, std::fabs(v));
-  // P A = L U in place (L's unit diagonal implied); perm[k]: the row of A that is row k of P A
-  std::vector<std::size_t> perm(n);
-  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
-  for (std::size_t c = 0; c < n; ++c) {
-    std::size_t piv = c;
-    for (std::size_t r = c + 1; r < n; ++r)
-      if (std::fabs(a[r * n + c]) > std::fabs(a[piv * n + c])) piv = r;
-    if (!(std::fabs(a[piv * n + c]) > 1e-14 * scale))
-      throw NumericalError(what + " (" + std::to_string(n) + " rows) is singular at row " + std::to_string(c));
-    if (piv != c) {
-      std::swap_ranges(a.begin() + static_cast<long>(piv * n), a.begin() + static_cast<long>((piv + 1) * n),
-                       a.begin() + static_cast<long>(c * n));
-      std::swap(perm[piv], perm[c]);
-    }
-    const double* uc = &a[c * n];
-    for (std::size_t r = c + 1; r < n; ++r) {
-      double* ar = &a[r * n];
-      const double f = ar[c] / uc[c];
-      ar[c] = f;
-      if (f == 0) continue;
-      for (std::size_t k = c + 1; k < n; ++k) ar[k] -= f * uc[k];
-    }
-  }
-  // row i of A^-1 is y^T with A^T y = e_i: A^T = U^T L^T P, so U^T w = e_i, L^T v = w, y = P^T v
-  std::vector<double> out(count * n), w(n);
-  for (std::size_t q = 0; q < count; ++q) {
-    std::fill(w.begin(), w.end(), 0.0);
-    w[first + q] = 1;
-    for (std::size_t j = 0; j < n; ++j) {  // U^T is lower triangular: its column j is U's row j
-      w[j] /= a[j * n + j];
-      const double wj = w[j];
-      if (wj == 0) continue;
-      for (std::size_t k = j + 1; k < n; ++k) w[k] -= a[j * n + k] * wj;
-    }
-    for (std::size_t j = n; j-- > 0;) {  // L^T is upper triangular with a unit diagonal: its column j is L's row j
-      const double vj = w[j];
-      if (vj == 0) continue;
-      for (std::size_t k = 0; k < j; ++k) w[k] -= a[j * n + k] * vj;
-    }
-    double* y = &out[q * n];
-    for (std::size_t k = 0; k < n; ++k) y[perm[k]] = w[k];
-  }
-  return out;
 }
 
 template <class T>
@@ -360,7 +305,6 @@ AmgGlobalCoarse<T>::~AmgGlobalCoarse() = default;
 
 template <class T>
 void AmgGlobalCoarse<T>::refresh() {
-  const auto t0 = Clock::now();
   if (total_ == 0) return;
   const std::size_t me = static_cast<std::size_t>(comm_.rank());
   combine_.assign(entry_first_.back(), 0.0);
@@ -384,7 +328,6 @@ void AmgGlobalCoarse<T>::refresh() {
     dense[static_cast<std::size_t>(all_rows_[k]) * total_ + static_cast<std::size_t>(all_cols_[k])] += combine_[k];
   const auto inv = dense_inverse_rows(total_, std::move(dense), first_, own_, "AMG's coarse level across processes");
   if (own_ > 0) d_->einv->val.upload(std::vector<T>(inv.begin(), inv.end()));
-  refresh_seconds_ = std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 template <class T>

@@ -37,12 +37,6 @@ namespace poreflow::linalg {
 // groups of equal size, repeated on the groups' graph) into at most `target` groups.
 std::vector<int> amg_composite_groups(const AmgHierarchy& h, std::size_t level0_rows, std::size_t target, std::size_t* groups);
 
-// Rows [first, first + count) of the inverse of the dense n x n matrix a (row-major), by LU with
-// partial pivoting and a solve with the transposed factors for each row; count x n row-major.
-// NumericalError naming `what` and the pivot's row when a is singular.
-std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std::size_t first, std::size_t count,
-                                       const std::string& what);
-
 template <class T>
 class AmgGlobalCoarse {
  public:
@@ -60,10 +54,8 @@ class AmgGlobalCoarse {
 
   std::size_t rows() const { return total_; }       // E's rows, all processes'
   std::size_t own_rows() const { return own_; }     // this process's groups
-  std::size_t first_row() const { return first_; }  // its first group's row of E
   // each cell's row of E (the box's extent; -1: none, a ghost of another process included)
   const std::vector<int>& cell_rows() const { return cell_row_; }
-  double refresh_seconds() const { return refresh_seconds_; }
   std::string describe() const;
 
  private:
@@ -76,7 +68,6 @@ class AmgGlobalCoarse {
   std::vector<int> all_rows_, all_cols_;  // E's entries, every process's, in rank order
   std::unique_ptr<Device> d_;
   mutable std::vector<double> combine_;
-  double refresh_seconds_ = 0;
 };
 
 }  // namespace poreflow::linalg

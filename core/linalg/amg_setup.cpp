@@ -185,45 +185,67 @@ double spectrum_ratio(const CsrPattern& A, const std::vector<double>& a, int ite
 
 std::vector<double> dense_inverse(const CsrPattern& A, const std::vector<double>& a) {
   const std::size_t n = A.rows;
-  std::vector<double> m(n * n, 0.0), inv(n * n, 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
+  std::vector<double> m(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i)
     for (int k = A.ptr[i]; k < A.ptr[i + 1]; ++k) m[i * n + static_cast<std::size_t>(A.col[k])] = a[k];
-    inv[i * n + i] = 1;
-  }
   // an empty row (no unknown there) is the identity: its value stays 0 in every vector
   for (std::size_t i = 0; i < n; ++i)
     if (A.ptr[i] == A.ptr[i + 1]) m[i * n + i] = 1;
+  return dense_inverse_rows(n, std::move(m), 0, n, "AMG: the coarsest level's matrix");
+}
+
+std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std::size_t first, std::size_t count,
+                                       const std::string& what) {
+  if (a.size() != n * n || first + count > n)
+    throw ConfigError(what + ": rows " + std::to_string(first) + "+" + std::to_string(count) + " of a " + std::to_string(n) +
+                      "-row inverse from " + std::to_string(a.size()) + " values");
   double scale = 0;
-  for (double v : m) scale = std::max(scale, std::fabs(v));
+  for (double v : a) scale = std::max(scale, std::fabs(v));
+  // P A = L U in place (L's unit diagonal implied); perm[k]: the row of A that is row k of P A
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
   for (std::size_t c = 0; c < n; ++c) {
     std::size_t piv = c;
     for (std::size_t r = c + 1; r < n; ++r)
-      if (std::fabs(m[r * n + c]) > std::fabs(m[piv * n + c])) piv = r;
-    if (!(std::fabs(m[piv * n + c]) > 1e-14 * scale))
-      throw NumericalError("AMG: the coarsest level's matrix (" + std::to_string(n) + " rows) is singular at row " +
-                           std::to_string(c));
-    if (piv != c)
-      for (std::size_t k = 0; k < n; ++k) {
-        std::swap(m[piv * n + k], m[c * n + k]);
-        std::swap(inv[piv * n + k], inv[c * n + k]);
-      }
-    const double d = 1.0 / m[c * n + c];
-    for (std::size_t k = 0; k < n; ++k) {
-      m[c * n + k] *= d;
-      inv[c * n + k] *= d;
+      if (std::fabs(a[r * n + c]) > std::fabs(a[piv * n + c])) piv = r;
+    if (!(std::fabs(a[piv * n + c]) > 1e-14 * scale))
+      throw NumericalError(what + " (" + std::to_string(n) + " rows) is singular at row " + std::to_string(c));
+    if (piv != c) {
+      std::swap_ranges(a.begin() + static_cast<long>(piv * n), a.begin() + static_cast<long>((piv + 1) * n),
+                       a.begin() + static_cast<long>(c * n));
+      std::swap(perm[piv], perm[c]);
     }
-    for (std::size_t r = 0; r < n; ++r) {
-      if (r == c) continue;
-      const double f = m[r * n + c];
+    const double* uc = &a[c * n];
+    for (std::size_t r = c + 1; r < n; ++r) {
+      double* ar = &a[r * n];
+      const double f = ar[c] / uc[c];
+      ar[c] = f;
       if (f == 0) continue;
-      for (std::size_t k = 0; k < n; ++k) {
-        m[r * n + k] -= f * m[c * n + k];
-        inv[r * n + k] -= f * inv[c * n + k];
-      }
+      for (std::size_t k = c + 1; k < n; ++k) ar[k] -= f * uc[k];
     }
   }
-  return inv;
+  // row i of A^-1 is y^T with A^T y = e_i: A^T = U^T L^T P, so U^T w = e_i, L^T v = w, y = P^T v
+  std::vector<double> out(count * n), w(n);
+  for (std::size_t q = 0; q < count; ++q) {
+    std::fill(w.begin(), w.end(), 0.0);
+    w[first + q] = 1;
+    for (std::size_t j = 0; j < n; ++j) {  // U^T is lower triangular: its column j is U's row j
+      w[j] /= a[j * n + j];
+      const double wj = w[j];
+      if (wj == 0) continue;
+      for (std::size_t k = j + 1; k < n; ++k) w[k] -= a[j * n + k] * wj;
+    }
+    for (std::size_t j = n; j-- > 0;) {  // L^T is upper triangular with a unit diagonal: its column j is L's row j
+      const double vj = w[j];
+      if (vj == 0) continue;
+      for (std::size_t k = 0; k < j; ++k) w[k] -= a[j * n + k] * vj;
+    }
+    double* y = &out[q * n];
+    for (std::size_t k = 0; k < n; ++k) y[perm[k]] = w[k];
+  }
+  return out;
 }
+
 
 AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, const AmgOptions& o) {
   if (values.size() != A0.nnz())

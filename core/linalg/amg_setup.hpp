@@ -93,4 +93,11 @@ double power_dinv_a(const CsrPattern& A, const std::vector<double>& a, int itera
 // pivoting. Throws NumericalError naming the row when it is singular.
 std::vector<double> dense_inverse(const CsrPattern& A, const std::vector<double>& a);
 
+// Rows [first, first + count) of the inverse of the dense n x n matrix a (row-major), by LU with
+// partial pivoting and a solve with the transposed factors for each row; count x n row-major
+// (AMG's coarse level across processes keeps only its process's rows). NumericalError naming
+// `what` and the pivot's row when a is singular.
+std::vector<double> dense_inverse_rows(std::size_t n, std::vector<double> a, std::size_t first, std::size_t count,
+                                       const std::string& what);
+
 }  // namespace poreflow::linalg
