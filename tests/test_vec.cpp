@@ -393,6 +393,46 @@ TEST_CASE_TEMPLATE("vec: a guard that says stop leaves every output as it was", 
   });
 }
 
+TEST_CASE_TEMPLATE("vec check: it = -1 takes the iteration after the control block's last check", T, float, double) {
+  for_each_backend([](Backend& be) {
+    auto ctrl = be.alloc(kControlBytes);
+    be.control().reset(*ctrl);
+    const long max_it = 6;
+    Field<T> hist(be, max_it + 1);
+    hist.fill(T(-1));
+    auto running = make_field(be, convert<T>(std::vector<double>{1e-2, 1, 1, 1}));
+    auto check = [&](long it, const Field<T>& s) {
+      be.vec().check({precision_of<T>(), ctrl.get(), &s.buffer(), &hist.buffer(), it, 0, 1, 0, 1e-3, max_it});
+    };
+    check(2, running);  // an explicit number sets the count ...
+    check(-1, running);  // ... so this is iteration 3
+    check(-1, running);
+    std::uint64_t w[PF_CV_WORDS];
+    be.download(*ctrl, w, sizeof w);
+    CHECK(w[PF_CV_STOP] == PF_CV_RUNNING);
+    CHECK(w[PF_CV_NEXT_IT] == 5);
+    const auto h = down(hist);
+    CHECK(h[0] == -1);
+    CHECK(h[1] == -1);
+    for (int i : {2, 3, 4}) CHECK(h[i] == doctest::Approx(0.1).epsilon(1e-6));
+    CHECK(h[5] == -1);
+    check(-1, running);  // 5
+    check(-1, running);  // 6: the limit
+    be.download(*ctrl, w, sizeof w);
+    CHECK(w[PF_CV_STOP] == PF_CV_LIMIT);
+    CHECK(w[PF_CV_ITER] == std::uint64_t(max_it));
+    // a count past the limit (a block not reset) is held to it: the history is never overrun
+    be.control().reset(*ctrl);
+    const std::uint64_t past = 100;
+    be.upload(*ctrl, &past, sizeof past, PF_CV_NEXT_IT * sizeof past);
+    auto converged = make_field(be, convert<T>(std::vector<double>{1e-12, 1, 1, 1}));
+    check(-1, converged);
+    be.download(*ctrl, w, sizeof w);
+    CHECK(w[PF_CV_STOP] == PF_CV_CONVERGED);
+    CHECK(w[PF_CV_ITER] == std::uint64_t(max_it));
+  });
+}
+
 TEST_CASE_TEMPLATE("vec check: the relative residual, its history and every reason to stop", T, float, double) {
   for_each_backend([](Backend& be) {
     struct Case {
@@ -575,6 +615,9 @@ TEST_CASE("vec: bad arguments are refused, naming the kernel") {
   auto ctrl = be.alloc(kControlBytes);
   CHECK_THROWS_AS(vec.check({Precision::Double, ctrl.get(), &s.buffer(), &hist.buffer(), 3, 0, 1, 0, 1e-6, 3}),
                   BackendError);  // a history of 3 for a limit of 3
+  Field<double> hist4(be, 4);
+  CHECK_THROWS_AS(vec.check({Precision::Double, ctrl.get(), &s.buffer(), &hist4.buffer(), -2, 0, 1, 0, 1e-6, 3}),
+                  BackendError);  // -1 is the block's count; below it, nothing
   CHECK_THROWS_AS(vec.multi_dot({Precision::Double, 6, &x.buffer(), 0, 5, 2, &y.buffer(), &s.buffer(), 0}), BackendError);
 }
 

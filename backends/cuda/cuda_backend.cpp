@@ -115,6 +115,56 @@ class CudaBackend final : public FamilyBackend {
   };
   std::unique_ptr<Marker> mark() override { return std::make_unique<EventMarker>(ctx_); }
 
+  // Recording by stream capture into a CUDA graph. The capture is thread-local: a wait or an
+  // allocation on this thread while it lasts fails (and the caller aborts), other threads' work
+  // is not drawn in.
+  class GraphRecording final : public Recording {
+   public:
+    GraphRecording(const CudaContext& ctx, cudaGraphExec_t exec) : ctx_(ctx), exec_(exec) {}
+    ~GraphRecording() override { log_release(cudaGraphExecDestroy(exec_), "cudaGraphExecDestroy"); }
+    void replay() override {
+      ctx_.activate();
+      PF_CHECK_CUDA(cudaGraphLaunch(exec_, ctx_.stream()));
+    }
+    const CudaContext& ctx_;
+    cudaGraphExec_t exec_;
+  };
+  bool can_record() const override { return true; }
+  void begin_recording() override {
+    if (recording_) throw BackendError("begin_recording: a recording is already under way");
+    ctx_.activate();
+    PF_CHECK_CUDA(cudaStreamBeginCapture(ctx_.stream(), cudaStreamCaptureModeThreadLocal));
+    recording_ = true;
+  }
+  void end_recording(std::unique_ptr<Recording>& into) override {
+    if (!recording_) throw BackendError("end_recording: no recording is under way");
+    recording_ = false;
+    ctx_.activate();
+    cudaGraph_t g = nullptr;
+    PF_CHECK_CUDA(cudaStreamEndCapture(ctx_.stream(), &g));
+    struct Release {
+      cudaGraph_t g;
+      ~Release() { log_release(cudaGraphDestroy(g), "cudaGraphDestroy"); }
+    } release{g};
+    if (auto* old = dynamic_cast<GraphRecording*>(into.get()); old && &old->ctx_ == &ctx_) {
+      // the same launches with other arguments: update the executable graph in place
+      cudaGraphExecUpdateResultInfo info{};
+      if (cudaGraphExecUpdate(old->exec_, g, &info) == cudaSuccess) return;
+      (void)cudaGetLastError();  // not the same shape: instantiate anew
+    }
+    cudaGraphExec_t exec = nullptr;
+    PF_CHECK_CUDA(cudaGraphInstantiate(&exec, g, 0));
+    into = std::make_unique<GraphRecording>(ctx_, exec);
+  }
+  void abort_recording() noexcept override {
+    if (!recording_) return;
+    recording_ = false;
+    (void)cudaSetDevice(ctx_.device());
+    cudaGraph_t g = nullptr;
+    if (cudaStreamEndCapture(ctx_.stream(), &g) == cudaSuccess && g) (void)cudaGraphDestroy(g);
+    (void)cudaGetLastError();
+  }
+
  private:
   // later work on `after` waits for the work enqueued on `before` so far
   static void order(cudaStream_t before, cudaStream_t after) {
@@ -174,8 +224,9 @@ class CudaBackend final : public FamilyBackend {
   }
 
  private:
-  CudaContext ctx_;      // first: destroyed after the families that use it
+  CudaContext ctx_;  // first: destroyed after the families that use it
   FamilySet families_;
+  bool recording_ = false;
 };
 
 }  // namespace

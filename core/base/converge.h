@@ -39,6 +39,7 @@
 #define PF_CV_CYCLES 12         /* cycles completed */
 #define PF_CV_CYCLE_BEST 13     /* the best metric of the running cycle */
 #define PF_CV_PREV_CYCLE_BEST 14
+#define PF_CV_NEXT_IT 15        /* a Krylov check's next iteration (pf_kr_check with it < 0) */
 #define PF_CV_WORDS 16
 
 /* reasons in PF_CV_STOP */

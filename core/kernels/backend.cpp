@@ -46,6 +46,9 @@ class SyncMarker final : public Backend::Marker {
 
 std::unique_ptr<Backend::Marker> Backend::mark() { return std::make_unique<SyncMarker>(*this); }
 
+void Backend::begin_recording() { throw BackendError("the " + name() + " backend cannot record launches"); }
+void Backend::end_recording(std::unique_ptr<Recording>&) { throw BackendError("the " + name() + " backend cannot record launches"); }
+
 void check_range(const Buffer& b, std::size_t bytes, std::size_t offset, const char* what) {
   if (offset > b.bytes() || bytes > b.bytes() - offset)
     throw BackendError(std::string(what) + ": range outside the buffer");

@@ -93,6 +93,24 @@ class Backend {
   };
   virtual std::unique_ptr<Marker> mark();
 
+  // Recording (CUDA Graphs): the work enqueued between begin_recording() and end_recording() is
+  // recorded, not run, and a Recording replays it as one launch. A recording holds the buffers and
+  // values of its launches as they were, so it is only for work that repeats them exactly (the
+  // iterations of a Krylov solve). Nothing recorded may wait for the device or allocate; such a
+  // call throws, and abort_recording() then ends the recording. Backends without it (the host
+  // backends, OpenCL) say so by can_record(), and the caller enqueues its work itself.
+  class Recording {
+   public:
+    virtual ~Recording() = default;
+    virtual void replay() = 0;
+  };
+  virtual bool can_record() const { return false; }
+  virtual void begin_recording();  // BackendError where !can_record()
+  // into: a recording of the same launches with other values is updated in place (cheaper than
+  // a new one); else it is replaced
+  virtual void end_recording(std::unique_ptr<Recording>& into);
+  virtual void abort_recording() noexcept {}
+
   // What a run may still allocate: the device's free memory and its largest single buffer, in
   // bytes (0: unknown). Models compare their need with it before allocating.
   struct MemoryInfo {

@@ -247,7 +247,7 @@ void VecKernels::check(const VecCheckArgs& a) {
   const char* w = "vec check";
   check_precision(be_, a.prec, w);
   check_control_block(a.ctrl, w);
-  if (a.max_it < 0 || a.it < 0 || a.it > a.max_it)
+  if (a.max_it < 0 || a.it < -1 || a.it > a.max_it)
     fail(w, "iteration " + std::to_string(a.it) + " of a limit of " + std::to_string(a.max_it));
   check_values(a.hist, static_cast<std::size_t>(a.max_it) + 1, a.prec, w, "history");
   check_slot(a.rr, a.s, a.prec, w, "rr");

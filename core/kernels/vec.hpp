@@ -230,7 +230,8 @@ struct VecGatherArgs {
 // The check of iteration `it` of CG or BiCGSTAB, on one work-item (pf_kr_check): the relative
 // residual sqrt(s[rr] / s[ref]) into hist[it] (hist holds max_it + 1 values), then the stop of the
 // control block ctrl: converged (squared <= tol^2), non-finite, a breakdown (a slot of `breakdown`,
-// pack_slots, holding 0), it >= max_it. Nothing once the block says stop.
+// pack_slots, holding 0), it >= max_it. Nothing once the block says stop. it = -1: the iteration
+// after the block's last check (a recorded iteration's launches do not change with its number).
 struct VecCheckArgs {
   Precision prec = Precision::Double;
   Buffer* ctrl = nullptr;

@@ -74,6 +74,7 @@ struct KrylovSolver<T>::Work {
   std::vector<Field<T>> v;  // the method's vectors
   Field<T> basis;           // FGMRES: V (restart + 1 vectors) then Z (restart vectors)
   IdentityPreconditioner<T> identity;
+  std::unique_ptr<Backend::Recording> recording;  // two iterations (KrylovOptions::record)
 };
 
 template <class T>
@@ -173,7 +174,8 @@ void KrylovSolver<T>::cg(long it, const Field<T>& b, Field<T>& x, const Precondi
   M.apply(r, z, g);
   vec.dot({P, n_, &r.buffer(), &z.buffer(), nw, &r.buffer(), &r.buffer(), kCgRR, s, ctrl});
   combine(std::min(nw, kCgRR), 2);
-  vec.check({P, ctrl, s, &w_->hist.buffer(), it, kCgRR, kBB, pack_slots(kCgPQ, nw), opt_.tolerance, opt_.max_iterations});
+  // the iteration's number from the control block: the launches do not depend on it (recorded)
+  vec.check({P, ctrl, s, &w_->hist.buffer(), -1, kCgRR, kBB, pack_slots(kCgPQ, nw), opt_.tolerance, opt_.max_iterations});
   vec.axpby({P, n_, k(1), ratio(1, nw, old), &z.buffer(), &p.buffer(), s, ctrl});  // p = z + beta p
 }
 
@@ -226,8 +228,8 @@ void KrylovSolver<T>::bicgstab(long it, const Field<T>& b, Field<T>& x, const Pr
   w.w = &rh.buffer(), w.slot_wy = next, w.slot_yy = kBiRR, w.s = s, w.guard = ctrl;
   vec.update2(w);
   combine(std::min(next, kBiRR), 2);
-  vec.check({P, ctrl, s, &w_->hist.buffer(), it, kBiRR, kBB, pack_slots(kBiRV, kBiTS, next), opt_.tolerance,
-             opt_.max_iterations});
+  vec.check({P, ctrl, s, &w_->hist.buffer(), -1, kBiRR, kBB, pack_slots(kBiRV, kBiTS, next), opt_.tolerance,
+             opt_.max_iterations});  // numbered by the control block, as CG's
 }
 
 // ---- FGMRES(m), flexible right preconditioning: launches per column j: M, A, multi_dot,
@@ -339,10 +341,43 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   std::uint64_t words[PF_CV_WORDS] = {};
   BatchSizes sizes = opt_.batches;
   if (sizes.first <= 0) sizes.first = last_iterations_ > 0 ? last_iterations_ + 1 : 16;
+  // Recording: from `periodic` on, CG's and BiCGSTAB's iterations repeat their launches every two
+  // (their slots alternate); the first such pair of the solve is recorded and every pair replays
+  // it. Recorded anew each solve (an updated recording costs little), so a preconditioner
+  // refreshed between solves is recorded as it is now.
+  const long periodic = opt_.method == KrylovMethod::CG ? 1 : opt_.method == KrylovMethod::BiCGSTAB ? 2 : -1;
+  bool record = opt_.record && periodic > 0 && !record_failed_ && comm_.single() && be_.can_record();
+  bool recorded = false;
+  auto replay_pair = [&](long it) {
+    if (!recorded) {
+      try {
+        be_.begin_recording();
+        enqueue(it, b, x, M);
+        enqueue(it + 1, b, x, M);
+        be_.end_recording(w_->recording);
+      } catch (const std::exception& e) {
+        // work that waits or allocates while recorded: enqueue it as it comes instead
+        be_.abort_recording();
+        record = false, record_failed_ = true;
+        spdlog::warn("{}: its iterations cannot be recorded ({}); they are enqueued one by one", what, e.what());
+        return false;
+      }
+      recorded = true;
+    }
+    w_->recording->replay();
+    ++res.replays;
+    return true;
+  };
   run_batches(
       opt_.max_iterations + 1, sizes,
       [&](long from, long count) {
-        for (long it = from; it < from + count; ++it) enqueue(it, b, x, M);
+        for (long it = from; it < from + count;) {
+          if (record && it >= periodic && (it - periodic) % 2 == 0 && it + 1 < from + count && replay_pair(it)) {
+            it += 2;
+            continue;
+          }
+          enqueue(it++, b, x, M);
+        }
       },
       [&](long) {
         be_.download(ctrl, words, sizeof words);  // waits: the one read of a batch

@@ -36,6 +36,9 @@ struct KrylovOptions {
   bool reorthogonalize = true;  // FGMRES: classical Gram-Schmidt twice (once: two launches fewer a column)
   // the batches of iterations between reads of the control block; first = 0: the last solve's count
   BatchSizes batches{0, 16, 1024};
+  // CG and BiCGSTAB on one process: record two iterations' launches once a solve and replay them
+  // as one launch (CUDA Graphs), where the backend can record (Backend::can_record)
+  bool record = true;
 };
 
 enum class KrylovStop { Converged, Limit, Breakdown, NonFinite };
@@ -53,6 +56,7 @@ struct KrylovResult {
   // ||b - A x|| / ||b|| of the returned x, computed after the stop
   double true_relative_residual = -1;
   long control_reads = 0;  // reads of the control block (batches)
+  long replays = 0;        // pairs of iterations replayed from a recording (KrylovOptions::record)
   std::string describe() const;
 };
 
@@ -93,6 +97,7 @@ class KrylovSolver {
   std::size_t n_;
   std::unique_ptr<Work> w_;
   long last_iterations_ = 0;
+  bool record_failed_ = false;  // a recording failed once: enqueue every iteration from then on
 };
 
 }  // namespace poreflow::linalg

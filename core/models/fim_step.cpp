@@ -64,6 +64,7 @@ linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
   o.method = nm.fgmres ? linalg::KrylovMethod::FGMRES : linalg::KrylovMethod::BiCGSTAB;
   o.tolerance = nm.linear_tolerance;
   o.max_iterations = nm.linear_max_iterations;
+  o.record = nm.cuda_graphs;
   return o;
 }
 
@@ -331,6 +332,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     const auto r = krylov_->solve(res_, dx_, cpr_);
     linear_last_ = r.iterations;
     linear_total_ += r.iterations;
+    replayed_ += 2 * r.replays;
     if (since_refresh_ == 0) linear_fresh_ = r.iterations;
     seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
     if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
@@ -454,6 +456,8 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["newton_iterations_per_step"] = steps ? double(newton_total_) / double(steps) : 0.0;
   s["linear_iterations_total"] = double(linear_total_);
   s["linear_iterations_per_newton"] = newton_total_ ? double(linear_total_) / double(newton_total_) : 0.0;
+  // enqueued as pairs replayed from a recording (CUDA Graphs), some past a solve's stop (empty)
+  s["linear_iterations_replayed"] = double(replayed_);
   s["well_control_switches"] = double(switches_total_);
   s["seconds_assemble"] = seconds_assemble_;
   s["seconds_linear"] = seconds_linear_;

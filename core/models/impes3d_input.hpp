@@ -147,6 +147,7 @@ struct FimNumerics {
   // its rows over all processes (core/linalg/amg_global.hpp)
   linalg::AmgAcross amg_across = linalg::AmgAcross::After;
   long across_rows = 256;
+  bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 
@@ -165,6 +166,7 @@ struct ImpesNumerics {
   PressurePreconditioner preconditioner = PressurePreconditioner::Amg;  // cg and bicgstab only
   // pressure.amg_across: AMG's coarse level across processes (none: per process; docs/mpi.md)
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
+  bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

@@ -78,10 +78,14 @@ PF_TEMPLATE PF_FN void pf_kr_decide(PF_GLOBAL pf_u64* w, PF_GLOBAL pf_real* hist
 }
 
 /* The check of CG and BiCGSTAB: s[rr] = ||r||^2, s[ref] = ||b||^2; a breakdown is any of the
-   packed slots (up to four) holding exactly 0. Nothing once the block says stop. */
+   packed slots (up to four) holding exactly 0. Nothing once the block says stop. it < 0: the
+   iteration the block counts (one more than the last check's), so that the launches of an
+   iteration do not change with its number and can be recorded once and replayed. */
 PF_TEMPLATE PF_FN void pf_kr_check(PF_GLOBAL pf_u64* w, PF_GLOBAL const pf_real* s, PF_GLOBAL pf_real* hist, long it, int rr,
                                    int ref, long breakdown, pf_real tol2, long max_it) {
   if (w[PF_CV_STOP] != 0) return;
+  if (it < 0) it = (long)w[PF_CV_NEXT_IT] < max_it ? (long)w[PF_CV_NEXT_IT] : max_it;
+  w[PF_CV_NEXT_IT] = (pf_u64)(it + 1);
   int broke = 0;
   for (int q = 0; q < 4; ++q) {
     const int k = pf_slot_of(breakdown, q);

@@ -408,13 +408,13 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.tolerance", "pressure.max_iterations", "pressure.check_every",
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
-                                                   "pressure.amg_across"};
+                                                   "pressure.amg_across", "pressure.cuda_graphs"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
-      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows"};
+      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -453,6 +453,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   if (const auto a = linalg::amg_across_of(across)) f.amg_across = *a;
   else cf.fail("linear.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
+  f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm) {
@@ -516,6 +517,9 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
     cf.fail("pressure.amg_across", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver == PressureSolver::Cg && nm.amg_across == linalg::AmgAcross::After)
     cf.fail("pressure.amg_across", "= 'after' is not symmetric, which CG needs (multiplicative or additive are; after is for bicgstab)");
+  nm.cuda_graphs = cf.get_bool("pressure.cuda_graphs", nm.cuda_graphs);
+  if (nm.solver == PressureSolver::Sor && cf.has("pressure.cuda_graphs"))
+    cf.fail("pressure.cuda_graphs", "applies to pressure.solver = cg or bicgstab, not sor");
   if (nm.solver != PressureSolver::Sor)
     for (const char* k : {"pressure.omega", "pressure.design", "pressure.shape", "pressure.zline_lanes", "pressure.check_every"})
       if (cf.has(k)) cf.fail(k, std::string("applies to pressure.solver = sor, not ") + solver);
