@@ -3,7 +3,9 @@
 
 usage: graphs_json.py DEVICE COMMIT DATE LOG... > graphs.json
 
-A log graphs_DECK_BACKEND_GRAPHS_REP.log is DECK run whole with the fully implicit scheme on BACKEND
+A log deck_DECK_flow.log is OPM Flow's run of DECK in the same call (gpu.sh run-decks with
+DECK_BACKENDS=flow: CPR on 16 MPI ranks, the timing anchor): its "Total time" and Newton iterations,
+and the speed-up of cuda with the graphs against it. A log graphs_DECK_BACKEND_GRAPHS_REP.log is DECK run whole with the fully implicit scheme on BACKEND
 with linear.cuda_graphs = GRAPHS. Per deck: every run's figures as `poreflow run` printed them, the
 median time on cuda with and without the graphs and their ratio, and OpenCL's time against cuda's
 with the graphs. A deck is verified when every cuda run took the same Newton and linear iterations
@@ -35,8 +37,15 @@ def parse(path):
 
 def main():
     device, commit, date = sys.argv[1:4]
-    decks = {}
+    decks, flow = {}, {}
     for path in sys.argv[4:]:
+        m = re.fullmatch(r"deck_(\w+)_flow\.log", path.split("/")[-1])
+        if m:
+            text = open(path).read()
+            flow[m.group(1)] = {"log": m.group(0), "total_s": float(re.search(r"Total time \(seconds\):\s+(\S+)", text).group(1)),
+                                "newton_iterations": int(re.search(r"Overall Newton Iterations:\s+(\d+)", text).group(1)),
+                                "what": "OPM Flow 2022.10, --linear-solver=cpr, 16 MPI ranks of one thread, its own time steps"}
+            continue
         deck, run = parse(path)
         decks.setdefault(deck, []).append(run)
     out = {"device": device, "commit": commit, "date": date,
@@ -62,6 +71,10 @@ def main():
             d["opencl_s"] = statistics.median(ocl)
             d["opencl_over_cuda_graphs"] = d["opencl_s"] / d["cuda_graphs_median_s"]
             d["opencl_over_cuda_no_graphs"] = d["opencl_s"] / statistics.median(off) if off else None
+        if deck in flow:
+            d["opm_flow"] = flow[deck]
+            if on:
+                d["speedup_over_opm_flow"] = flow[deck]["total_s"] / d["cuda_graphs_median_s"]
         out["decks"][deck] = d
     json.dump(out, sys.stdout, indent=1)
     print()
