@@ -437,10 +437,12 @@ struct DeviceSystem {
 
 class KrylovRunner final : public Runner {
  public:
-  KrylovRunner(Backend& be, const HostSystem& h, linalg::KrylovMethod method, std::unique_ptr<linalg::Preconditioner<double>> M)
+  KrylovRunner(Backend& be, const HostSystem& h, linalg::KrylovMethod method, std::unique_ptr<linalg::Preconditioner<double>> M,
+               bool cuda_graphs)
       : be_(be), s_(be, h), M_(std::move(M)) {
     ko_.method = method;
     ko_.tolerance = kTol;
+    ko_.record = cuda_graphs;
   }
   double setup() override { return update(); }
   double refresh() override { return update(); }
@@ -613,7 +615,7 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
 }
 
 std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every,
-                                    int amg_degree) {
+                                    int amg_degree, bool cuda_graphs) {
   if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
   linalg::AmgConfig amg = s.key == "cpr" ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
@@ -627,7 +629,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
     c.amg = amg;
     M = std::make_unique<linalg::Cpr<double>>(c);
   }
-  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M));
+  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), cuda_graphs);
 }
 
 std::string seconds_text(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
@@ -732,7 +734,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         for (const Solver& s : solvers_for(h, name)) {
           if (!is_wanted(s.key)) continue;
           try {
-            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree);
+            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree, o.cuda_graphs);
             run->setup();
             run->refresh();
             run->reset();
@@ -799,6 +801,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("check_every", static_cast<long>(o.sor_check_every));
         }
         if (s.key == "amg" || s.key == "amg-w" || s.key == "cpr") row.set("amg_degree", static_cast<long>(o.amg_degree));
+        // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
+        if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
         auto not_run = [&](const std::string& why) {
           row.verified = true;  // nothing ran that could be wrong
           row.note = "not run: " + why;
@@ -818,7 +822,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           continue;
         }
         try {
-          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree);
+          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree, o.cuda_graphs);
           const double setup_s = run->setup();
           if (run->host_setup_seconds() > 0 && !known_host_setup.count(s.variant))
             known_host_setup[s.variant] = {run->host_setup_seconds(), name};

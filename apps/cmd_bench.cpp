@@ -107,6 +107,9 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                "correction (amg, amg-w and cpr rows)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10));
+  sub.add_option("--cuda-graphs", o.cuda_graphs, "systems: the Krylov rows record two iterations and replay them as a CUDA "
+                                                 "graph on cuda (docs/linalg.md); false: every launch enqueued")
+      ->capture_default_str();
   sub.add_option("--solves", o.solves, "systems: timed solves per row (the median; fewer where the budget says)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
