@@ -65,6 +65,7 @@ linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
   o.tolerance = nm.linear_tolerance;
   o.max_iterations = nm.linear_max_iterations;
   o.record = nm.cuda_graphs;
+  o.batches.then = nm.linear_batch;
   return o;
 }
 

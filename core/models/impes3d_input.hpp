@@ -147,6 +147,10 @@ struct FimNumerics {
   // its rows over all processes (core/linalg/amg_global.hpp)
   linalg::AmgAcross amg_across = linalg::AmgAcross::After;
   long across_rows = 256;
+  // linear.batch: the BiCGSTAB iterations enqueued between two reads of a solve's convergence after
+  // its first batch (the last solve's count plus one), doubling at each read up to 1024. Small:
+  // an iteration past the stop costs nearly a full one (its launches run, empty), a read ~20 us.
+  long linear_batch = 2;
   bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };

@@ -414,7 +414,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
-      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs"};
+      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -454,6 +454,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   else cf.fail("linear.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
+  f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm) {
