@@ -98,7 +98,9 @@ sanitize() {
     suite:*) args+=("--test-suite=${filter#suite:}") ;;
     *) args+=(--test-suite=backend,model "--test-case=$filter") ;;
   esac
-  [ -n "${SANITIZE_EXCLUDE:-}" ] && args+=("--test-case-exclude=$SANITIZE_EXCLUDE")
+  # the test whose recording fails on purpose: its CUDA API errors are what it checks
+  local exclude="krylov: work that waits while recorded*${SANITIZE_EXCLUDE:+,$SANITIZE_EXCLUDE}"
+  args+=("--test-case-exclude=$exclude")
   STAGE_TIMEOUT=${STAGE_TIMEOUT:-570} run "$name" "$SANITIZER" --error-exitcode 1 --print-limit 200 "$@" "${args[@]}"
   grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|Status:|test cases:" "$LOGS/$name.log" | tail -n 5
 }
