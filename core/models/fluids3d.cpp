@@ -8,6 +8,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/format.hpp"
+#include "core/comm/gather_plane.hpp"
 #include "core/models/state.hpp"
 #include "core/physics/fluids3d.h"
 
@@ -148,17 +149,39 @@ std::vector<NamedField> Fluids3D<T>::fields() const {
   return {{"density", flow_.interior(0)}, {"u", flow_.interior(1)}, {"v", flow_.interior(2)}, {"w", flow_.interior(3)}};
 }
 
+template <class T>
+std::vector<double> Fluids3D<T>::density_plane(int axis, long at) const {
+  if (axis != 1 && axis != 2) throw ConfigError("fluids3d: a density plane across y or z, not axis " + std::to_string(axis));
+  const long n = cfg_.n;
+  if (cut()) {
+    if (at != n / 2) throw ConfigError("fluids3d: over several processes only the centre planes are gathered");
+    return planes_[axis - 1];
+  }
+  const auto dens = flow_.interior(0);
+  std::vector<double> out(static_cast<std::size_t>(n * n));
+  for (long v = 0; v < n; ++v)
+    for (long u = 0; u < n; ++u)
+      out[static_cast<std::size_t>(v * n + u)] = axis == 2 ? dens[static_cast<std::size_t>((at * n + v) * n + u)]
+                                                           : dens[static_cast<std::size_t>((v * n + at) * n + u)];
+  return out;
+}
+
 // Over several processes: the row from every process's sums and maxima, and for a snapshot the
 // fields gathered on process 0 (the slabs are layers in rank order, so their cells follow one
 // another as in the grid).
 template <class T>
-void Fluids3D<T>::before_output(bool fields, bool whole) {
+void Fluids3D<T>::before_output(bool fields, Gather gather) {
   if (!cut()) return;
   row_ = row();
   if (!fields) return;
   make_piece();
   gathered_.clear();
-  if (!whole) return;
+  planes_[0].clear(), planes_[1].clear();
+  if (gather == Gather::Maps) {
+    const auto dens = flow_.interior(0);
+    for (int a : {1, 2}) planes_[a - 1] = gather_plane(comm_, cut_.d, a, cfg_.n / 2, dens);
+  }
+  if (gather != Gather::Whole) return;
   std::vector<std::size_t> counts;
   for (int r = 0; r < comm_.size(); ++r) counts.push_back(static_cast<std::size_t>(cut_.d.box(r).cells()) * sizeof(double));
   const bool root = comm_.rank() == 0;

@@ -23,8 +23,17 @@ namespace poreflow {
 MemoryNeed fluids3d_need(const Fluids3DConfig& cfg, Precision prec, bool host, int processes = 1);
 
 
+// What fluids3d's PNG maps read, whatever its precision: the density of the plane `at` across
+// axis `axis` (1: y, 2: z; n x n, the lower remaining axis fastest); decomposed, on process 0 as
+// before_output(true, Gather::Maps) gathered it (the maps' two planes only), empty elsewhere.
+class Fluids3DPlanes {
+ public:
+  virtual ~Fluids3DPlanes() = default;
+  virtual std::vector<double> density_plane(int axis, long at) const = 0;
+};
+
 template <class T>
-class Fluids3D final : public Model {
+class Fluids3D final : public Model, public Fluids3DPlanes {
  public:
   Fluids3D(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm = self_communicator());
 
@@ -41,7 +50,8 @@ class Fluids3D final : public Model {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
-  void before_output(bool fields, bool whole = true) override;
+  void before_output(bool fields, Gather gather = Gather::Whole) override;
+  std::vector<double> density_plane(int axis, long at) const override;
   ImagePiece image_piece() const override { return piece_; }
 
   // the parts: the state's fields and the scheme that steps them
@@ -68,6 +78,7 @@ class Fluids3D final : public Model {
   // over several processes, what before_output gathered for process 0's observers
   std::vector<double> row_;
   std::vector<NamedField> gathered_;
+  std::vector<double> planes_[2];  // the maps' planes (y = n / 2, z = n / 2), gathered
   ImagePiece piece_;  // this process's piece of the last snapshot
   void make_piece();
 };

@@ -9,6 +9,7 @@
 
 #include "core/base/error.hpp"
 #include "core/base/limits.hpp"
+#include "core/comm/gather_plane.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/control.hpp"
 #include "core/kernels/reduce.hpp"
@@ -257,14 +258,17 @@ double Impes3D<T>::local_mean_pressure_sums(double* pv) const {
 }
 
 template <class T>
-void Impes3D<T>::before_output(bool fields, bool whole) {
+void Impes3D<T>::before_output(bool fields, Gather gather) {
   if (!part_) return;
   refresh_totals(true);
   if (!fields) return;
   // not gathered: empty on process 0 too, rather than an older snapshot's (a snapshot's pieces
   // read each process's own device)
+  const bool whole = gather == Gather::Whole;
   totals_.p = whole ? cells_of(arrays_.p) : std::vector<double>{};
   totals_.sw = whole ? cells_of(arrays_.sw) : std::vector<double>{};
+  totals_.sw_layer = gather == Gather::Maps ? gather_plane(comm_, part_->dec, 2, cfg_.map_layer, box_values(arrays_.sw))
+                                            : std::vector<double>{};
 }
 
 // The cells' pressure, masses and S_w; the last accepted pressure increment (the next solve's
@@ -634,6 +638,18 @@ std::vector<double> Impes3D<T>::pressure() const {
 template <class T>
 std::vector<double> Impes3D<T>::saturation() const {
   return part_ ? totals_.sw : cells_of(arrays_.sw);
+}
+
+template <class T>
+std::vector<double> Impes3D<T>::map_layer_saturation() const {
+  if (part_) return totals_.sw_layer;
+  const auto& g = cfg_.input.grid;
+  const auto v = arrays_.sw.download();
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(g.nx * g.ny));
+  for (long j = 0; j < g.ny; ++j)
+    for (long i = 0; i < g.nx; ++i) out.push_back(double(v[geo_.at(i, j, cfg_.map_layer)]));
+  return out;
 }
 
 template <class T>

@@ -76,6 +76,9 @@ class Reservoir : public Model {
   virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (reads the pressure back)
   virtual std::vector<double> pressure() const = 0;    // per cell (nx ny nz), 0 for inactive cells
   virtual std::vector<double> saturation() const = 0;
+  // S_w of layer config().map_layer (nx ny, i fastest), which the PNG map draws; decomposed: on
+  // process 0 as before_output(true, Gather::Maps) gathered it (that layer only), empty elsewhere
+  virtual std::vector<double> map_layer_saturation() const = 0;
   // A decomposed run's piece of a snapshot (docs/mpi.md): this process's number of `count`, its
   // cells (the grid's indices, in its box's order) with their pressure and S_w, read from its own
   // device (nothing gathered). One process: count 1 and nothing else.
@@ -106,7 +109,7 @@ class Impes3D final : public Reservoir {
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
   std::map<std::string, double> final_stats() const override;
-  void before_output(bool fields, bool whole = true) override;
+  void before_output(bool fields, Gather gather = Gather::Whole) override;
 
   const Impes3DConfig& config() const override { return cfg_; }
   const ImpesGeometry& geometry() const override { return geo_; }
@@ -120,6 +123,7 @@ class Impes3D final : public Reservoir {
   double mean_pressure() const override;
   std::vector<double> pressure() const override;
   std::vector<double> saturation() const override;
+  std::vector<double> map_layer_saturation() const override;
   Piece piece() const override;
 
   long retries() const { return clock_.cuts(); }
@@ -180,6 +184,7 @@ class Impes3D final : public Reservoir {
   struct Totals {
     double mw = 0, mo = 0, fpr = 0;
     std::vector<double> p, sw;
+    std::vector<double> sw_layer;  // the map's layer
     Field<T> slot;  // the device's sum of pv0 p
   } totals_;
   double mw0_ = 0, mo0_ = 0;

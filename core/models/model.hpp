@@ -97,11 +97,12 @@ class Model {
 
   // A run over several processes (docs/mpi.md) writes its output from process 0 alone, and its
   // snapshots one piece a process. The time loop calls this on every process before the observers
-  // read the model (a CSV row; fields: a snapshot or the final fields), so a model whose state is
-  // cut between processes prepares there what they read: each process its piece, and with
-  // `whole` the whole fields gathered on process 0 (its PNG maps, the final fields; a snapshot
-  // without PNG output gathers nothing). Nothing to do in one process.
-  virtual void before_output(bool /*fields*/, bool /*whole*/ = true) {}
+  // read the model (a CSV row; fields: a snapshot), so a model whose state is cut between
+  // processes prepares there what they read: each process its piece, and on process 0 what
+  // `gather` says: the planes its PNG maps draw (map_planes), or the whole fields (fields(), for a
+  // caller that compares them). Nothing to do in one process.
+  enum class Gather { Pieces, Maps, Whole };
+  virtual void before_output(bool /*fields*/, Gather /*gather*/ = Gather::Whole) {}
   // the image piece this process writes of a snapshot, as before_output(true) left it
   virtual ImagePiece image_piece() const { return {}; }
 };

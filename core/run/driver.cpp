@@ -141,7 +141,8 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   };
   auto snapshot = [&] {
     if (!o.enabled) return;
-    m.before_output(true, o.png);  // the maps read the whole fields on process 0; the snapshots are pieces
+    // the maps read their planes on process 0; the snapshots are pieces
+    m.before_output(true, o.png ? Model::Gather::Maps : Model::Gather::Pieces);
     for (auto& ob : observers) ob->snapshot(m, snapshot_index);
     ++snapshot_index;
   };
@@ -277,7 +278,9 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   r.wall_seconds = compute;
   r.steps = m.steps();
   r.sim_time = m.time();
-  if (o.enabled) m.before_output(true);  // (a decomposed run without output gathers nothing: no final fields)
+  // a decomposed run gathers no final fields: a whole field on one process is what the pieces avoid
+  // (a comparison of runs runs them on one process)
+  if (o.enabled) m.before_output(true, Model::Gather::Pieces);
   r.final_fields = m.fields();
   r.stats = m.final_stats();
   r.stats["wall_seconds_total"] = seconds_since(t0);

@@ -50,6 +50,19 @@ p2=$(ls "$tmp/two"/*_piece[01].vtu 2> /dev/null | wc -l)
 [ "$(grep -c 'file="impes3d_[0-9]*.pvtu"' "$tmp/two/impes3d.pvd")" = "$n1" ] || fail "the collection does not name the .pvtu files"
 [ "$(grep -c "impes3d: [0-9]* steps to t = 60" "$tmp/two.log")" = 1 ] || fail "not one report from process 0: $(cat "$tmp/two.log")"
 
+# the S_w maps of a decomposed run (process 0 gathers the map's layer alone): as many as one
+# process draws, of the same size
+mpi 2 "${case1[@]}" --set output.png=true --set output.vtk=false -o "$tmp/maps2" > "$tmp/maps2.log" 2>&1 ||
+  fail "two processes with maps: $(tail -n 3 "$tmp/maps2.log")"
+"$bin" "${case1[@]}" --set output.png=true --set output.vtk=false -o "$tmp/maps1" > "$tmp/maps1.log" 2>&1 ||
+  fail "one process with maps: $(tail -n 3 "$tmp/maps1.log")"
+m1=$(ls "$tmp/maps1"/*_sw_layer*.png 2> /dev/null | wc -l)
+m2=$(ls "$tmp/maps2"/*_sw_layer*.png 2> /dev/null | wc -l)
+[ "$m1" -gt 0 ] && [ "$m1" = "$m2" ] || fail "S_w maps: $m1 from one process, $m2 from two"
+for f in "$tmp/maps1"/*_sw_layer*.png; do
+  [ "$(stat -c %s "$f")" -gt 1000 ] && [ -s "$tmp/maps2/$(basename "$f")" ] || fail "the map $(basename "$f") is missing or empty"
+done
+
 # fluids3d cut into 3 slabs, in double: the same series as one process's (to 1e-9; in float advect's trace
 # rounds differently in a slab's numbering, ~1e-6), as many snapshots (a .pvti and a .vti piece a process)
 fl=(run "$src/cases/fluids3d.toml" --backend omp --precision double --set grid.n=30 --set time.steps=12 --set output.png=false -q)

@@ -178,6 +178,37 @@ TEST_CASE("mpi: a fluids3d run restarted from its processes' states ends bit for
   });
 }
 
+TEST_CASE("mpi: fluids3d's PNG maps gather their two centre planes alone, equal to the whole field's") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    Fluids3DConfig cfg = config({});
+    cfg.steps = 3;
+    Fluids3D<double> m(be, cfg, c);
+    while (m.steps() < cfg.steps) m.step(m.end_time());
+    m.before_output(true);  // the whole fields on process 0 (none elsewhere), for the reference
+    const auto whole = m.fields();
+    const std::vector<double> dens = whole.empty() ? std::vector<double>{} : whole[0].values;
+    m.before_output(true, Model::Gather::Maps);
+    if (c.size() > 1) CHECK(m.fields().empty());
+    const long n = cfg.n, mid = n / 2;
+    const auto xy = m.density_plane(2, mid), xz = m.density_plane(1, mid);
+    if (c.rank() != 0) {
+      CHECK(xy.empty());
+      CHECK(xz.empty());
+      return;
+    }
+    REQUIRE(xy.size() == std::size_t(n * n));
+    REQUIRE(xz.size() == std::size_t(n * n));
+    long differ = 0;
+    for (long v = 0; v < n; ++v)
+      for (long u = 0; u < n; ++u) {
+        differ += xy[std::size_t(v * n + u)] != dens[std::size_t((mid * n + v) * n + u)];
+        differ += xz[std::size_t(v * n + u)] != dens[std::size_t((v * n + mid) * n + u)];
+      }
+    CHECK(differ == 0);
+  });
+}
+
 TEST_CASE("mpi: fluids3d refuses more processes than its grid has pairs of layers, naming both") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);

@@ -377,6 +377,34 @@ TEST_CASE("mpi: a decomposed fully implicit run restarted from its processes' ch
 // A decomposed snapshot (docs/mpi.md): every process writes its cells as a .vtu piece from its own
 // device, process 0 the .pvtu that names them. The pieces together hold every active cell once,
 // with the corners of the one-process file and the values process 0 gathers, bit for bit.
+TEST_CASE("mpi: the PNG map's layer is gathered alone, equal to that layer of the whole field") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    for (int layer : {0, 3}) {
+      CAPTURE(layer);
+      Impes3DConfig cfg = config(be, kCase, {"pressure.preconditioner=jacobi", "time.end=3"}, true);
+      cfg.map_layer = layer;
+      Impes3D<double> cut(be, cfg, c);
+      while (cut.time() < cut.end_time() * (1 - 1e-12)) cut.step(cut.end_time());
+      cut.before_output(true);  // the whole field, for the reference
+      const auto whole = cut.saturation();
+      cut.before_output(true, Model::Gather::Maps);
+      const auto sw = cut.map_layer_saturation();
+      if (c.size() > 1) CHECK(cut.saturation().empty());  // the maps gather their layer, nothing else
+      if (c.rank() != 0) {
+        CHECK(sw.empty());
+        continue;
+      }
+      const auto& g = cfg.input.grid;
+      REQUIRE(sw.size() == std::size_t(g.nx * g.ny));
+      long differ = 0;
+      for (long j = 0; j < g.ny; ++j)
+        for (long i = 0; i < g.nx; ++i) differ += sw[std::size_t(j * g.nx + i)] != whole[g.index(i, j, layer)];
+      CHECK(differ == 0);
+    }
+  });
+}
+
 TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by process 0's .pvtu") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
@@ -392,7 +420,7 @@ TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by proce
     cut.before_output(true);  // gathers the fields on process 0, as a run's snapshot does
     const std::string file = io::impes3d_snapshot()(cut, dir, "snap");
     // a snapshot without PNG output gathers nothing, and its pieces are the same files
-    cut.before_output(true, false);
+    cut.before_output(true, Model::Gather::Pieces);
     if (c.size() > 1) CHECK(cut.pressure().empty());
     (void)io::impes3d_snapshot()(cut, dir, "bare");
     cut.before_output(true);
@@ -454,7 +482,7 @@ TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by proce
     if (c.size() > 1) {
       // a process without an active cell writes an empty piece, named in the .pvtu as the others
       Impes3D<double> holes(be, no_active_case(be, kCase, {"pressure.preconditioner=jacobi"}), c);
-      holes.before_output(true, false);
+      holes.before_output(true, Model::Gather::Pieces);
       (void)io::impes3d_snapshot()(holes, dir, "holes");
       (void)c.any(false);
       if (c.rank() == 0) {

@@ -6,6 +6,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/outputs/maps.hpp"
+#include "core/models/fluids3d.hpp"
 #include "core/models/impes3d.hpp"
 
 namespace poreflow::io {
@@ -61,8 +62,11 @@ MapSet fluids3d_maps() {
   s.model = "fluids3d";
   s.keys = {"density"};
   s.make = [](const Model& m) {
-    const auto dens = m.fields()[0].values;
+    const auto* f = dynamic_cast<const Fluids3DPlanes*>(&m);
+    if (!f) throw Error("a fluids3d output was given a " + m.name() + " model");
     const long n = m.grid().points[0], kc = n / 2, jc = n / 2;
+    // the two planes alone (decomposed: gathered on process 0)
+    const auto xy_plane = f->density_plane(2, kc), xz_plane = f->density_plane(1, jc);
     MapFigure xy{"density", "", {}}, xz{"density", "_xz", {}};
     for (auto* f : {&xy, &xz}) {
       auto& p = f->plot;
@@ -76,11 +80,8 @@ MapSet fluids3d_maps() {
     }
     xy.plot.ylabel = "y (cells)";
     xz.plot.ylabel = "z (cells)";
-    for (long j = 0; j < n; ++j)
-      for (long i = 0; i < n; ++i) {
-        xy.plot.values[j * n + i] = dens[(kc * n + j) * n + i];
-        xz.plot.values[j * n + i] = dens[(j * n + jc) * n + i];  // row j of the map is layer k = j
-      }
+    xy.plot.values = xy_plane;
+    xz.plot.values = xz_plane;  // row j of the map is layer k = j
     char title[160];
     std::snprintf(title, sizeof title, "density, slice z = %ld (the centre), step %ld, t = %.3g", kc, m.steps(), m.time());
     xy.plot.title = title;
@@ -99,7 +100,7 @@ MapSet impes3d_maps() {
     const auto* r = dynamic_cast<const Reservoir*>(&m);
     if (!r) throw Error("an impes3d output was given a " + m.name() + " model");
     const auto& g = r->config().input.grid;
-    const auto sat = r->saturation();
+    const auto sat = r->map_layer_saturation();  // the layer alone (decomposed: gathered on process 0)
     const int k = r->config().map_layer;
     MapFigure fig{"sw", "_sw_layer" + std::to_string(k + 1), {}};
     auto& p = fig.plot;
@@ -122,9 +123,8 @@ MapSet impes3d_maps() {
     fig.plot.values.resize(static_cast<std::size_t>(g.nx) * g.ny);
     for (long j = 0; j < g.ny; ++j)
       for (long i = 0; i < g.nx; ++i) {
-        const std::size_t c = g.index(i, j, k);
-        fig.plot.values[static_cast<std::size_t>(j) * g.nx + i] =
-            r->geometry().pv0[r->geometry().at(i, j, k)] > 0 ? sat[c] : NAN;
+        const std::size_t c = static_cast<std::size_t>(j) * g.nx + i;
+        fig.plot.values[c] = r->geometry().pv0[r->geometry().at(i, j, k)] > 0 ? sat[c] : NAN;
       }
     std::ostringstream t;
     t.precision(4);
