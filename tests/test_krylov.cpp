@@ -467,7 +467,7 @@ TEST_CASE_TEMPLATE("krylov: recorded iterations (CUDA Graphs) replay the solve b
       o.method = method;
       o.tolerance = solve_tol<T>();
       o.max_iterations = 600;
-      o.batches = {5, 7, 1024};  // odd batches: a pair never straddles two
+      o.batches = {5, 7, 1024};  // odd batches: pairs that would straddle two run as plain launches
       o.record = false;
       KrylovSolver<T> plain(d.op, o);
       o.record = true;

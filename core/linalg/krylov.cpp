@@ -355,12 +355,16 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
         enqueue(it, b, x, M);
         enqueue(it + 1, b, x, M);
         be_.end_recording(w_->recording);
-      } catch (const std::exception& e) {
-        // work that waits or allocates while recorded: enqueue it as it comes instead
+      } catch (const BackendError& e) {
+        // work that waits or allocates while recorded (the backend refuses it): enqueue it as it
+        // comes instead
         be_.abort_recording();
         record = false, record_failed_ = true;
         spdlog::warn("{}: its iterations cannot be recorded ({}); they are enqueued one by one", what, e.what());
         return false;
+      } catch (...) {
+        be_.abort_recording();  // any other error is the solve's: out of the recording, then up
+        throw;
       }
       recorded = true;
     }

@@ -166,9 +166,10 @@ std::vector<double> Fluids3D<T>::density_plane(int axis, long at) const {
   return out;
 }
 
-// Over several processes: the row from every process's sums and maxima, and for a snapshot the
-// fields gathered on process 0 (the slabs are layers in rank order, so their cells follow one
-// another as in the grid).
+// Over several processes: the row from every process's sums and maxima, and for a snapshot each
+// process's piece, with on process 0 the maps' two planes (Gather::Maps) or the whole fields
+// (Gather::Whole; the slabs are layers in rank order, so their cells follow one another as in the
+// grid).
 template <class T>
 void Fluids3D<T>::before_output(bool fields, Gather gather) {
   if (!cut()) return;

@@ -99,8 +99,8 @@ class Model {
   // snapshots one piece a process. The time loop calls this on every process before the observers
   // read the model (a CSV row; fields: a snapshot), so a model whose state is cut between
   // processes prepares there what they read: each process its piece, and on process 0 what
-  // `gather` says: the planes its PNG maps draw (map_planes), or the whole fields (fields(), for a
-  // caller that compares them). Nothing to do in one process.
+  // `gather` says: the planes its PNG maps draw (impes3d's map_layer_saturation, fluids3d's
+  // density_plane), or the whole fields (fields(), for a caller that compares them). Nothing to do in one process.
   enum class Gather { Pieces, Maps, Whole };
   virtual void before_output(bool /*fields*/, Gather /*gather*/ = Gather::Whole) {}
   // the image piece this process writes of a snapshot, as before_output(true) left it

@@ -374,9 +374,7 @@ TEST_CASE("mpi: a decomposed fully implicit run restarted from its processes' ch
   for_each_backend([](Backend& be) { check_restart(be, config(be, fim_case(), {"scheme=fim", "time.end=8"}, true)); });
 }
 
-// A decomposed snapshot (docs/mpi.md): every process writes its cells as a .vtu piece from its own
-// device, process 0 the .pvtu that names them. The pieces together hold every active cell once,
-// with the corners of the one-process file and the values process 0 gathers, bit for bit.
+// The PNG map of a decomposed run: process 0 gathers the map's layer alone (gather_plane).
 TEST_CASE("mpi: the PNG map's layer is gathered alone, equal to that layer of the whole field") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
@@ -405,6 +403,9 @@ TEST_CASE("mpi: the PNG map's layer is gathered alone, equal to that layer of th
   });
 }
 
+// A decomposed snapshot (docs/mpi.md): every process writes its cells as a .vtu piece from its own
+// device, process 0 the .pvtu that names them. The pieces together hold every active cell once,
+// with the corners of the one-process file and the values process 0 gathers, bit for bit.
 TEST_CASE("mpi: a decomposed snapshot is one .vtu piece a process, tied by process 0's .pvtu") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);

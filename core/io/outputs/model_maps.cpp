@@ -67,6 +67,10 @@ MapSet fluids3d_maps() {
     const long n = m.grid().points[0], kc = n / 2, jc = n / 2;
     // the two planes alone (decomposed: gathered on process 0)
     const auto xy_plane = f->density_plane(2, kc), xz_plane = f->density_plane(1, jc);
+    for (const auto* q : {&xy_plane, &xz_plane})
+      if (q->size() != static_cast<std::size_t>(n * n))
+        throw Error("the density maps: a plane of " + std::to_string(q->size()) + " values, not n^2 (a decomposed run " +
+                    "gathers them in before_output(true, Gather::Maps))");
     MapFigure xy{"density", "", {}}, xz{"density", "_xz", {}};
     for (auto* f : {&xy, &xz}) {
       auto& p = f->plot;
@@ -102,6 +106,9 @@ MapSet impes3d_maps() {
     const auto& g = r->config().input.grid;
     const auto sat = r->map_layer_saturation();  // the layer alone (decomposed: gathered on process 0)
     const int k = r->config().map_layer;
+    if (sat.size() != static_cast<std::size_t>(g.nx) * static_cast<std::size_t>(g.ny))
+      throw Error("the S_w map: layer " + std::to_string(k + 1) + " has " + std::to_string(sat.size()) +
+                  " values, not nx ny (a decomposed run gathers it in before_output(true, Gather::Maps))");
     MapFigure fig{"sw", "_sw_layer" + std::to_string(k + 1), {}};
     auto& p = fig.plot;
     p.nx = g.nx;
