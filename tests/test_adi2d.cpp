@@ -237,14 +237,34 @@ TEST_CASE_TEMPLATE("adi2d: every kernel against the serial double reference at 9
       if (sizeof(T) == 8) {
         CHECK(max_rel_diff(got.at(name), want) <= 1e-11);
       } else {
-        const auto& g = got.at(name);
+        std::vector<double> g = got.at(name), want_here = want;
+        if (name == "flash props") {
+          // Parker's capillary slope jumps from 0 to its value where the effective saturation
+          // crosses ADI_PC_SMIN: a node within float's rounding of that kink may land on either
+          // side (seed 950273803: S_w 0.108000017 in double, 0.107999995 in float, slope 4.3 or 0).
+          // Such nodes are left out of the props, every other node is held as below.
+          const auto& sw = ref.at("flash sw");
+          const auto& sg = ref.at("flash sg");
+          const double denom = 1 - s.prm[ADI_SWR] - s.prm[ADI_SOR] - s.prm[ADI_SGR], smin = s.prm[ADI_PC_SMIN];
+          std::vector<double> gk, wk;
+          long kinks = 0;
+          for (std::size_t k = 0; k < kNodes; ++k) {
+            const double we = (sw[k] - s.prm[ADI_SWR]) / denom, ge = (sg[k] - s.prm[ADI_SGR]) / denom;
+            const bool kink = std::fabs(we - smin) < 1e-6 || std::fabs(1 - ge - smin) < 1e-6;
+            kinks += kink;
+            for (std::size_t q = 0; q < ADI_NPROPS; ++q)
+              if (!kink) gk.push_back(g[q * kNodes + k]), wk.push_back(want[q * kNodes + k]);
+          }
+          CHECK(kinks <= 2);  // a handful at most: else the state generator should avoid the kink
+          g = gk, want_here = wk;
+        }
         double scale = 0;
-        for (double v : want) scale = std::max(scale, std::fabs(v));
+        for (double v : want_here) scale = std::max(scale, std::fabs(v));
         std::size_t over = 0;
-        for (std::size_t q = 0; q < want.size(); ++q)
-          if (!(std::fabs(g[q] - want[q]) <= 5e-5 * scale)) ++over;  // max_rel_diff's measure, node by node
+        for (std::size_t q = 0; q < want_here.size(); ++q)
+          if (!(std::fabs(g[q] - want_here[q]) <= 5e-5 * scale)) ++over;  // max_rel_diff's measure, node by node
         CHECK(over <= 2);
-        CHECK(max_rel_diff(g, want) <= 0.5);
+        CHECK(max_rel_diff(g, want_here) <= 0.5);
       }
     }
   });
