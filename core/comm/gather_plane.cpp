@@ -26,6 +26,20 @@ bool crosses(const RankBox& b, int axis, long at) { return at >= lo(b)[axis] && 
 
 }  // namespace
 
+std::vector<double> plane_of(const std::array<long, 3>& n, int axis, long at, const std::vector<double>& box) {
+  if (axis < 0 || axis > 2 || at < 0 || at >= n[axis] || static_cast<long>(box.size()) != n[0] * n[1] * n[2])
+    throw ConfigError("plane_of: plane " + std::to_string(at) + " across axis " + std::to_string(axis) + " of a box of " +
+                      std::to_string(box.size()) + " values");
+  const Plane p = plane_axes(axis);
+  std::vector<double> out;
+  out.reserve(static_cast<std::size_t>(n[p.u] * n[p.v]));
+  std::array<long, 3> c{0, 0, 0};
+  c[axis] = at;
+  for (c[p.v] = 0; c[p.v] < n[p.v]; ++c[p.v])
+    for (c[p.u] = 0; c[p.u] < n[p.u]; ++c[p.u]) out.push_back(box[static_cast<std::size_t>(c[0] + n[0] * (c[1] + n[1] * c[2]))]);
+  return out;
+}
+
 std::vector<double> gather_plane(const Communicator& comm, const Decomposition& dec, int axis, long at,
                                  const std::vector<double>& mine) {
   if (axis < 0 || axis > 2 || at < 0 || at >= dec.grid[axis])
@@ -35,19 +49,7 @@ std::vector<double> gather_plane(const Communicator& comm, const Decomposition& 
   if (static_cast<long>(mine.size()) != b.cells())
     throw ConfigError("gather_plane: " + std::to_string(mine.size()) + " values for a box of " + std::to_string(b.cells()) + " cells");
   // this process's cells of the plane, u fastest
-  std::vector<double> part;
-  if (crosses(b, axis, at)) {
-    const auto n = size(b);
-    part.reserve(static_cast<std::size_t>(n[p.u] * n[p.v]));
-    for (long v = 0; v < n[p.v]; ++v)
-      for (long u = 0; u < n[p.u]; ++u) {
-        std::array<long, 3> c{0, 0, 0};
-        c[axis] = at - lo(b)[axis];
-        c[p.u] = u;
-        c[p.v] = v;
-        part.push_back(mine[static_cast<std::size_t>(c[0] + n[0] * (c[1] + n[1] * c[2]))]);
-      }
-  }
+  const std::vector<double> part = crosses(b, axis, at) ? plane_of(size(b), axis, at - lo(b)[axis], mine) : std::vector<double>{};
   const int procs = comm.size();
   std::vector<std::size_t> counts(static_cast<std::size_t>(procs), 0);
   std::size_t all = 0;

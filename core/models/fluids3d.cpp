@@ -157,13 +157,7 @@ std::vector<double> Fluids3D<T>::density_plane(int axis, long at) const {
     if (at != n / 2) throw ConfigError("fluids3d: over several processes only the centre planes are gathered");
     return planes_[axis - 1];
   }
-  const auto dens = flow_.interior(0);
-  std::vector<double> out(static_cast<std::size_t>(n * n));
-  for (long v = 0; v < n; ++v)
-    for (long u = 0; u < n; ++u)
-      out[static_cast<std::size_t>(v * n + u)] = axis == 2 ? dens[static_cast<std::size_t>((at * n + v) * n + u)]
-                                                           : dens[static_cast<std::size_t>((v * n + at) * n + u)];
-  return out;
+  return plane_of({n, n, n}, axis, at, flow_.interior(0));
 }
 
 // Over several processes: the row from every process's sums and maxima, and for a snapshot each

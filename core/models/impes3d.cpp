@@ -644,12 +644,7 @@ template <class T>
 std::vector<double> Impes3D<T>::map_layer_saturation() const {
   if (part_) return totals_.sw_layer;
   const auto& g = cfg_.input.grid;
-  const auto v = arrays_.sw.download();
-  std::vector<double> out;
-  out.reserve(static_cast<std::size_t>(g.nx * g.ny));
-  for (long j = 0; j < g.ny; ++j)
-    for (long i = 0; i < g.nx; ++i) out.push_back(double(v[geo_.at(i, j, cfg_.map_layer)]));
-  return out;
+  return plane_of({g.nx, g.ny, g.nz}, 2, cfg_.map_layer, cells_of(arrays_.sw));
 }
 
 template <class T>
