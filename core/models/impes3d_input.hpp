@@ -149,7 +149,7 @@ struct FimNumerics {
   long across_rows = 256;
   // linear.batch: the BiCGSTAB iterations enqueued between two reads of a solve's convergence after
   // its first batch (the last solve's count plus one), doubling at each read up to 1024. Small:
-  // an iteration past the stop still runs its launches, empty (~40 us replayed on an H200).
+  // an iteration past the stop still runs its launches, empty (roughly 40 us replayed on an H200).
   long linear_batch = 2;
   bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
