@@ -173,7 +173,9 @@ void Fluids3D<T>::before_output(bool fields, Gather gather) {
   gathered_.clear();
   planes_[0].clear(), planes_[1].clear();
   if (gather == Gather::Maps) {
-    const auto dens = flow_.interior(0);
+    // the slab's density as make_piece read it (its first cells; the layer above follows them)
+    const auto& d = piece_.fields[0].values;
+    const std::vector<double> dens(d.begin(), d.begin() + cut_.d.box(comm_.rank()).cells());
     for (int a : {1, 2}) planes_[a - 1] = gather_plane(comm_, cut_.d, a, cfg_.n / 2, dens);
   }
   if (gather != Gather::Whole) return;
