@@ -24,6 +24,7 @@
 #include "core/kernels/vec.hpp"
 #include "core/linalg/amg.hpp"
 #include "core/linalg/cpr.hpp"
+#include "core/linalg/float_preconditioner.hpp"
 #include "core/linalg/ilu.hpp"
 #include "core/linalg/jacobi.hpp"
 #include "core/linalg/krylov.hpp"
@@ -567,7 +568,7 @@ class SorRunner final : public Runner {
 // ---- the rows ---------------------------------------------------------------------------------
 
 struct Solver {
-  std::string key;      // --solvers: sor, jacobi, ilu0, amg, amg-w, cpr
+  std::string key;      // --solvers: sor, jacobi, ilu0, amg, amg-w, amg-f, cpr
   std::string variant;  // the row's
   SorDesign design = SorDesign::Simple;
   std::string shape;
@@ -586,6 +587,7 @@ std::vector<Solver> solvers_for(const HostSystem& h, const std::string& backend)
     out.push_back({"ilu0", "cg+ilu0", {}, {}, KrylovMethod::CG});
     out.push_back({"amg", "cg+amg", {}, {}, KrylovMethod::CG});
     out.push_back({"amg-w", "cg+amg(W)", {}, {}, KrylovMethod::CG});  // W-cycle below the finest level
+    out.push_back({"amg-f", "cg+amg(float)", {}, {}, KrylovMethod::CG});  // the V-cycle in float under CG in double
   } else {
     out.push_back({"ilu0", "bicgstab+ilu0", {}, {}, KrylovMethod::BiCGSTAB});
     out.push_back({"cpr", "bicgstab+cpr", {}, {}, KrylovMethod::BiCGSTAB});
@@ -609,6 +611,8 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
     // AMG: the finest level as CSR (values, columns, the stencil map), the coarse levels and their
     // vectors: about 300 bytes a row of the finest level
     if (s.key == "amg" || s.key == "amg-w") need.total += 300 * E;
+    // in float: the hierarchy's values and vectors halved, the operator's float copy, r and z
+    if (s.key == "amg-f") need.total += 200 * E + 7 * E * sizeof(float) + 2 * E * sizeof(float);
     if (s.key == "cpr") need.total += 7 * E * sizeof(double) + 300 * E + 4 * E * sizeof(double) + 4 * vec;
   }
   return need;
@@ -624,6 +628,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
   else if (s.key == "amg" || s.key == "amg-w") M = std::make_unique<linalg::Amg<double>>(amg);
+  else if (s.key == "amg-f") M = std::make_unique<linalg::FloatPreconditioner>(std::make_unique<linalg::Amg<float>>(amg));
   else {
     linalg::CprOptions c;
     c.amg = amg;
@@ -690,8 +695,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
   // the solvers asked for
   const auto wanted = split_list(o.solvers);
   for (const auto& w : wanted)
-    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "amg-w" && w != "cpr")
-      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg, amg-w or cpr");
+    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "amg-w" && w != "amg-f" && w != "cpr")
+      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg, amg-w, amg-f or cpr");
   double forced_omega = 0;
   const bool lanczos_always = o.sor_omega == "lanczos";  // the host estimate on Poisson too (checks it)
   if (o.sor_omega != "auto" && !lanczos_always) {
@@ -716,8 +721,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
     if (be->is_host() && (name != "serial" || serial_asked)) order.emplace_back(name, be.get());
 
   auto is_wanted = [&](const std::string& key) {
-    // amg-w (the W-cycle) only when named: a second AMG setup of every system
-    if (key == "amg-w") return std::find(wanted.begin(), wanted.end(), key) != wanted.end();
+    // amg-w (the W-cycle) and amg-f (in float) only when named: another AMG setup of every system
+    if (key == "amg-w" || key == "amg-f") return std::find(wanted.begin(), wanted.end(), key) != wanted.end();
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), key) != wanted.end();
   };
   // every solver once on a small system of each kind asked for, untimed, so that no setup or solve
@@ -800,7 +805,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("omega_how", s.design == SorDesign::Zline ? omega_line_how : omega_point_how);
           row.set("check_every", static_cast<long>(o.sor_check_every));
         }
-        if (s.key == "amg" || s.key == "amg-w" || s.key == "cpr") row.set("amg_degree", static_cast<long>(o.amg_degree));
+        if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr") row.set("amg_degree", static_cast<long>(o.amg_degree));
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
         auto not_run = [&](const std::string& why) {

@@ -217,6 +217,18 @@ PF_KERNEL void vec_gather(ulong n, __global const int* map, __global const pf_re
   if (i < n) y[i] = x[map[i]];
 }
 
+PF_KERNEL void vec_narrow(ulong n, __global const pf_real* x, __global float* y, __global const ulong* guard) {
+  if (pf_vec_stopped(guard)) return;
+  const size_t i = get_global_id(0);
+  if (i < n) y[i] = (float)x[i];
+}
+
+PF_KERNEL void vec_widen(ulong n, __global const float* x, __global pf_real* y, __global const ulong* guard) {
+  if (pf_vec_stopped(guard)) return;
+  const size_t i = get_global_id(0);
+  if (i < n) y[i] = (pf_real)x[i];
+}
+
 /* the one-work-item kernels (a group of PF_BLOCK is launched; the others do nothing) */
 PF_KERNEL void vec_check(__global ulong* ctrl, __global const pf_real* s, __global pf_real* hist, long it, int rr, int ref,
                          long breakdown, pf_real tol2, long max_it) {

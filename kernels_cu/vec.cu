@@ -211,6 +211,12 @@ __global__ void gather_kernel(std::size_t n, const int* __restrict__ map, const 
   for (std::size_t i = gtid(); i < n; i += gstride()) y[i] = x[map[i]];
 }
 
+template <class X, class Y>
+__global__ void convert_kernel(std::size_t n, const X* __restrict__ x, Y* __restrict__ y, const u64* guard) {
+  if (stopped(guard)) return;
+  for (std::size_t i = gtid(); i < n; i += gstride()) y[i] = static_cast<Y>(x[i]);
+}
+
 template <class T>
 __global__ void check_kernel(u64* ctrl, const T* s, T* hist, long it, int rr, int ref, long breakdown, T tol2, long max_it) {
   phys::pf_kr_check<T>(ctrl, s, hist, it, rr, ref, breakdown, tol2, max_it);
@@ -313,6 +319,16 @@ void launch_vec_gather(std::size_t n, const int* map, const T* x, T* y, const u6
 }
 
 template <class T>
+void launch_vec_narrow(std::size_t n, const T* x, float* y, const u64* guard, cudaStream_t stream) {
+  convert_kernel<T, float><<<points_grid(n), B, 0, stream>>>(n, x, y, guard);
+}
+
+template <class T>
+void launch_vec_widen(std::size_t n, const float* x, T* y, const u64* guard, cudaStream_t stream) {
+  convert_kernel<float, T><<<points_grid(n), B, 0, stream>>>(n, x, y, guard);
+}
+
+template <class T>
 void launch_vec_check(u64* ctrl, const T* s, T* hist, long it, int rr, int ref, long breakdown, T tol2, long max_it,
                       cudaStream_t stream) {
   check_kernel<T><<<1, 1, 0, stream>>>(ctrl, s, hist, it, rr, ref, breakdown, tol2, max_it);
@@ -350,6 +366,8 @@ void launch_vec_first_nonfinite(std::size_t n, const T* x, u64* word, const VecL
                                     const u64*, cudaStream_t);                                                               \
   template void launch_vec_diag<T>(std::size_t, const T*, const T*, T*, const u64*, int, cudaStream_t);                      \
   template void launch_vec_gather<T>(std::size_t, const int*, const T*, T*, const u64*, cudaStream_t);                       \
+  template void launch_vec_narrow<T>(std::size_t, const T*, float*, const u64*, cudaStream_t);                             \
+  template void launch_vec_widen<T>(std::size_t, const float*, T*, const u64*, cudaStream_t);                              \
   template void launch_vec_check<T>(u64*, const T*, T*, long, int, int, long, T, long, cudaStream_t);                        \
   template void launch_vec_gmres_column<T>(u64*, T*, T*, long, int, int, int, int, int, T, long, cudaStream_t);              \
   template void launch_vec_gmres_solve<T>(T*, int, int, const u64*, cudaStream_t);                                           \

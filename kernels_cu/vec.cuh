@@ -49,6 +49,11 @@ template <class T>
 void launch_vec_diag(std::size_t cells, const T* d, const T* r, T* z, const u64* guard, int block, cudaStream_t stream);
 template <class T>
 void launch_vec_gather(std::size_t n, const int* map, const T* x, T* y, const u64* guard, cudaStream_t stream);
+// y = x as float (narrow) or x float as T (widen)
+template <class T>
+void launch_vec_narrow(std::size_t n, const T* x, float* y, const u64* guard, cudaStream_t stream);
+template <class T>
+void launch_vec_widen(std::size_t n, const float* x, T* y, const u64* guard, cudaStream_t stream);
 template <class T>
 void launch_vec_check(u64* ctrl, const T* s, T* hist, long it, int rr, int ref, long breakdown, T tol2, long max_it,
                       cudaStream_t stream);

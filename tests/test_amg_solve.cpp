@@ -2,14 +2,17 @@
 // grow with the grid; with CG it solves heterogeneous diffusion in few iterations; a refresh with
 // new values of the same pattern keeps the hierarchy; the stencil and the CSR form of one matrix
 // are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked; a
-// coarsest level too large to invert is smoothed.
+// coarsest level too large to invert is smoothed. AMG (and ILU(0)) in float under a double solve.
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "core/base/error.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/linalg/amg.hpp"
+#include "core/linalg/float_preconditioner.hpp"
+#include "core/linalg/ilu.hpp"
 #include "core/linalg/krylov.hpp"
 #include "tests/harness.hpp"
 
@@ -109,7 +112,8 @@ double stationary_factor(Backend& be, const Diffusion& d, int its) {
 
 // CG preconditioned by M on d's system with a random right-hand side, from 0
 template <class T>
-KrylovResult cg_amg(Backend& be, const Diffusion& d, OnDevice<T>& dev, const Amg<T>& M, double tol, int max_iterations) {
+KrylovResult cg_amg(Backend& be, const Diffusion& d, OnDevice<T>& dev, const Preconditioner<T>& M, double tol,
+                    int max_iterations) {
   KrylovOptions o;
   o.tolerance = tol;
   o.max_iterations = max_iterations;
@@ -258,4 +262,104 @@ TEST_CASE_TEMPLATE("amg: a coarsest level too large to invert is smoothed, and C
     CHECK(res.true_relative_residual <= 1e-7);
   });
 }
+
+TEST_CASE("float preconditioner: AMG in float is AMG<float> of the rounded operator, and CG in double still reaches 1e-10") {
+  for_each_backend([](Backend& be) {
+    if (!be.supports(Precision::Float)) return;
+    const auto d = diffusion(33, 27, 19, 5, 0.1, 1e-4, 3);
+    OnDevice<double> dev(be, d);
+    FloatPreconditioner F(std::make_unique<Amg<float>>());
+    F.update(dev.op);
+    INFO(F.describe());
+    CHECK(F.describe().find("in float") != std::string::npos);
+    // the same cycle as AMG<float> set up from the host-rounded values: the same bits
+    OnDevice<float> devf(be, d);
+    Amg<float> Mf;
+    Mf.update(devf.op);
+    const auto r = random_rhs<double>(d);
+    auto rd = make_field(be, r);
+    auto rf = make_field(be, convert<float>(r));
+    Field<double> z(be, dev.op.size());
+    Field<float> zf(be, devf.op.size());
+    z.fill(std::numeric_limits<double>::quiet_NaN());
+    zf.fill(std::numeric_limits<float>::quiet_NaN());
+    F.apply(rd, z, {});
+    Mf.apply(rf, zf, {});
+    CHECK(z.download() == convert<double>(zf.download()));
+    // CG in double: the float cycle costs at most 2 iterations over the double one, and the
+    // solution reaches a tolerance float alone could not
+    Amg<double> M;
+    M.update(dev.op);
+    const auto rd_res = cg_amg(be, d, dev, M, 1e-10, 100);
+    const auto rf_res = cg_amg(be, d, dev, F, 1e-10, 100);
+    INFO("double AMG: ", rd_res.describe(), "; float AMG: ", rf_res.describe());
+    CHECK(rf_res.converged);
+    CHECK(rf_res.iterations <= rd_res.iterations + 2);
+    CHECK(rf_res.true_relative_residual <= 1e-9);
+    // new values of the same pattern: narrowed again, the hierarchy refreshed, not set up again
+    auto c = d.coef;
+    for (auto& v : c) v *= 2;
+    dev.m.coef.upload(c);
+    F.update(dev.op);
+    const auto& inner = dynamic_cast<const Amg<float>&>(F.inner());
+    CHECK(inner.refreshes() == 2);
+    Field<double> z2(be, dev.op.size());
+    F.apply(rd, z2, {});
+    auto a = z.download(), b2 = z2.download();
+    for (auto& v : b2) v *= 2;
+    CHECK(max_rel_diff(b2, a) <= 1e-6);
+  });
+}
+
+TEST_CASE("float preconditioner: ILU(0) in float of a CSR matrix under BiCGSTAB in double; bad use refused") {
+  for_each_backend([](Backend& be) {
+    if (!be.supports(Precision::Float)) return;
+    // 2D convection-diffusion on 71 x 67 cells, upwinded along x: not symmetric, diagonally dominant
+    const int nx = 71, ny = 67;
+    CsrPattern pat;
+    pat.rows = pat.cols = static_cast<std::size_t>(nx * ny);
+    std::vector<double> vals;
+    pat.ptr.assign(1, 0);
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        const int row = j * nx + i;
+        auto put = [&](int col, double v) {
+          pat.col.push_back(col);
+          vals.push_back(v);
+        };
+        if (j > 0) put(row - nx, -1);
+        if (i > 0) put(row - 1, -1.5);  // diffusion plus the upwind drift
+        put(row, 4.5 + 1e-3);
+        if (i + 1 < nx) put(row + 1, -1);
+        if (j + 1 < ny) put(row + nx, -1);
+        pat.ptr.push_back(static_cast<int>(pat.col.size()));
+      }
+    CsrMatrix<double> m(be, pat, 1);
+    m.val.upload(vals);
+    CsrOperator<double> op(m);
+    FloatPreconditioner F(std::make_unique<Ilu0<float>>());
+    Field<double> r0(be, op.size()), z0(be, op.size());
+    CHECK_THROWS_WITH_AS(F.apply(r0, z0, {}), doctest::Contains("apply before update"), Error);
+    F.update(op);
+    KrylovOptions o;
+    o.method = KrylovMethod::BiCGSTAB;
+    o.tolerance = 1e-10;
+    o.max_iterations = 200;
+    KrylovSolver<double> bicg(op, o);
+    std::vector<double> rhs(op.size());
+    std::mt19937 g(3);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (auto& v : rhs) v = u(g);
+    auto b = make_field(be, rhs);
+    Field<double> x(be, op.size());
+    x.fill(0.0);
+    const auto res = bicg.solve(b, x, F);
+    INFO(res.describe());
+    CHECK(res.converged);
+    CHECK(res.true_relative_residual <= 1e-9);
+    Field<double> short_r(be, op.size() - 1);
+    CHECK_THROWS_WITH_AS(F.apply(short_r, z0, {}), doctest::Contains("float preconditioner: vectors of"), ConfigError);
+  });
+}
+
 }

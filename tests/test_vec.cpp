@@ -362,6 +362,39 @@ TEST_CASE_TEMPLATE("vec store, diag, gather", T, float, double) {
   });
 }
 
+TEST_CASE_TEMPLATE("vec narrow, widen: to float and back, rounded to nearest, guarded", T, float, double) {
+  for_each_backend([](Backend& be) {
+    for (std::size_t n : kSizes) {
+      CAPTURE(n);
+      // the largest value of T: float's own, or a double beyond float's range (an infinity)
+      auto x = random_vector<T>(n, -1, 1);
+      x[0] = T(std::numeric_limits<T>::max());
+      auto fx = make_field(be, x);
+      Field<float> f(be, n);
+      f.fill(float(kNaN));
+      be.vec().convert({precision_of<T>(), n, true, &fx.buffer(), &f.buffer()});
+      const auto got = f.download();
+      bool ok = true;
+      for (std::size_t i = 0; i < n; ++i) ok = ok && got[i] == static_cast<float>(x[i]);
+      CHECK(ok);
+      Field<T> back(be, n);
+      back.fill(T(kNaN));
+      be.vec().convert({precision_of<T>(), n, false, &f.buffer(), &back.buffer()});
+      const auto b = back.download();
+      bool same = true;
+      for (std::size_t i = 0; i < n; ++i) same = same && b[i] == static_cast<T>(got[i]);
+      CHECK(same);
+      // a guard that says stop writes nothing
+      auto stop = stopped_block(be);
+      f.fill(float(kNaN));
+      be.vec().convert({precision_of<T>(), n, true, &fx.buffer(), &f.buffer(), stop.get()});
+      bool untouched = true;
+      for (float v : f.download()) untouched = untouched && std::isnan(v);
+      CHECK(untouched);
+    }
+  });
+}
+
 TEST_CASE_TEMPLATE("vec: a guard that says stop leaves every output as it was", T, float, double) {
   for_each_backend([](Backend& be) {
     const std::size_t n = 70001;
@@ -619,6 +652,11 @@ TEST_CASE("vec: bad arguments are refused, naming the kernel") {
   CHECK_THROWS_AS(vec.check({Precision::Double, ctrl.get(), &s.buffer(), &hist4.buffer(), -2, 0, 1, 0, 1e-6, 3}),
                   BackendError);  // -1 is the block's count; below it, nothing
   CHECK_THROWS_AS(vec.multi_dot({Precision::Double, 6, &x.buffer(), 0, 5, 2, &y.buffer(), &s.buffer(), 0}), BackendError);
+  Field<float> f5(be, 5), f10(be, 10);
+  CHECK_THROWS_WITH_AS(vec.convert({Precision::Double, 10, true, &x.buffer(), &f5.buffer()}),
+                       doctest::Contains("vec narrow"), BackendError);  // y holds 5 floats
+  CHECK_THROWS_WITH_AS(vec.convert({Precision::Double, 10, false, &f10.buffer(), &f10.buffer()}),
+                       doctest::Contains("vec widen"), BackendError);  // x as y
 }
 
 }  // TEST_SUITE

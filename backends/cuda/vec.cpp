@@ -59,6 +59,13 @@ class CudaVec final : public VecImpl {
   void gather(const VecGatherArgs& a) override {
     run(a, "vec gather", [&](auto t) { cu_launch<decltype(t)>(&cu::launch_vec_gather<decltype(t)>, a.kernel_args(), ctx_.stream()); });
   }
+  void convert(const VecConvertArgs& a) override {
+    run(a, a.to_float ? "vec narrow" : "vec widen", [&](auto t) {
+      using T = decltype(t);
+      if (a.to_float) cu_launch<T>(&cu::launch_vec_narrow<T>, a.narrow_args(), ctx_.stream());
+      else cu_launch<T>(&cu::launch_vec_widen<T>, a.widen_args(), ctx_.stream());
+    });
+  }
   void check(const VecCheckArgs& a) override {
     run(a, "vec check", [&](auto t) { cu_launch<decltype(t)>(&cu::launch_vec_check<decltype(t)>, a.kernel_args(), ctx_.stream()); });
   }

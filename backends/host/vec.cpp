@@ -209,6 +209,25 @@ class HostVec final : public VecImpl {
     });
   }
 
+  void convert(const VecConvertArgs& a) override {
+    if (stopped(a.guard)) return;
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const std::size_t n = a.n;
+      if (a.to_float) {
+        const T* x = host_ptr<T>(a.x);
+        float* y = host_ptr<float>(a.y);
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(n))
+        for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<float>(x[i]);
+      } else {
+        const float* x = host_ptr<float>(a.x);
+        T* y = host_ptr<T>(a.y);
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(n))
+        for (std::size_t i = 0; i < n; ++i) y[i] = static_cast<T>(x[i]);
+      }
+    });
+  }
+
   void gather(const VecGatherArgs& a) override {
     if (stopped(a.guard)) return;
     with_type(a.prec, [&](auto tag) {

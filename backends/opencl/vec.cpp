@@ -37,6 +37,12 @@ class ClVec final : public VecImpl {
   void store(const VecStoreArgs& a) override { points(a, "vec_store", a.n); }
   void diag(const VecDiagArgs& a) override { points(a, a.block == 1 ? "vec_diag1" : "vec_diag2", a.cells); }
   void gather(const VecGatherArgs& a) override { points(a, "vec_gather", a.n); }
+  void convert(const VecConvertArgs& a) override {
+    ClKernel& k = kernel(a.prec, a.to_float ? "vec_narrow" : "vec_widen");
+    if (a.to_float) ctx_.set_args(k, a.prec, a.narrow_args());
+    else ctx_.set_args(k, a.prec, a.widen_args());
+    ctx_.launch_points(k, a.n);
+  }
 
   void check(const VecCheckArgs& a) override { single(a, "vec_check"); }
   void gmres_column(const VecGmresColumnArgs& a) override { single(a, "vec_gmres_column"); }

@@ -42,8 +42,10 @@ HaloExchange::HaloExchange(const Communicator& comm, const Decomposition& d, Bac
   make_stages();
 }
 
-HaloExchange::HaloExchange(const HaloExchange& like, int block)
-    : comm_(like.comm_), be_(like.be_), box_(like.box_), prec_(like.prec_), shape_(like.shape_), block_(block), peer_(like.peer_) {
+HaloExchange::HaloExchange(const HaloExchange& like, int block) : HaloExchange(like, block, like.prec_) {}
+
+HaloExchange::HaloExchange(const HaloExchange& like, int block, Precision prec)
+    : comm_(like.comm_), be_(like.be_), box_(like.box_), prec_(prec), shape_(like.shape_), block_(block), peer_(like.peer_) {
   if (block != 1 && block != 2) throw ConfigError("halo exchange: " + std::to_string(block) + " values a cell (1 or 2)");
   make_stages();
 }

@@ -26,8 +26,10 @@ class HaloExchange {
   // block: values a cell in the fields it exchanges (1, or 2 for a 2 x 2 system's vectors)
   HaloExchange(const Communicator& comm, const Decomposition& d, Backend& be, const Box3& box, Precision prec,
                BoxShape shape = {}, int block = 1);
-  // the same processes and box, exchanging fields of `block` values a cell (a system's pressure block)
+  // the same processes and box, exchanging fields of `block` values a cell (a system's pressure
+  // block), of `prec` (a float preconditioner's copy of a double operator)
   HaloExchange(const HaloExchange& like, int block);
+  HaloExchange(const HaloExchange& like, int block, Precision prec);
   ~HaloExchange();
   HaloExchange(const HaloExchange&) = delete;
   HaloExchange& operator=(const HaloExchange&) = delete;
@@ -46,6 +48,7 @@ class HaloExchange {
   int block() const { return block_; }
   long exchanges() const { return exchanges_; }  // calls of exchange that moved something
   std::size_t bytes_per_exchange() const;        // sent by this process per exchange
+  Precision precision() const { return prec_; }
 
  private:
   // the pack (or unpack) of direction dir between field and buf, on the sides with a neighbour

@@ -243,6 +243,16 @@ void VecKernels::gather(const VecGatherArgs& a) {
   if (a.n > 0) impl_.gather(a);
 }
 
+void VecKernels::convert(const VecConvertArgs& a) {
+  const char* w = a.to_float ? "vec narrow" : "vec widen";
+  check_precision(be_, a.prec, w);
+  check_values(a.x, a.n, a.to_float ? a.prec : Precision::Float, w, "x");
+  check_values(a.y, a.n, a.to_float ? Precision::Float : a.prec, w, "y");
+  distinct(a.y, a.x, w, "x and y");
+  check_guard(a.guard, w);
+  if (a.n > 0) impl_.convert(a);
+}
+
 void VecKernels::check(const VecCheckArgs& a) {
   const char* w = "vec check";
   check_precision(be_, a.prec, w);

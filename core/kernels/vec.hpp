@@ -227,6 +227,29 @@ struct VecGatherArgs {
   }
 };
 
+// y = x in the other precision: to_float, x in the launch's precision and y float (the right-hand
+// side of a float preconditioner under a double solve, linalg::FloatPreconditioner); otherwise x
+// float and y in the launch's precision (its result). Rounds to nearest; a double beyond float's
+// range becomes an infinity.
+struct VecConvertArgs {
+  Precision prec = Precision::Double;
+  std::size_t n = 0;
+  bool to_float = true;
+  const Buffer* x = nullptr;
+  Buffer* y = nullptr;
+  const Buffer* guard = nullptr;
+
+  // vec_narrow(n, x, y, guard) / vec_widen(n, x, y, guard)
+  auto narrow_args() const {
+    using namespace karg;
+    return std::tuple(n, In<Real>{x}, Out<float>{y}, Opt<pf_u64>{guard});
+  }
+  auto widen_args() const {
+    using namespace karg;
+    return std::tuple(n, In<float>{x}, Out<Real>{y}, Opt<pf_u64>{guard});
+  }
+};
+
 // The check of iteration `it` of CG or BiCGSTAB, on one work-item (pf_kr_check): the relative
 // residual sqrt(s[rr] / s[ref]) into hist[it] (hist holds max_it + 1 values), then the stop of the
 // control block ctrl: converged (squared <= tol^2), non-finite, a breakdown (a slot of `breakdown`,
@@ -315,6 +338,7 @@ class VecImpl {
   virtual void store(const VecStoreArgs& a) = 0;
   virtual void diag(const VecDiagArgs& a) = 0;
   virtual void gather(const VecGatherArgs& a) = 0;
+  virtual void convert(const VecConvertArgs& a) = 0;
   virtual void check(const VecCheckArgs& a) = 0;
   virtual void gmres_column(const VecGmresColumnArgs& a) = 0;
   virtual void gmres_solve(const VecGmresSolveArgs& a) = 0;
@@ -337,6 +361,7 @@ class VecKernels {
   void store(const VecStoreArgs& a);
   void diag(const VecDiagArgs& a);
   void gather(const VecGatherArgs& a);
+  void convert(const VecConvertArgs& a);
   void check(const VecCheckArgs& a);
   void gmres_column(const VecGmresColumnArgs& a);
   void gmres_solve(const VecGmresSolveArgs& a);
