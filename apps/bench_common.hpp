@@ -69,6 +69,7 @@ struct BenchOptions {
   std::string sor_omega = "auto";     // linalg: SOR's omega, or auto (Young's optimum, docs/linalg.md)
   int sor_check_every = 20;           // linalg: SOR iterations between two residual checks
   int amg_degree = 3;                 // linalg: the AMG smoother's Chebyshev degree (amg, amg-w, amg-f and cpr rows)
+  int amg_coarse_degree = 0;          // linalg: the same below the finest level; 0: amg_degree
   bool cuda_graphs = true;            // linalg: the Krylov rows replay their iterations as CUDA graphs on cuda
   int solves = 3;                     // linalg: timed solves per system and solver (the median)
   std::string decks = "validation/decks/HETERO.DATA,validation/decks/LAYERED.DATA";  // decks: the decks run

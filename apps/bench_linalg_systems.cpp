@@ -619,11 +619,12 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
 }
 
 std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every,
-                                    int amg_degree, bool cuda_graphs) {
+                                    int amg_degree, int amg_coarse_degree, bool cuda_graphs) {
   if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
   linalg::AmgConfig amg = s.key == "cpr" ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
   amg.degree = amg_degree;
+  amg.coarse_degree = amg_coarse_degree;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
@@ -739,7 +740,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         for (const Solver& s : solvers_for(h, name)) {
           if (!is_wanted(s.key)) continue;
           try {
-            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree, o.cuda_graphs);
+            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree, o.amg_coarse_degree, o.cuda_graphs);
             run->setup();
             run->refresh();
             run->reset();
@@ -805,7 +806,10 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("omega_how", s.design == SorDesign::Zline ? omega_line_how : omega_point_how);
           row.set("check_every", static_cast<long>(o.sor_check_every));
         }
-        if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr") row.set("amg_degree", static_cast<long>(o.amg_degree));
+        if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr") {
+          row.set("amg_degree", static_cast<long>(o.amg_degree));
+          row.set("amg_coarse_degree", static_cast<long>(o.amg_coarse_degree > 0 ? o.amg_coarse_degree : o.amg_degree));
+        }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
         auto not_run = [&](const std::string& why) {
@@ -827,7 +831,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           continue;
         }
         try {
-          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree, o.cuda_graphs);
+          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree, o.amg_coarse_degree, o.cuda_graphs);
           const double setup_s = run->setup();
           if (run->host_setup_seconds() > 0 && !known_host_setup.count(s.variant))
             known_host_setup[s.variant] = {run->host_setup_seconds(), name};

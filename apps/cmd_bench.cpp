@@ -107,6 +107,10 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                "correction (amg, amg-w, amg-f and cpr rows)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10));
+  sub.add_option("--amg-coarse-degree", o.amg_coarse_degree, "systems: the same on the levels below the finest; 0: "
+                                                             "--amg-degree")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10));
   sub.add_option("--cuda-graphs", o.cuda_graphs, "systems: the Krylov rows record two iterations and replay them as a CUDA "
                                                  "graph on cuda (docs/linalg.md); false: every launch enqueued")
       ->capture_default_str();

@@ -64,6 +64,9 @@ struct Amg<T>::Level {
 template <class T>
 Amg<T>::Amg(AmgConfig c, const Communicator& comm) : c_(c), comm_(comm) {
   if (c_.degree < 1) throw ConfigError("AMG: the smoother's degree must be at least 1, not " + std::to_string(c_.degree));
+  if (c_.coarse_degree < 0)
+    throw ConfigError("AMG: the coarse levels' smoother degree must be at least 1 (0: the finest's), not " +
+                      std::to_string(c_.coarse_degree));
   if (!(c_.lower > 0 && c_.lower < 1)) throw ConfigError("AMG: the smoother's lower end must be in (0, 1)");
 }
 
@@ -373,7 +376,8 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
   s.d = &L.d.buffer();
   s.x = &x.buffer();
   s.guard = g.ctrl;
-  for (int k = 0; k < c_.degree; ++k) {
+  const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
+  for (int k = 0; k < degree; ++k) {
     const Field<T>* r = &b;
     if (k > 0 || !from_zero) {
       residual(l, b, x, L.r, g);
@@ -486,7 +490,9 @@ void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
 template <class T>
 std::string Amg<T>::describe() const {
   std::ostringstream o;
-  o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree << ")";
+  o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree;
+  if (c_.coarse_degree > 0 && c_.coarse_degree != c_.degree) o << " (" << c_.coarse_degree << " below the finest)";
+  o << ")";
   if (!lv_.empty()) o << ": " << h_.describe();
   if (across_) o << "; " << across_->describe();
   return o.str();

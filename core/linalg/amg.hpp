@@ -31,6 +31,7 @@ namespace poreflow::linalg {
 struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
   int degree = 3;              // Chebyshev steps before and after the coarse correction
+  int coarse_degree = 0;       // the same on the levels below the finest; 0: degree
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
