@@ -463,19 +463,27 @@ class KrylovRunner final : public Runner {
   std::vector<double> solution() override { return s_.x.download(); }
   double host_setup_seconds() const override {
     if (auto* amg = dynamic_cast<const linalg::Amg<double>*>(M_.get())) return amg->setup_seconds();
-    if (auto* cpr = dynamic_cast<const linalg::Cpr<double>*>(M_.get())) return cpr->pressure_amg().setup_seconds();
+    if (auto* amg = float_amg()) return amg->setup_seconds();
+    if (auto* cpr = dynamic_cast<const linalg::Cpr<double>*>(M_.get())) return cpr->pressure_setup_seconds();
     return 0;
   }
   std::string facts() const override {
     if (auto* amg = dynamic_cast<const linalg::Amg<double>*>(M_.get()))
       return fmt::format("AMG {} (host setup {:.3f} s of the update)", amg->hierarchy().describe(), amg->setup_seconds());
+    if (auto* amg = float_amg())
+      return fmt::format("AMG in float {} (host setup {:.3f} s of the update)", amg->hierarchy().describe(),
+                         amg->setup_seconds());
     if (auto* cpr = dynamic_cast<const linalg::Cpr<double>*>(M_.get()))
-      return fmt::format("CPR's pressure AMG {} (host setup {:.3f} s)", cpr->pressure_amg().hierarchy().describe(),
-                         cpr->pressure_amg().setup_seconds());
+      return fmt::format("CPR's pressure AMG{} {} (host setup {:.3f} s)", cpr->pressure_amg() ? "" : " in float",
+                         cpr->pressure_hierarchy().describe(), cpr->pressure_setup_seconds());
     return "";
   }
 
  private:
+  const linalg::Amg<float>* float_amg() const {
+    auto* f = dynamic_cast<const linalg::FloatPreconditioner*>(M_.get());
+    return f ? dynamic_cast<const linalg::Amg<float>*>(&f->inner()) : nullptr;
+  }
   double update() {
     be_.sync();
     const auto t0 = Clock::now();
@@ -568,7 +576,7 @@ class SorRunner final : public Runner {
 // ---- the rows ---------------------------------------------------------------------------------
 
 struct Solver {
-  std::string key;      // --solvers: sor, jacobi, ilu0, amg, amg-w, amg-f, cpr
+  std::string key;      // --solvers: sor, jacobi, ilu0, amg, amg-w, amg-f, cpr, cpr-f
   std::string variant;  // the row's
   SorDesign design = SorDesign::Simple;
   std::string shape;
@@ -591,6 +599,7 @@ std::vector<Solver> solvers_for(const HostSystem& h, const std::string& backend)
   } else {
     out.push_back({"ilu0", "bicgstab+ilu0", {}, {}, KrylovMethod::BiCGSTAB});
     out.push_back({"cpr", "bicgstab+cpr", {}, {}, KrylovMethod::BiCGSTAB});
+    out.push_back({"cpr-f", "bicgstab+cpr(f)", {}, {}, KrylovMethod::BiCGSTAB});  // its pressure AMG in float
   }
   return out;
 }
@@ -613,7 +622,7 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
     if (s.key == "amg" || s.key == "amg-w") need.total += 300 * E;
     // in float: the hierarchy's values and vectors halved, the operator's float copy, r and z
     if (s.key == "amg-f") need.total += 200 * E + 7 * E * sizeof(float) + 2 * E * sizeof(float);
-    if (s.key == "cpr") need.total += 7 * E * sizeof(double) + 300 * E + 4 * E * sizeof(double) + 4 * vec;
+    if (s.key == "cpr" || s.key == "cpr-f") need.total += 7 * E * sizeof(double) + 300 * E + 4 * E * sizeof(double) + 4 * vec;
   }
   return need;
 }
@@ -622,7 +631,8 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
                                     int amg_degree, int amg_coarse_degree, bool cuda_graphs) {
   if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
-  linalg::AmgConfig amg = s.key == "cpr" ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
+  const bool cpr = s.key == "cpr" || s.key == "cpr-f";
+  linalg::AmgConfig amg = cpr ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
   amg.degree = amg_degree;
   amg.coarse_degree = amg_coarse_degree;
   amg.w_cycle = s.key == "amg-w";
@@ -633,6 +643,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   else {
     linalg::CprOptions c;
     c.amg = amg;
+    c.float_pressure = s.key == "cpr-f";
     M = std::make_unique<linalg::Cpr<double>>(c);
   }
   return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), cuda_graphs);
@@ -696,8 +707,9 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
   // the solvers asked for
   const auto wanted = split_list(o.solvers);
   for (const auto& w : wanted)
-    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "amg-w" && w != "amg-f" && w != "cpr")
-      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg, amg-w, amg-f or cpr");
+    if (w != "sor" && w != "jacobi" && w != "ilu0" && w != "amg" && w != "amg-w" && w != "amg-f" && w != "cpr" &&
+        w != "cpr-f")
+      throw ConfigError("--solvers: '" + w + "' is not sor, jacobi, ilu0, amg, amg-w, amg-f, cpr or cpr-f");
   double forced_omega = 0;
   const bool lanczos_always = o.sor_omega == "lanczos";  // the host estimate on Poisson too (checks it)
   if (o.sor_omega != "auto" && !lanczos_always) {
@@ -722,8 +734,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
     if (be->is_host() && (name != "serial" || serial_asked)) order.emplace_back(name, be.get());
 
   auto is_wanted = [&](const std::string& key) {
-    // amg-w (the W-cycle) and amg-f (in float) only when named: another AMG setup of every system
-    if (key == "amg-w" || key == "amg-f") return std::find(wanted.begin(), wanted.end(), key) != wanted.end();
+    // amg-w (the W-cycle), amg-f and cpr-f (in float) only when named: another AMG setup of every system
+    if (key == "amg-w" || key == "amg-f" || key == "cpr-f") return std::find(wanted.begin(), wanted.end(), key) != wanted.end();
     return wanted.empty() || std::find(wanted.begin(), wanted.end(), key) != wanted.end();
   };
   // every solver once on a small system of each kind asked for, untimed, so that no setup or solve
@@ -806,7 +818,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("omega_how", s.design == SorDesign::Zline ? omega_line_how : omega_point_how);
           row.set("check_every", static_cast<long>(o.sor_check_every));
         }
-        if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr") {
+        if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr" || s.key == "cpr-f") {
           row.set("amg_degree", static_cast<long>(o.amg_degree));
           row.set("amg_coarse_degree", static_cast<long>(o.amg_coarse_degree > 0 ? o.amg_coarse_degree : o.amg_degree));
         }

@@ -96,7 +96,7 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                         "dot2^20,dot2^24,dot2^26 and, in double, poisson128,poisson256,spe10,spe10-2p)");
   sub.add_option("--variants", o.variants, "products only these: auto (the lanes rule), 1, 2, 4, 8, 16, 32 (lanes forced "
                                            "on the GPU backends), vendor (comma-separated)");
-  sub.add_option("--solvers", o.solvers, "systems: only these solvers: sor, jacobi, ilu0, amg, amg-w (W-cycle), amg-f (AMG in float under CG in double), cpr (comma-separated)");
+  sub.add_option("--solvers", o.solvers, "systems: only these solvers: sor, jacobi, ilu0, amg, amg-w (W-cycle), amg-f (AMG in float under CG in double), cpr, cpr-f (its pressure AMG in float) (comma-separated)");
   sub.add_option("--sor-omega", o.sor_omega, "systems: SOR's omega, or auto (Young's optimum: Poisson's closed form, "
                                               "else from a host Lanczos estimate), or lanczos (the estimate everywhere)")
       ->capture_default_str();

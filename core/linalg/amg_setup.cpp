@@ -357,11 +357,24 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
   return h;
 }
 
+namespace {
+std::string fmt_entries(const CsrPattern& p) {
+  std::ostringstream o;
+  o.precision(3);
+  o << (p.rows ? double(p.nnz()) / double(p.rows) : 0.0);
+  return o.str();
+}
+}  // namespace
+
 std::string AmgHierarchy::describe() const {
   std::ostringstream o;
   o << levels.size() + 1 << " levels: ";
   for (const auto& L : levels) o << L.A.rows << " -> ";
   o << coarsest.rows << " rows";
+  // the entries a row: what a level's products and smoothing steps read
+  o << " (";
+  for (const auto& L : levels) o << fmt_entries(L.A) << ", ";
+  o << fmt_entries(coarsest) << " entries a row)";
   return o.str();
 }
 

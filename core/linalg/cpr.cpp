@@ -1,6 +1,7 @@
 #include "core/linalg/cpr.hpp"
 
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -10,7 +11,37 @@
 namespace poreflow::linalg {
 
 template <class T>
-Cpr<T>::Cpr(CprOptions o, const Communicator& comm) : o_(o), comm_(comm), amg_(o.amg, comm), ilu_(o.smoother) {}
+Cpr<T>::Cpr(CprOptions o, const Communicator& comm) : o_(o), comm_(comm), amg_(o.amg, comm), ilu_(o.smoother) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (o_.float_pressure) famg_ = std::make_unique<FloatPreconditioner>(std::make_unique<Amg<float>>(o_.amg, comm));
+  }
+}
+
+template <class T>
+Preconditioner<T>& Cpr<T>::pressure_stage() const {
+  if constexpr (std::is_same_v<T, double>) {
+    if (famg_) return *famg_;
+  }
+  return const_cast<Amg<T>&>(amg_);
+}
+
+template <class T>
+const Amg<float>* Cpr<T>::pressure_amg_float() const {
+  if constexpr (std::is_same_v<T, float>) return &amg_;
+  else return famg_ ? &dynamic_cast<const Amg<float>&>(famg_->inner()) : nullptr;
+}
+
+template <class T>
+const AmgHierarchy& Cpr<T>::pressure_hierarchy() const {
+  if (const auto* a = pressure_amg()) return a->hierarchy();
+  return pressure_amg_float()->hierarchy();
+}
+
+template <class T>
+double Cpr<T>::pressure_setup_seconds() const {
+  if (const auto* a = pressure_amg()) return a->setup_seconds();
+  return pressure_amg_float()->setup_seconds();
+}
 
 template <class T>
 Cpr<T>::~Cpr() = default;
@@ -30,7 +61,7 @@ void Cpr<T>::update(const LinearOperator<T>& A, bool pressure_stage) {
     pressure_stage = true;
   }
   compute_pressure_matrix(pressure_stage);
-  if (pressure_stage) amg_.update(*pop_);
+  if (pressure_stage) this->pressure_stage().update(*pop_);
   if (s7_) ilu_.update(*s7_);
   else ilu_.update(*csr_);
 }
@@ -52,9 +83,9 @@ void Cpr<T>::restore_pressure_stage(const LinearOperator<T>& A, const Field<T>& 
   // a fresh operator object makes the AMG set up anew from the values it holds
   pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
   be.copy(setup_values.buffer(), ps7_->coef.buffer(), bytes);
-  amg_.update(*pop_);
+  pressure_stage().update(*pop_);
   be.copy(refresh_values.buffer(), ps7_->coef.buffer(), bytes);
-  amg_.update(*pop_);
+  pressure_stage().update(*pop_);
 }
 
 template <class T>
@@ -73,6 +104,10 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
     be.copy(*s7_->active, *ps7_->active, cells_ * sizeof(int));
     pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
     amg_.set_ghosts(s->exchange());  // the pressure AMG's coarse level across processes
+    if (famg_ && s->exchange()) {  // the float AMG's: a scalar exchange of floats over the same boxes
+      fghosts_ = std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float);
+      const_cast<Amg<float>*>(pressure_amg_float())->set_ghosts(fghosts_.get());
+    }
   } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
     csr_ = &c->matrix();
     cells_ = csr_->rows;
@@ -135,7 +170,7 @@ void Cpr<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
   CprKernels k = be.cpr();
   // 1. the pressure stage: z = E_p AMG(W^T r)
   k.restrict_residual({prec, cells_, &w_.buffer(), &r.buffer(), &rp_.buffer(), g.ctrl});
-  amg_.apply(rp_, xp_, g);
+  pressure_stage().apply(rp_, xp_, g);
   k.prolong({prec, cells_, &xp_.buffer(), &z.buffer(), g.ctrl});
   // 2. the whole system on what the pressure left: z += ILU (r - A z)
   op_->residual(r, z, r2_, g);
@@ -146,7 +181,7 @@ void Cpr<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
 template <class T>
 std::string Cpr<T>::describe() const {
   std::ostringstream o;
-  o << "CPR (quasi-IMPES weights; pressure: " << amg_.describe() << "; whole system: " << ilu_.describe() << ")";
+  o << "CPR (quasi-IMPES weights; pressure: " << pressure_stage().describe() << "; whole system: " << ilu_.describe() << ")";
   return o.str();
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/linalg/amg.hpp"
 #include "core/linalg/csr.hpp"
+#include "core/linalg/float_preconditioner.hpp"
 #include "core/linalg/ilu.hpp"
 #include "core/linalg/linear_operator.hpp"
 #include "core/linalg/stencil7.hpp"
@@ -38,6 +39,9 @@ inline AmgConfig cpr_pressure_amg() {
 
 struct CprOptions {
   AmgConfig amg = cpr_pressure_amg();       // the pressure stage's AMG (one cycle an application)
+  // the pressure stage's AMG in float under a double system (FloatPreconditioner): half the bytes
+  // of its cycles and refreshes; the system's stage and the solve stay double. Cpr<float> is float.
+  bool float_pressure = false;
   IluVariant smoother = IluVariant::Ilu0;   // the whole system's stage
 };
 
@@ -63,7 +67,12 @@ class Cpr final : public Preconditioner<T> {
   const Field<T>& pressure_values() const;
   void restore_pressure_stage(const LinearOperator<T>& A, const Field<T>& setup, const Field<T>& refresh);
 
-  const Amg<T>& pressure_amg() const { return amg_; }
+  // the pressure stage's AMG: in T, or in float (CprOptions::float_pressure); one is null
+  const Amg<T>* pressure_amg() const { return famg_ ? nullptr : &amg_; }
+  const Amg<float>* pressure_amg_float() const;
+  // its hierarchy and the host setup of its last new pattern, in whichever precision it runs
+  const AmgHierarchy& pressure_hierarchy() const;
+  double pressure_setup_seconds() const;
   // the pressure matrix's operator (for tests: its values are W^T A E_p)
   const LinearOperator<T>& pressure_operator() const { return *pop_; }
   const Field<T>& weights() const { return w_; }  // 2 a cell
@@ -84,6 +93,9 @@ class Cpr final : public Preconditioner<T> {
   std::unique_ptr<Buffer> diag_pos_, rows_; // CSR: each row's diagonal entry, each entry's row
   std::unique_ptr<LinearOperator<T>> pop_;
   Amg<T> amg_;
+  std::unique_ptr<FloatPreconditioner> famg_;  // float_pressure with T = double: its inner is an Amg<float>
+  std::unique_ptr<HaloExchange> fghosts_;      // the float AMG's cells across processes (a scalar float exchange)
+  Preconditioner<T>& pressure_stage() const;
   Ilu0<T> ilu_;
   mutable Field<T> rp_, xp_, r2_, z2_;
 };

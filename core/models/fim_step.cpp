@@ -56,6 +56,7 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   o.amg.w_cycle = nm.amg_w_cycle;
   o.amg.across = nm.amg_across;
   o.amg.across_rows = static_cast<std::size_t>(nm.across_rows);
+  o.float_pressure = nm.amg_float;
   return o;
 }
 
@@ -439,7 +440,7 @@ std::string FimStep<T>::describe() const {
   std::ostringstream o;
   o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
     << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, " << (nm_.amg_w_cycle ? "W" : "V") << "-cycle, Chebyshev degree " << nm_.amg_degree
-    << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
+    << (nm_.amg_float && sizeof(T) == 8 ? ", in float" : "") << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
     << nm_.linear_tolerance;
   return o.str();
 }

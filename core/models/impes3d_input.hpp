@@ -142,6 +142,7 @@ struct FimNumerics {
   // sooner when a solve takes more than twice the iterations of the first after the last refresh
   int amg_reuse = 1000;
   int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
+  bool amg_float = false;    // linear.amg_float: the pressure AMG in float under the double solve (CprOptions::float_pressure)
   bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
   // linear.amg_across: the pressure AMG's coarse level across processes, and linear.across_rows,
   // its rows over all processes (core/linalg/amg_global.hpp)
@@ -171,6 +172,7 @@ struct ImpesNumerics {
   // pressure.amg_across: AMG's coarse level across processes (none: per process; docs/mpi.md)
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
   bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
+  bool amg_float = false;   // pressure.amg_float: AMG in float under a double solve (linalg::FloatPreconditioner)
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

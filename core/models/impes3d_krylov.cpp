@@ -2,11 +2,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "core/base/error.hpp"
 #include "core/kernels/stencil7.hpp"
 #include "core/linalg/amg.hpp"
+#include "core/linalg/float_preconditioner.hpp"
 #include "core/linalg/ilu.hpp"
 #include "core/linalg/jacobi.hpp"
 
@@ -45,6 +47,13 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
     case PressurePreconditioner::Amg: {
       linalg::AmgConfig c;
       c.across = nm.amg_across;
+      // in float under a double solve when asked; a float model's AMG is float already
+      if constexpr (std::is_same_v<T, double>) {
+        if (nm.amg_float) {
+          M_ = std::make_unique<linalg::FloatPreconditioner>(std::make_unique<linalg::Amg<float>>(c, comm));
+          break;
+        }
+      }
       M_ = std::make_unique<linalg::Amg<T>>(c, comm);
       break;
     }

@@ -408,13 +408,15 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.tolerance", "pressure.max_iterations", "pressure.check_every",
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
-                                                   "pressure.amg_across", "pressure.cuda_graphs"};
+                                                   "pressure.amg_across", "pressure.cuda_graphs",
+                                                   "pressure.amg_float"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
-      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch"};
+      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
+      "linear.amg_float"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -454,6 +456,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   else cf.fail("linear.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
+  f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
 
@@ -519,6 +522,9 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   if (nm.solver == PressureSolver::Cg && nm.amg_across == linalg::AmgAcross::After)
     cf.fail("pressure.amg_across", "= 'after' is not symmetric, which CG needs (multiplicative or additive are; after is for bicgstab)");
   nm.cuda_graphs = cf.get_bool("pressure.cuda_graphs", nm.cuda_graphs);
+  nm.amg_float = cf.get_bool("pressure.amg_float", nm.amg_float);
+  if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
+    cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver == PressureSolver::Sor && cf.has("pressure.cuda_graphs"))
     cf.fail("pressure.cuda_graphs", "applies to pressure.solver = cg or bicgstab, not sor");
   if (nm.solver != PressureSolver::Sor)
