@@ -233,7 +233,9 @@ TEST_CASE_TEMPLATE("cpr: BiCGSTAB and FGMRES with CPR solve a heterogeneous two-
     x.fill(T(0));
     const auto res = s.solve(b, x, ilu);
     its[2] = res.iterations;
-    // the pressure stage's AMG in float: the double solve still reaches 1e-8, a few iterations more at most
+    // the pressure stage's AMG in float: the double solve still reaches 1e-8, a few iterations more at
+    // most (BiCGSTAB's count moves with rounding: 13 in double against 15 with the float stage on an
+    // H100, 14 against 14 on the host)
     CprOptions fo;
     fo.float_pressure = true;
     Cpr<T> fcpr(fo);
@@ -252,7 +254,7 @@ TEST_CASE_TEMPLATE("cpr: BiCGSTAB and FGMRES with CPR solve a heterogeneous two-
       INFO("float pressure stage: ", rf.describe());
       CHECK(rf.converged);
       CHECK(rf.true_relative_residual <= 1e-7);
-      CHECK(rf.iterations <= its[0] + 2);
+      CHECK(rf.iterations <= its[0] + its[0] / 4 + 1);
     }
     INFO("iterations: BiCGSTAB+CPR ", its[0], ", FGMRES+CPR ", its[1], ", BiCGSTAB+ILU0 ", its[2]);
     CHECK(its[0] <= 20);
