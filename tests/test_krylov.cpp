@@ -426,7 +426,9 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
     x.fill(T(0));
     const auto r = cg.solve(d.b, x);
     REQUIRE(r.converged);
-    long enq = 16, reads = 1, batch = 16;
+    // where iterations are recorded (cuda), CG's first batch ends where a pair starts: 17
+    const long first = be.can_record() ? 17 : 16;
+    long enq = first, reads = 1, batch = 16;
     while (enq < r.iterations + 1) enq += batch, batch *= 2, ++reads;
     CHECK(r.control_reads == reads);
     x.fill(T(0));
@@ -472,6 +474,10 @@ TEST_CASE_TEMPLATE("krylov: recorded iterations (CUDA Graphs) replay the solve b
       KrylovSolver<T> plain(d.op, o);
       o.record = true;
       KrylovSolver<T> rec(d.op, o);
+      // batches of 2 after the first (linear.batch's default): the first batch is lengthened to end
+      // where a pair starts, so every pair after the first periodic iteration replays
+      o.batches = {method == KrylovMethod::CG ? 6 : 5, 2, 1024};
+      KrylovSolver<T> aligned(d.op, o);
       // two right-hand sides in turn: the second solve updates the first's recording
       for (int rhs = 0; rhs < 2; ++rhs) {
         CAPTURE(rhs);
@@ -488,6 +494,18 @@ TEST_CASE_TEMPLATE("krylov: recorded iterations (CUDA Graphs) replay the solve b
         CHECK(r2.iterations == r1.iterations);
         CHECK(r2.history == r1.history);
         CHECK(x2.download() == x1.download());
+        Field<T> x3(be, p.n());
+        x3.fill(T(0));
+        const auto r3 = aligned.solve(b, x3, M);
+        CHECK(r3.history == r1.history);
+        CHECK(x3.download() == x1.download());
+        if (be.can_record()) {
+          // the iterations enqueued: the first batch (7 for CG, 6 for BiCGSTAB), then 2, 4, 8, ...
+          const long periodic = method == KrylovMethod::CG ? 1 : 2;
+          long enq = method == KrylovMethod::CG ? 7 : 6, batch = 2;
+          while (enq < r3.iterations + 1) enq += batch, batch *= 2;
+          CHECK(r3.replays == (enq - periodic) / 2);
+        }
       }
     }
   });
