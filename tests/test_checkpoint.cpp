@@ -53,6 +53,12 @@ const std::vector<Spec>& specs() {
        "impes_case1.toml",
        {"grid.nx=10", "grid.ny=10", "grid.nz=3", "time.end=60", "time.reports=6", "scheme=\"fim\"", "time.dt_max=5"},
        "\n[[schedule]]\ntime = 25.0\nwell = \"PROD\"\ncontrol = \"bhp\"\nbhp = 60.0\n"},
+      // the same with the pressure AMG in float (its copy of the pressure matrix rebuilt on load)
+      {"impes3d fim float AMG",
+       "impes_case1.toml",
+       {"grid.nx=10", "grid.ny=10", "grid.nz=3", "time.end=60", "time.reports=6", "scheme=\"fim\"", "time.dt_max=5",
+        "linear.amg_float=true"},
+       "\n[[schedule]]\ntime = 25.0\nwell = \"PROD\"\ncontrol = \"bhp\"\nbhp = 60.0\n"},
       // the sources stop at step 10: the restart at step 7 crosses that
       {"fluids3d", "fluids3d.toml", {"grid.n=12", "time.steps=14"}},
   };

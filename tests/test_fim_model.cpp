@@ -143,6 +143,8 @@ TEST_CASE("fim: the pressure AMG's W-cycle, or its V-cycle in float, runs a deck
       with_w.push_back(key);
       auto w = model_of(be, "SMALL", with_w);
       auto& rw = dynamic_cast<Impes3D<double>&>(*w);
+      // the key took effect: the float copy's AMG is what the run's log names
+      CHECK((rw.scheme_part().describe().find("in float") != std::string::npos) == (key == "linear.amg_float=true"));
       run_to_end(rw);
       const auto sw = rw.final_stats();
       CHECK(rw.time() == doctest::Approx(rv.time()));

@@ -441,6 +441,7 @@ TEST_CASE("impes3d: the Krylov pressure solvers give SOR's answer, with mass bal
                                          std::string("pressure.preconditioner=\"") + (in_float ? "amg" : pre) + "\""};
         if (in_float) sets.push_back("pressure.amg_float=true");
         auto r = run_case(be, Precision::Double, kScheduled, sets);
+        CHECK((r.as<double>().scheme_part().describe().find("in float") != std::string::npos) == in_float);
         CHECK(max_rel_diff(r.as<double>().pressure(), pr) <= 5e-6);
         CHECK(max_rel_diff(r.as<double>().saturation(), sr, 1.0) <= 5e-5);
         CHECK(r.rep.stats.at("mass_balance_water_rel") < 1e-8);

@@ -104,9 +104,11 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
     be.copy(*s7_->active, *ps7_->active, cells_ * sizeof(int));
     pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
     amg_.set_ghosts(s->exchange());  // the pressure AMG's coarse level across processes
-    if (famg_ && s->exchange()) {  // the float AMG's: a scalar exchange of floats over the same boxes
-      fghosts_ = std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float);
-      const_cast<Amg<float>*>(pressure_amg_float())->set_ghosts(fghosts_.get());
+    if (famg_) {  // the float AMG's: a scalar exchange of floats over the same boxes, or none
+      auto* famg = const_cast<Amg<float>*>(pressure_amg_float());
+      famg->set_ghosts(nullptr);
+      fghosts_ = s->exchange() ? std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float) : nullptr;
+      famg->set_ghosts(fghosts_.get());
     }
   } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
     csr_ = &c->matrix();

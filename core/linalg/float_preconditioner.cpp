@@ -1,5 +1,6 @@
 #include "core/linalg/float_preconditioner.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -22,25 +23,21 @@ FloatPreconditioner::FloatPreconditioner(std::unique_ptr<Preconditioner<float>> 
 
 FloatPreconditioner::~FloatPreconditioner() = default;
 
-void FloatPreconditioner::setup(const LinearOperator<double>& A) {
+FloatPreconditioner::Copy FloatPreconditioner::make_copy(const LinearOperator<double>& A) {
   Backend& be = A.backend();
-  op_ = nullptr;  // set when the copy is whole
-  fop_.reset();
-  ex_.reset();
-  s7_.reset();
-  csr_.reset();
+  Copy c;
   if (const auto* s = dynamic_cast<const Stencil7Operator<double>*>(&A)) {
     const Stencil7Matrix<double>& m = s->matrix();
-    s7_ = std::make_unique<Stencil7Matrix<float>>(be, m.box, m.block);
-    be.copy(*m.active, *s7_->active, m.extent() * sizeof(int));
-    auto op = std::make_unique<Stencil7Operator<float>>(*s7_);
+    c.s7 = std::make_unique<Stencil7Matrix<float>>(be, m.box, m.block);
+    be.copy(*m.active, *c.s7->active, m.extent() * sizeof(int));
+    auto op = std::make_unique<Stencil7Operator<float>>(*c.s7);
     if (const HaloExchange* e = s->exchange()) {
-      ex_ = std::make_unique<HaloExchange>(*e, e->block(), Precision::Float);
-      op->set_exchange(ex_.get());
+      c.ex = std::make_unique<HaloExchange>(*e, e->block(), Precision::Float);
+      op->set_exchange(c.ex.get());
     }
-    fop_ = std::move(op);
-  } else if (const auto* c = dynamic_cast<const CsrOperator<double>*>(&A)) {
-    const CsrMatrix<double>& m = c->matrix();
+    c.fop = std::move(op);
+  } else if (const auto* k = dynamic_cast<const CsrOperator<double>*>(&A)) {
+    const CsrMatrix<double>& m = k->matrix();
     CsrPattern p;
     p.rows = m.rows;
     p.cols = m.cols;
@@ -48,40 +45,56 @@ void FloatPreconditioner::setup(const LinearOperator<double>& A) {
     p.col.resize(m.nnz);
     be.download(*m.ptr, p.ptr.data(), p.ptr.size() * sizeof(int));
     if (m.nnz) be.download(*m.col, p.col.data(), m.nnz * sizeof(int));
-    csr_ = std::make_unique<CsrMatrix<float>>(be, p, m.block);
-    fop_ = std::make_unique<CsrOperator<float>>(*csr_);
+    c.csr = std::make_unique<CsrMatrix<float>>(be, p, m.block);
+    c.fop = std::make_unique<CsrOperator<float>>(*c.csr);
   } else {
     throw ConfigError("a float preconditioner takes a 7-point stencil or a CSR operator, not " + A.describe());
   }
-  rf_ = Field<float>(be, A.size());
-  zf_ = Field<float>(be, A.size());
-  rf_.fill(0.0f);
-  zf_.fill(0.0f);
-  op_ = &A;
+  c.rf = Field<float>(be, A.size());
+  c.zf = Field<float>(be, A.size());
+  c.rf.fill(0.0f);
+  c.zf.fill(0.0f);
+  return c;
+}
+
+void FloatPreconditioner::narrow_values(const LinearOperator<double>& A) const {
+  Backend& be = A.backend();
+  if (c_.s7) {
+    const auto& m = dynamic_cast<const Stencil7Operator<double>&>(A).matrix();
+    narrow(be, m.coef.buffer(), c_.s7->coef.buffer(), m.coef.size());
+  } else {
+    const auto& m = dynamic_cast<const CsrOperator<double>&>(A).matrix();
+    narrow(be, m.val.buffer(), c_.csr->val.buffer(), m.val.size());
+  }
 }
 
 void FloatPreconditioner::update(const LinearOperator<double>& A) {
-  if (&A != op_ || !fop_) setup(A);
-  Backend& be = A.backend();
-  if (s7_) {
-    const auto& m = dynamic_cast<const Stencil7Operator<double>&>(A).matrix();
-    narrow(be, m.coef.buffer(), s7_->coef.buffer(), m.coef.size());
-  } else {
-    const auto& m = dynamic_cast<const CsrOperator<double>&>(A).matrix();
-    narrow(be, m.val.buffer(), csr_->val.buffer(), m.val.size());
+  if (&A == op_) {  // new values of the same pattern
+    narrow_values(A);
+    inner_->update(*c_.fop);
+    return;
   }
-  inner_->update(*fop_);
+  // Another operator: its copy is made while the last one lives, so the inner preconditioner sees
+  // another operator object (preconditioners set up anew when the operator's address changes; a
+  // copy made after the last was freed could reuse its address and keep the old hierarchy). A
+  // copy whose update failed stays until the next, for the same reason; op_ says it is not ready.
+  op_ = nullptr;
+  Copy next = make_copy(A);
+  Copy last = std::exchange(c_, std::move(next));
+  narrow_values(A);
+  inner_->update(*c_.fop);
+  op_ = &A;
 }
 
 void FloatPreconditioner::apply(const Field<double>& r, Field<double>& z, Guard g) const {
-  if (!fop_) throw Error("float preconditioner: apply before update");
-  if (r.size() != rf_.size() || z.size() != zf_.size())
+  if (!op_) throw Error("float preconditioner: apply before update");
+  if (r.size() != c_.rf.size() || z.size() != c_.zf.size())
     throw ConfigError("float preconditioner: vectors of " + std::to_string(r.size()) + " and " + std::to_string(z.size()) +
-                      " values for an operator of " + std::to_string(rf_.size()));
+                      " values for an operator of " + std::to_string(c_.rf.size()));
   Backend& be = r.backend();
-  narrow(be, r.buffer(), rf_.buffer(), r.size(), g.ctrl);
-  inner_->apply(rf_, zf_, g);
-  be.vec().convert({Precision::Double, z.size(), false, &zf_.buffer(), &z.buffer(), g.ctrl});
+  narrow(be, r.buffer(), c_.rf.buffer(), r.size(), g.ctrl);
+  inner_->apply(c_.rf, c_.zf, g);
+  be.vec().convert({Precision::Double, z.size(), false, &c_.zf.buffer(), &z.buffer(), g.ctrl});
 }
 
 std::string FloatPreconditioner::describe() const { return inner_->describe() + " in float"; }

@@ -34,18 +34,23 @@ class FloatPreconditioner final : public Preconditioner<double> {
 
   const Preconditioner<float>& inner() const { return *inner_; }
   // the operator's float copy the inner preconditioner was set up from (nullptr before update)
-  const LinearOperator<float>* float_operator() const { return fop_.get(); }
+  const LinearOperator<float>* float_operator() const { return c_.fop.get(); }
 
  private:
-  void setup(const LinearOperator<double>& A);
+  // the operator's float copy and the vectors of an apply
+  struct Copy {
+    std::unique_ptr<Stencil7Matrix<float>> s7;
+    std::unique_ptr<CsrMatrix<float>> csr;
+    std::unique_ptr<HaloExchange> ex;
+    std::unique_ptr<LinearOperator<float>> fop;
+    Field<float> rf, zf;
+  };
+  static Copy make_copy(const LinearOperator<double>& A);
+  void narrow_values(const LinearOperator<double>& A) const;
 
   std::unique_ptr<Preconditioner<float>> inner_;
-  const LinearOperator<double>* op_ = nullptr;
-  std::unique_ptr<Stencil7Matrix<float>> s7_;
-  std::unique_ptr<CsrMatrix<float>> csr_;
-  std::unique_ptr<HaloExchange> ex_;
-  std::unique_ptr<LinearOperator<float>> fop_;
-  mutable Field<float> rf_, zf_;
+  const LinearOperator<double>* op_ = nullptr;  // set when the inner preconditioner holds A's values
+  mutable Copy c_;  // an apply writes its vectors
 };
 
 }  // namespace poreflow::linalg

@@ -72,8 +72,8 @@ MapSet fluids3d_maps() {
         throw Error("the density maps: a plane of " + std::to_string(q->size()) + " values, not n^2 (a decomposed run " +
                     "gathers them in before_output(true, Gather::Maps))");
     MapFigure xy{"density", "", {}}, xz{"density", "_xz", {}};
-    for (auto* f : {&xy, &xz}) {
-      auto& p = f->plot;
+    for (auto* fig : {&xy, &xz}) {
+      auto& p = fig->plot;
       p.nx = p.ny = static_cast<int>(n);
       p.values.resize(static_cast<std::size_t>(n * n));
       p.x0 = p.y0 = -0.5;  // cell i (0-based, as the case's sources name them) around i
