@@ -27,7 +27,7 @@ expect_fail "--grid: '12x17' is not NXxNYxNZ" generate spe10 --out "$tmp/c" --gr
 expect_fail "every side must be in \[1, 4096\]" generate spe10 --out "$tmp/c" --grid 0x17x9
 expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN, denseN, dotN, poissonN, spe10 or spe10-2p" bench linalg --backends serial --sizes huge
 expect_fail "--variants: 'x' is not auto, vendor or a lanes count" bench linalg --backends serial --sizes 8 --variants x
-expect_fail "--solvers: 'gmres' is not sor, jacobi, ilu0, amg, amg-w or cpr" bench linalg --backends serial --sizes poisson8 --solvers gmres
+expect_fail "--solvers: 'gmres' is not sor, jacobi, ilu0, amg, amg-w, amg-f, cpr or cpr-f" bench linalg --backends serial --sizes poisson8 --solvers gmres
 expect_fail "--sor-omega: '2.5' is not auto, lanczos or a number in \(0, 2\)" bench linalg --backends serial --sizes poisson8 --sor-omega 2.5
 expect_fail "--sizes: 'poisson2': a Poisson grid side in \[3, 1024\]" bench linalg --backends serial --sizes poisson2
 
