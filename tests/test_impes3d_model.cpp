@@ -437,6 +437,7 @@ TEST_CASE("impes3d: the Krylov pressure solvers give SOR's answer, with mass bal
         const std::string combo = std::string(solver) + " + " + pre;
         INFO(combo);
         const bool in_float = std::string(pre) == "amg in float";
+        if (in_float && std::string(solver) != "cg") continue;  // the wrapper is the solver's either way; CI's time
         std::vector<std::string> sets = {"time.end=40.0", "time.reports=4", std::string("pressure.solver=\"") + solver + "\"",
                                          std::string("pressure.preconditioner=\"") + (in_float ? "amg" : pre) + "\""};
         if (in_float) sets.push_back("pressure.amg_float=true");
