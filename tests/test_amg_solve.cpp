@@ -263,6 +263,44 @@ TEST_CASE_TEMPLATE("amg: a coarsest level too large to invert is smoothed, and C
   });
 }
 
+TEST_CASE("amg: the coarse levels' own smoother degree: the same bits when it equals the finest's, another cycle when not") {
+  for_each_backend([](Backend& be) {
+    const auto d = diffusion(23, 21, 19, 2, 0.5, 1e-3, 13);
+    OnDevice<double> dev(be, d);
+    auto cycle = [&](int degree, int coarse) {
+      AmgConfig c;
+      c.degree = degree;
+      c.coarse_degree = coarse;
+      Amg<double> M(c);
+      M.update(dev.op);
+      REQUIRE(M.levels() >= 3);
+      const auto b = make_field(be, random_rhs<double>(d));
+      Field<double> z(be, dev.op.size());
+      z.fill(std::numeric_limits<double>::quiet_NaN());
+      M.apply(b, z, {});
+      return std::pair{z.download(), M.describe()};
+    };
+    const auto [z30, d30] = cycle(3, 0);
+    const auto [z33, d33] = cycle(3, 3);
+    const auto [z31, d31] = cycle(3, 1);
+    CHECK(z33 == z30);
+    CHECK(z31 != z30);
+    CHECK(d31.find("(1 below the finest)") != std::string::npos);
+    CHECK(d33.find("below the finest") == std::string::npos);
+    CHECK(d30 == d33);
+    // the V-cycle with one coarse step still preconditions CG to 1e-8
+    AmgConfig c;
+    c.coarse_degree = 1;
+    Amg<double> M(c);
+    M.update(dev.op);
+    const auto res = cg_amg(be, d, dev, M, 1e-8, 100);
+    CHECK(res.converged);
+    AmgConfig bad;
+    bad.coarse_degree = -1;
+    CHECK_THROWS_WITH_AS(Amg<double>{bad}, doctest::Contains("coarse levels' smoother degree"), ConfigError);
+  });
+}
+
 TEST_CASE("float preconditioner: AMG in float is AMG<float> of the rounded operator, and CG in double still reaches 1e-10") {
   for_each_backend([](Backend& be) {
     if (!be.supports(Precision::Float)) return;
