@@ -18,11 +18,19 @@ Cpr<T>::Cpr(CprOptions o, const Communicator& comm) : o_(o), comm_(comm), amg_(o
 }
 
 template <class T>
-Preconditioner<T>& Cpr<T>::pressure_stage() const {
+Preconditioner<T>& Cpr<T>::pressure_stage() {
   if constexpr (std::is_same_v<T, double>) {
     if (famg_) return *famg_;
   }
-  return const_cast<Amg<T>&>(amg_);
+  return amg_;
+}
+
+template <class T>
+const Preconditioner<T>& Cpr<T>::pressure_stage() const {
+  if constexpr (std::is_same_v<T, double>) {
+    if (famg_) return *famg_;
+  }
+  return amg_;
 }
 
 template <class T>
@@ -105,10 +113,10 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
     pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
     amg_.set_ghosts(s->exchange());  // the pressure AMG's coarse level across processes
     if (famg_) {  // the float AMG's: a scalar exchange of floats over the same boxes, or none
-      auto* famg = const_cast<Amg<float>*>(pressure_amg_float());
-      famg->set_ghosts(nullptr);
+      auto& famg = dynamic_cast<Amg<float>&>(famg_->inner());
+      famg.set_ghosts(nullptr);
       fghosts_ = s->exchange() ? std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float) : nullptr;
-      famg->set_ghosts(fghosts_.get());
+      famg.set_ghosts(fghosts_.get());
     }
   } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
     csr_ = &c->matrix();

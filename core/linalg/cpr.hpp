@@ -95,7 +95,8 @@ class Cpr final : public Preconditioner<T> {
   Amg<T> amg_;
   std::unique_ptr<FloatPreconditioner> famg_;  // float_pressure with T = double: its inner is an Amg<float>
   std::unique_ptr<HaloExchange> fghosts_;      // the float AMG's cells across processes (a scalar float exchange)
-  Preconditioner<T>& pressure_stage() const;
+  Preconditioner<T>& pressure_stage();  // amg_, or famg_ where it is set
+  const Preconditioner<T>& pressure_stage() const;
   Ilu0<T> ilu_;
   mutable Field<T> rp_, xp_, r2_, z2_;
 };

@@ -33,6 +33,7 @@ class FloatPreconditioner final : public Preconditioner<double> {
   std::string describe() const override;
 
   const Preconditioner<float>& inner() const { return *inner_; }
+  Preconditioner<float>& inner() { return *inner_; }  // its settings before the first update (AMG's ghosts)
   // the operator's float copy the inner preconditioner was set up from (nullptr before update)
   const LinearOperator<float>* float_operator() const { return c_.fop.get(); }
 
