@@ -627,14 +627,16 @@ MemoryNeed need_of(const HostSystem& h, const Solver& s) {
   return need;
 }
 
-std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega, int every,
-                                    int amg_degree, int amg_coarse_degree, bool cuda_graphs) {
-  if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, every);
+std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solver& s, double omega,
+                                    const BenchOptions& o) {
+  if (s.key == "sor") return std::make_unique<SorRunner>(be, h, s.design, s.shape, omega, o.sor_check_every);
   std::unique_ptr<linalg::Preconditioner<double>> M;
   const bool cpr = s.key == "cpr" || s.key == "cpr-f";
   linalg::AmgConfig amg = cpr ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
-  amg.degree = amg_degree;
-  amg.coarse_degree = amg_coarse_degree;
+  amg.degree = o.amg_degree;
+  amg.coarse_degree = o.amg_coarse_degree;
+  amg.kind = o.amg_chebyshev == "fourth" ? linalg::Chebyshev::Fourth : linalg::Chebyshev::First;
+  amg.fused = o.amg_fused;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
@@ -646,7 +648,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
     c.float_pressure = s.key == "cpr-f";
     M = std::make_unique<linalg::Cpr<double>>(c);
   }
-  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), cuda_graphs);
+  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), o.cuda_graphs);
 }
 
 std::string seconds_text(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
@@ -752,7 +754,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         for (const Solver& s : solvers_for(h, name)) {
           if (!is_wanted(s.key)) continue;
           try {
-            auto run = make_runner(*bep, h, s, 1.5, o.sor_check_every, o.amg_degree, o.amg_coarse_degree, o.cuda_graphs);
+            auto run = make_runner(*bep, h, s, 1.5, o);
             run->setup();
             run->refresh();
             run->reset();
@@ -821,6 +823,8 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         if (s.key == "amg" || s.key == "amg-w" || s.key == "amg-f" || s.key == "cpr" || s.key == "cpr-f") {
           row.set("amg_degree", static_cast<long>(o.amg_degree));
           row.set("amg_coarse_degree", static_cast<long>(o.amg_coarse_degree > 0 ? o.amg_coarse_degree : o.amg_degree));
+          row.set("amg_chebyshev", o.amg_chebyshev);
+          row.set("amg_fused", o.amg_fused);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
@@ -843,7 +847,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           continue;
         }
         try {
-          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o.sor_check_every, o.amg_degree, o.amg_coarse_degree, o.cuda_graphs);
+          std::unique_ptr<Runner> run = make_runner(be, h, s, omega, o);
           const double setup_s = run->setup();
           if (run->host_setup_seconds() > 0 && !known_host_setup.count(s.variant))
             known_host_setup[s.variant] = {run->host_setup_seconds(), name};

@@ -111,6 +111,13 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                              "--amg-degree")
       ->capture_default_str()
       ->check(CLI::Range(0, 10));
+  sub.add_option("--amg-chebyshev", o.amg_chebyshev, "systems: the AMG smoother's Chebyshev polynomial: first (kind, "
+                                                     "over [hi/30, hi]) or fourth (kind, over [0, hi]; docs/linalg.md)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"first", "fourth"}));
+  sub.add_option("--amg-fused", o.amg_fused, "systems: the finest level's Chebyshev steps in one pass each where it is "
+                                             "a 7-point operator (false: a residual and an update)")
+      ->capture_default_str();
   sub.add_option("--cuda-graphs", o.cuda_graphs, "systems: the Krylov rows record two iterations and replay them as a CUDA "
                                                  "graph on cuda (docs/linalg.md); false: every launch enqueued")
       ->capture_default_str();

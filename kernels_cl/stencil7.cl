@@ -4,6 +4,7 @@
    (through vector pointers: their offsets are multiples of the vector, the buffers' bases aligned
    far beyond it). */
 #include "core/base/converge.h"
+#include "core/physics/amg.h"
 #include "core/physics/stencil7.h"
 #include "core/physics/stencil7_sor.h"
 #include "kernels_cl/last_group.cl"
@@ -50,6 +51,29 @@ PF_KERNEL void s7_apply(__global const pf_real* coef, __global const int* active
   y2[L] = b ? ((__global const pf_real2*)b)[L] - v : v;
 #endif
 }
+
+#if PF_S7_BLOCK == 1
+/* one Chebyshev step (core/kernels/stencil7.hpp): apply's residual, the direction, the new iterate */
+PF_KERNEL void s7_chebyshev(__global const pf_real* coef, __global const int* active, __global const pf_real* dinv,
+                            __global const pf_real* b, __global const pf_real* x, __global pf_real* d,
+                            __global pf_real* x_out, pf_real alpha, pf_real beta, long extent, long sy, long sz,
+                            __global const ulong* guard) {
+  if (guard && !pf_cv_running(guard)) return;
+  const long L = get_global_id(0);
+  if (L >= extent) return;
+  if (!active[L]) {
+    d[L] = 0;
+    x_out[L] = 0;
+    return;
+  }
+  pf_real v = coef[L] * x[L];
+#pragma unroll
+  for (int q = 1; q < 7; ++q) v += coef[q * extent + L] * x[L + pf_s7_offset(q, sy, sz)];
+  const pf_real dn = amg_cheb_direction(alpha, d[L], beta, dinv[L], b[L] - v);
+  d[L] = dn;
+  x_out[L] = x[L] + dn;
+}
+#endif
 
 PF_KERNEL void s7_invert(__global const pf_real* coef, __global const int* active, __global pf_real* dinv, long extent,
                          __global ulong* status, __global ulong* partials, __global uint* counter) {

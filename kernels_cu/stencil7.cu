@@ -14,6 +14,7 @@
 #include <climits>
 
 #include "core/base/converge.h"
+#include "core/physics/amg.h"
 #include "core/physics/stencil7.h"
 #include "core/physics/stencil7_sor.h"
 #include "kernels_cu/last_group.cuh"
@@ -91,6 +92,33 @@ __global__ void __launch_bounds__(B) s7_apply_kernel(const T* __restrict__ coef,
   }
 }
 
+// One Chebyshev step (core/kernels/stencil7.hpp): the residual of apply's scalar path, then the
+// direction and the new iterate. d is read and written once (plain loads: its line is written
+// back), dinv and b streamed, x as in apply.
+template <class T, class I>
+__global__ void __launch_bounds__(B) s7_chebyshev_kernel(const T* __restrict__ coef, const int* __restrict__ active,
+                                                         const T* __restrict__ dinv, const T* __restrict__ b,
+                                                         const T* __restrict__ x, T* __restrict__ d, T* __restrict__ x_out,
+                                                         T alpha, T beta, long extent_l, long sy_l, long sz_l,
+                                                         const u64* guard) {
+  if (guard && !phys::pf_cv_running(guard)) return;
+  const I extent = static_cast<I>(extent_l), sy = static_cast<I>(sy_l), sz = static_cast<I>(sz_l);
+  const I L = static_cast<I>(blockIdx.x) * B + static_cast<I>(threadIdx.x);
+  if (L >= extent) return;
+  const I off[7] = {0, -1, 1, -sy, sy, -sz, sz};
+  if (__ldcs(active + L) == 0) {
+    d[L] = 0;
+    __stcs(x_out + L, T(0));
+    return;
+  }
+  T v = 0;
+#pragma unroll
+  for (int q = 0; q < 7; ++q) v += __ldcs(coef + q * extent + L) * __ldg(x + L + off[q]);
+  const T dn = phys::amg_cheb_direction<T>(alpha, d[L], beta, __ldcs(dinv + L), __ldcs(b + L) - v);
+  d[L] = dn;
+  __stcs(x_out + L, __ldg(x + L) + dn);
+}
+
 template <class T, int BLK>
 __global__ void __launch_bounds__(B) s7_invert_kernel(const T* __restrict__ coef, const int* __restrict__ active,
                                                       T* __restrict__ dinv, long extent, u64* status, u64* partials,
@@ -152,6 +180,20 @@ void launch_s7_apply(const T* coef, const int* active, const T* x, const T* b, T
   if (block == 1) apply_block<T, 1>(coef, active, x, b, y, extent, sy, sz, guard, stream);
   else apply_block<T, 2>(coef, active, x, b, y, extent, sy, sz, guard, stream);
 }
+
+template <class T>
+void launch_s7_chebyshev(const T* coef, const int* active, const T* dinv, const T* b, const T* x, T* d, T* x_out, T alpha,
+                         T beta, long extent, long sy, long sz, const u64* guard, cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>((extent + B - 1) / B);
+  if (7 * extent + sz + 1 < static_cast<long>(INT_MAX))  // 32-bit indices, as apply's
+    s7_chebyshev_kernel<T, int><<<grid, B, 0, stream>>>(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard);
+  else
+    s7_chebyshev_kernel<T, long><<<grid, B, 0, stream>>>(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard);
+}
+template void launch_s7_chebyshev<float>(const float*, const int*, const float*, const float*, const float*, float*, float*,
+                                         float, float, long, long, long, const u64*, cudaStream_t);
+template void launch_s7_chebyshev<double>(const double*, const int*, const double*, const double*, const double*, double*,
+                                          double*, double, double, long, long, long, const u64*, cudaStream_t);
 
 unsigned s7_invert_grid(long extent, int sm_count) {
   const long want = (extent + 16L * B - 1) / (16L * B);

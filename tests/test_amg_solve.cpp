@@ -2,7 +2,9 @@
 // grow with the grid; with CG it solves heterogeneous diffusion in few iterations; a refresh with
 // new values of the same pattern keeps the hierarchy; the stencil and the CSR form of one matrix
 // are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked; a
-// coarsest level too large to invert is smoothed. AMG (and ILU(0)) in float under a double solve.
+// coarsest level too large to invert is smoothed; the fused finest-level steps and the fourth-kind
+// polynomial. AMG (and ILU(0)) in float under a double solve.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -298,6 +300,68 @@ TEST_CASE("amg: the coarse levels' own smoother degree: the same bits when it eq
     AmgConfig bad;
     bad.coarse_degree = -1;
     CHECK_THROWS_WITH_AS(Amg<double>{bad}, doctest::Contains("coarse levels' smoother degree"), ConfigError);
+  });
+}
+
+TEST_CASE("amg: the finest level's fused Chebyshev steps give the cycle of a residual and an update; the fourth kind") {
+  for_each_backend([](Backend& be) {
+    auto d = diffusion(29, 23, 17, 2, 0.5, 1e-3, 7);
+    // holes: about one cell in 9 no unknown, its couplings gone (the neighbours keep theirs to it on
+    // the diagonal, as a Dirichlet face)
+    const Box3& bx = d.box;
+    const std::size_t e = bx.extent();
+    const long off[7] = {0, -1, 1, -bx.sy, bx.sy, -bx.sz, bx.sz};
+    std::mt19937 g(5);
+    for (std::size_t L = 0; L < e; ++L)
+      if (d.active[L] && g() % 9 == 0) d.active[L] = 0;
+    for (std::size_t L = 0; L < e; ++L)
+      for (int q = 0; q < 7; ++q)
+        if (!d.active[L] || (q > 0 && !d.active[static_cast<std::size_t>(static_cast<long>(L) + off[q])]))
+          d.coef[q * e + L] = 0;
+    OnDevice<double> dev(be, d);
+    const auto b = make_field(be, random_rhs<double>(d));
+    auto cycle = [&](Chebyshev kind, int degree, bool fused) {
+      AmgConfig c;
+      c.kind = kind;
+      c.degree = degree;
+      c.fused = fused;
+      Amg<double> M(c);
+      M.update(dev.op);
+      REQUIRE(M.levels() >= 3);
+      Field<double> z(be, dev.op.size());
+      z.fill(std::numeric_limits<double>::quiet_NaN());
+      M.apply(b, z, {});
+      return z.download();
+    };
+    // degree 2 takes one fused step before the coarse correction (an odd count: from a copy) and two
+    // after; degree 3 two and three
+    for (Chebyshev kind : {Chebyshev::First, Chebyshev::Fourth})
+      for (int degree : {2, 3}) {
+        CAPTURE(int(kind));
+        CAPTURE(degree);
+        const auto fused = cycle(kind, degree, true), apart = cycle(kind, degree, false);
+        double big = 0, diff = 0;
+        bool zeros = true;
+        for (std::size_t L = 0; L < e; ++L) {
+          big = std::max(big, std::abs(apart[L]));
+          diff = std::max(diff, std::abs(fused[L] - apart[L]));
+          if (!d.active[L]) zeros = zeros && fused[L] == 0;
+        }
+        CHECK(zeros);
+        CHECK(big > 0);
+        CHECK(diff <= 1e-12 * big);
+      }
+    // the two kinds are different cycles, and the fourth preconditions CG to 1e-8
+    CHECK(cycle(Chebyshev::First, 3, true) != cycle(Chebyshev::Fourth, 3, true));
+    AmgConfig c;
+    c.kind = Chebyshev::Fourth;
+    Amg<double> M(c);
+    M.update(dev.op);
+    CHECK(M.describe().find("fourth kind") != std::string::npos);
+    const auto res = cg_amg(be, d, dev, M, 1e-8, 100);
+    INFO(res.describe());
+    CHECK(res.converged);
+    CHECK(res.true_relative_residual <= 1e-7);
   });
 }
 

@@ -1,6 +1,7 @@
 // The stencil7 family: apply, residual and the inverse diagonal on every backend against the double
 // reference, scalar and 2 x 2 blocks, halos of 1 and 2, a box inside a larger array, inactive cells;
-// every entry that is no unknown comes out 0; the first singular diagonal is found.
+// the fused Chebyshev step; every entry that is no unknown comes out 0; the first singular diagonal
+// is found.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -115,6 +116,66 @@ TEST_CASE_TEMPLATE("stencil7 apply: a guard that says stop leaves y as it was", 
   });
 }
 
+TEST_CASE_TEMPLATE("stencil7 chebyshev: one fused step against the double reference", T, float, double) {
+  for_each_backend([](Backend& be) {
+    for (const auto& L : layouts()) {
+      CAPTURE(L.box.describe());
+      const std::size_t e = L.extent;
+      const auto act = mask(L.box, e, 7);
+      const auto coef = random_vector<T>(7 * e, -1, 1);
+      const auto dinv = random_vector<T>(e, 0.2, 2), b = random_vector<T>(e, -1, 1), x = random_vector<T>(e, -1, 1);
+      const auto d0 = random_vector<T>(e, -1, 1);
+      const double alpha = 0.37, beta = 1.9;
+      auto fc = make_field(be, coef), fdi = make_field(be, dinv), fb = make_field(be, b), fx = make_field(be, x);
+      auto fd = make_field(be, d0);
+      auto fa = be.alloc(e * sizeof(int));
+      be.upload(*fa, act.data(), e * sizeof(int));
+      Field<T> xo(be, e);
+      xo.fill(T(kNaN));
+      Stencil7ChebyshevArgs a;
+      a.prec = precision_of<T>();
+      a.box = L.box;
+      a.coef = &fc.buffer();
+      a.active = fa.get();
+      a.dinv = &fdi.buffer();
+      a.b = &fb.buffer();
+      a.x = &fx.buffer();
+      a.d = &fd.buffer();
+      a.x_out = &xo.buffer();
+      a.alpha = alpha;
+      a.beta = beta;
+      be.stencil7().chebyshev(a);
+      std::vector<double> want_d(e, 0.0), want_x(e, 0.0);
+      const long off[7] = {0, -1, 1, -L.box.sy, L.box.sy, -L.box.sz, L.box.sz};
+      for (std::size_t l = 0; l < e; ++l) {
+        if (!act[l]) continue;
+        double r = double(b[l]);
+        for (int q = 0; q < 7; ++q) r -= double(coef[q * e + l]) * double(x[l + off[q]]);
+        want_d[l] = alpha * double(d0[l]) + beta * double(dinv[l]) * r;
+        want_x[l] = double(x[l]) + want_d[l];
+      }
+      const auto got_d = convert<double>(fd.download()), got_x = convert<double>(xo.download());
+      bool zeros = true;
+      for (std::size_t l = 0; l < e; ++l)
+        if (!act[l]) zeros = zeros && got_d[l] == 0 && got_x[l] == 0;  // exactly 0, not merely small
+      CHECK(zeros);
+      // the residual's rounding scaled by beta dinv (up to 4) and the sums' size
+      CHECK(max_rel_diff(got_d, want_d, 1.0) <= 100 * tol<T>());
+      CHECK(max_rel_diff(got_x, want_x, 1.0) <= 100 * tol<T>());
+      // a guard that says stop leaves d and x_out as they were
+      auto ctrl = be.alloc(kControlBytes);
+      be.control().reset(*ctrl);
+      const std::uint64_t stop = PF_CV_LIMIT;
+      be.upload(*ctrl, &stop, sizeof stop, PF_CV_STOP * sizeof(std::uint64_t));
+      a.guard = ctrl.get();
+      const auto was_d = fd.download(), was_x = xo.download();
+      be.stencil7().chebyshev(a);
+      CHECK(fd.download() == was_d);
+      CHECK(xo.download() == was_x);
+    }
+  });
+}
+
 TEST_CASE_TEMPLATE("stencil7 invert: the inverse diagonal (blocks) and the first singular row", T, float, double) {
   for_each_backend([](Backend& be) {
     for (const auto& L : layouts()) {
@@ -195,4 +256,29 @@ TEST_CASE("stencil7: bad arguments are refused") {
                   BackendError);
   CHECK_THROWS_AS(be.stencil7().apply({Precision::Double, box, 3, &c.buffer(), a.get(), &x.buffer(), nullptr, &y.buffer()}),
                   BackendError);
+  // chebyshev: x_out may be neither x nor the direction, the direction no input
+  Field<double> d(be, e), di(be, e), b(be, e);
+  auto cheb = [&](const Box3& bx, Field<double>& xi, Field<double>& dd, Field<double>& xo) {
+    Stencil7ChebyshevArgs s;
+    s.box = bx;
+    s.coef = &c.buffer();
+    s.active = a.get();
+    s.dinv = &di.buffer();
+    s.b = &b.buffer();
+    s.x = &xi.buffer();
+    s.d = &dd.buffer();
+    s.x_out = &xo.buffer();
+    be.stencil7().chebyshev(s);
+  };
+  CHECK_THROWS_AS(cheb(box, x, d, x), BackendError);
+  CHECK_THROWS_AS(cheb(box, x, d, d), BackendError);
+  CHECK_THROWS_AS(cheb(box, x, b, y), BackendError);
+  CHECK_THROWS_AS(cheb(flat, x, d, y), BackendError);
+  x.fill(0);
+  b.fill(0);
+  di.fill(0);
+  d.fill(0);
+  c.fill(0);
+  be.fill(*a, Precision::Float, 0.0, e);  // an int 0 has float 0's bits
+  CHECK_NOTHROW(cheb(box, x, d, y));
 }

@@ -26,6 +26,15 @@ class CudaStencil7 final : public Stencil7Impl {
     PF_CHECK_LAUNCH(a.b ? "stencil7 residual" : "stencil7 apply");
   }
 
+  void chebyshev(const Stencil7ChebyshevArgs& a) override {
+    ctx_.activate();
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_s7_chebyshev<T>, a.kernel_args(), ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("stencil7 chebyshev");
+  }
+
   void invert(const Stencil7InvertArgs& a) override {
     ctx_.activate();
     cu::S7InvertLaunch l;

@@ -5,6 +5,7 @@
 #include "backends/host/families.hpp"
 #include "core/base/converge.h"
 #include "core/kernels/stencil7.hpp"
+#include "core/physics/amg.h"
 #include "core/physics/stencil7.h"
 #include "core/physics/stencil7_sor.h"
 
@@ -55,6 +56,32 @@ class HostStencil7 final : public Stencil7Impl {
           y[2 * L] = b ? b[2 * L] - v0 : v0;
           y[2 * L + 1] = b ? b[2 * L + 1] - v1 : v1;
         }
+      }
+    });
+  }
+
+  void chebyshev(const Stencil7ChebyshevArgs& a) override {
+    if (a.guard && !phys::pf_cv_running(host_ptr<unsigned long long>(*a.guard))) return;
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const T *c = host_ptr<T>(a.coef), *dinv = host_ptr<T>(a.dinv), *b = host_ptr<T>(a.b), *x = host_ptr<T>(a.x);
+      const int* act = host_ptr<int>(a.active);
+      T *d = host_ptr<T>(a.d), *xo = host_ptr<T>(a.x_out);
+      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
+      const long e = static_cast<long>(a.box.extent());
+      long off[7] = {0};
+      for (int q = 1; q < 7; ++q) off[q] = phys::pf_s7_offset(q, a.box.sy, a.box.sz);
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(std::size_t(e)))
+      for (long L = 0; L < e; ++L) {
+        if (!act[L]) {
+          d[L] = xo[L] = 0;
+          continue;
+        }
+        T v = 0;
+        for (int q = 0; q < 7; ++q) v += c[q * e + L] * x[L + off[q]];
+        const T dn = phys::amg_cheb_direction<T>(alpha, d[L], beta, dinv[L], b[L] - v);
+        d[L] = dn;
+        xo[L] = x[L] + dn;
       }
     });
   }

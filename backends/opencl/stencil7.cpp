@@ -24,6 +24,12 @@ class ClStencil7 final : public Stencil7Impl {
     ctx_.launch_points(k, a.box.extent());
   }
 
+  void chebyshev(const Stencil7ChebyshevArgs& a) override {
+    ClKernel& k = kernel(a.prec, 1, "s7_chebyshev");
+    ctx_.set_args(k, a.prec, a.kernel_args());
+    ctx_.launch_points(k, a.box.extent());
+  }
+
   void invert(const Stencil7InvertArgs& a) override {
     const std::size_t b = static_cast<std::size_t>(ctx_.fast_block());
     const std::size_t g = std::clamp<std::size_t>((a.box.extent() + 16 * b - 1) / (16 * b), 1, ctx_.fast_groups());

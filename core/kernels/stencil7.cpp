@@ -42,6 +42,25 @@ void Stencil7Kernels::apply(const Stencil7ApplyArgs& a) {
   impl_.apply(a);
 }
 
+void Stencil7Kernels::chebyshev(const Stencil7ChebyshevArgs& a) {
+  const char* w = "stencil7 chebyshev";
+  check_precision(be_, a.prec, w);
+  check_operator(a.box, 1, a.coef, a.active, a.prec, w);
+  const std::size_t n = a.box.extent();
+  check_values(a.dinv, n, a.prec, w, "inverse diagonal");
+  check_values(a.b, n, a.prec, w, "b");
+  check_values(a.x, n, a.prec, w, "x");
+  check_values(a.d, n, a.prec, w, "direction");
+  check_values(a.x_out, n, a.prec, w, "x_out");
+  for (const Buffer* in : {a.x, a.b, a.dinv, a.coef, a.active}) {
+    if (in == a.x_out) throw BackendError(std::string(w) + ": x_out must not be one of the inputs");
+    if (in == a.d) throw BackendError(std::string(w) + ": the direction must not be one of the inputs");
+  }
+  if (a.d == a.x_out) throw BackendError(std::string(w) + ": the direction and x_out must differ");
+  if (a.guard) check_control_block(a.guard, w);
+  impl_.chebyshev(a);
+}
+
 long Stencil7Kernels::invert(const Stencil7InvertArgs& a) {
   const char* w = "stencil7 invert";
   check_precision(be_, a.prec, w);

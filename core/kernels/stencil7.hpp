@@ -37,6 +37,33 @@ struct Stencil7ApplyArgs {
   }
 };
 
+// One step of a Chebyshev smoother of a scalar operator (block 1; AMG's finest level,
+// core/linalg/amg.cpp) in one pass: for an active entry L
+//   r = b_L - (A x)_L,  d_L = alpha d_L + beta dinv_L r  (core/physics/amg.h),  x_out_L = x_L + d_L
+// and d_L = x_out_L = 0 elsewhere. A residual and the smoother's update take two passes: in float
+// 44 + 24 bytes an entry against this one's 56 (no r written and read back, x read once).
+// x_out may not be x (the step reads x's neighbours) nor any other input.
+struct Stencil7ChebyshevArgs {
+  Precision prec = Precision::Double;
+  Box3 box;
+  const Buffer* coef = nullptr;
+  const Buffer* active = nullptr;
+  const Buffer* dinv = nullptr;
+  const Buffer* b = nullptr;
+  const Buffer* x = nullptr;
+  Buffer* d = nullptr;
+  Buffer* x_out = nullptr;
+  double alpha = 0, beta = 1;
+  const Buffer* guard = nullptr;
+
+  // s7_chebyshev(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{dinv}, In<Real>{b}, In<Real>{x}, Out<Real>{d},
+                      Out<Real>{x_out}, Real{alpha}, Real{beta}, long(box.extent()), box.sy, box.sz, Opt<pf_u64>{guard});
+  }
+};
+
 // dinv = the inverse of each active entry's diagonal (block 1: 1 / C_0L) or diagonal block (block
 // 2: the 2 x 2 inverse, row-major at 4 L), 0 elsewhere; status (one 64-bit word) = the code of the
 // first active entry (lowest L) whose diagonal has no inverse, PF_S7_NONE when there is none
@@ -81,6 +108,7 @@ class Stencil7Impl {
  public:
   virtual ~Stencil7Impl() = default;
   virtual void apply(const Stencil7ApplyArgs& a) = 0;    // arguments checked
+  virtual void chebyshev(const Stencil7ChebyshevArgs& a) = 0;  // arguments checked
   virtual void invert(const Stencil7InvertArgs& a) = 0;  // arguments checked; status may start anywhere
   virtual void from_sor(const Stencil7FromSorArgs& a) = 0;
 };
@@ -89,6 +117,7 @@ class Stencil7Kernels {
  public:
   Stencil7Kernels(Backend& be, Stencil7Impl& impl) : be_(be), impl_(impl) {}
   void apply(const Stencil7ApplyArgs& a);
+  void chebyshev(const Stencil7ChebyshevArgs& a);
   // enqueues the inversion and waits for the status word: -1, or its code (PF_S7_*)
   long invert(const Stencil7InvertArgs& a);
   void from_sor(const Stencil7FromSorArgs& a);

@@ -50,6 +50,7 @@ std::vector<X> download_array(Backend& be, const Buffer& b, std::size_t n) {
 template <class T>
 struct Amg<T>::Level {
   const LinearOperator<T>* op = nullptr;  // apply and residual of this level
+  const Stencil7Operator<T>* s7 = nullptr;  // the finest level's, when a scalar 7-point operator: fused steps
   CsrMatrix<T>* A = nullptr;              // its values as CSR (the refresh's input)
   std::unique_ptr<CsrMatrix<T>> own;      // levels >= 1: the matrix itself
   std::unique_ptr<CsrOperator<T>> csr_op;
@@ -141,6 +142,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
     const CsrPattern& pat = l < h_.levels.size() ? h_.levels[l].A : h_.coarsest;
     if (l == 0) {
       L->op = &A;
+      L->s7 = dynamic_cast<const Stencil7Operator<T>*>(&A);
       L->A = a0_ ? a0_.get() : &dynamic_cast<const CsrOperator<T>&>(A).matrix();
     } else {
       L->own = std::make_unique<CsrMatrix<T>>(be, pat, 1);
@@ -362,37 +364,70 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
   lv_[l]->op->residual(b, x, r, g);
 }
 
-// Chebyshev's recurrence on D^-1 A over [lo, hi] (Saad, Iterative Methods, alg. 12.1), `degree`
-// steps; from_zero: x is taken as 0 (the first residual is b itself: one product saved).
+// Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
+// fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0 (the first
+// residual is b itself: one product saved). A 7-point level takes its steps after that in one pass
+// each (stencil7 chebyshev), alternating between x and the level's r, which a step need not keep.
 template <class T>
 void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
-  const Level& L = *lv_[l];
+  Level& L = *lv_[l];
   const double theta = 0.5 * (L.hi + L.lo), delta = 0.5 * (L.hi - L.lo), sigma = theta / delta;
   double rho = 1 / sigma;
+  const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
+  auto coefficients = [&](int k, double& alpha, double& beta) {
+    if (c_.kind == Chebyshev::Fourth) {  // d_k = (2k-1)/(2k+3) d_(k-1) + (8k+4)/(2k+3) D^-1 r_k / hi
+      alpha = k == 0 ? 0.0 : (2.0 * k - 1) / (2.0 * k + 3);
+      beta = k == 0 ? 4.0 / (3.0 * L.hi) : (8.0 * k + 4) / ((2.0 * k + 3) * L.hi);
+    } else if (k == 0) {
+      alpha = 0;
+      beta = 1 / theta;
+    } else {
+      const double next = 1 / (2 * sigma - rho);
+      alpha = next * rho;
+      beta = 2 * next / delta;
+      rho = next;
+    }
+  };
+  int k = 0;
+  if (from_zero) {  // d = beta D^-1 b, x = d
+    AmgSmoothArgs s;
+    s.prec = precision_of<T>();
+    s.n = x.size();
+    s.dinv = &L.dinv.buffer();
+    s.d = &L.d.buffer();
+    s.x = &x.buffer();
+    s.r = &b.buffer();
+    s.guard = g.ctrl;
+    coefficients(k++, s.alpha, s.beta);
+    be_->amg().smooth(s);
+  }
+  if (L.s7 && c_.fused) {
+    // an even number of passes x -> r -> x ... ends in x; an odd one starts from a copy in r
+    Field<T>* from = &x;
+    Field<T>* to = &L.r;
+    if ((degree - k) % 2 == 1) {
+      be_->copy(x.buffer(), L.r.buffer(), x.size() * sizeof(T));
+      std::swap(from, to);
+    }
+    for (; k < degree; ++k) {
+      double alpha = 0, beta = 0;
+      coefficients(k, alpha, beta);
+      L.s7->chebyshev_step(b, *from, *to, L.d, L.dinv, alpha, beta, g);
+      std::swap(from, to);
+    }
+    return;
+  }
   AmgSmoothArgs s;
   s.prec = precision_of<T>();
   s.n = x.size();
   s.dinv = &L.dinv.buffer();
   s.d = &L.d.buffer();
   s.x = &x.buffer();
+  s.r = &L.r.buffer();
   s.guard = g.ctrl;
-  const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
-  for (int k = 0; k < degree; ++k) {
-    const Field<T>* r = &b;
-    if (k > 0 || !from_zero) {
-      residual(l, b, x, L.r, g);
-      r = &L.r;
-    }
-    s.r = &r->buffer();
-    if (k == 0) {
-      s.alpha = 0;
-      s.beta = 1 / theta;
-    } else {
-      const double next = 1 / (2 * sigma - rho);
-      s.alpha = next * rho;
-      s.beta = 2 * next / delta;
-      rho = next;
-    }
+  for (; k < degree; ++k) {
+    residual(l, b, x, L.r, g);
+    coefficients(k, s.alpha, s.beta);
     be_->amg().smooth(s);
   }
 }
@@ -492,6 +527,7 @@ std::string Amg<T>::describe() const {
   std::ostringstream o;
   o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree;
   if (c_.coarse_degree > 0 && c_.coarse_degree != c_.degree) o << " (" << c_.coarse_degree << " below the finest)";
+  if (c_.kind == Chebyshev::Fourth) o << ", fourth kind";
   o << ")";
   if (!lv_.empty()) o << ": " << h_.describe();
   if (across_) o << "; " << across_->describe();

@@ -49,6 +49,34 @@ void Stencil7Operator<T>::apply(const Field<T>& x, Field<T>& y, Guard g) const {
 }
 
 template <class T>
+void Stencil7Operator<T>::chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d,
+                                         const Field<T>& dinv, double alpha, double beta, Guard g) const {
+  const char* w = "7-point Chebyshev step";
+  if (m_.block != 1) throw ConfigError(std::string(w) + ": a scalar operator's, not " + describe());
+  check_vector(*this, b, w, "b");
+  check_vector(*this, x, w, "x");
+  check_vector(*this, x_out, w, "x_out");
+  check_vector(*this, d, w, "the direction");
+  check_vector(*this, dinv, w, "the inverse diagonal");
+  fill_ghosts(x);
+  Stencil7ChebyshevArgs a;
+  a.prec = precision_of<T>();
+  a.box = m_.box;
+  a.coef = &m_.coef.buffer();
+  a.active = m_.active.get();
+  a.dinv = &dinv.buffer();
+  a.b = &b.buffer();
+  a.x = &x.buffer();
+  a.d = &d.buffer();
+  a.x_out = &x_out.buffer();
+  a.alpha = alpha;
+  a.beta = beta;
+  a.guard = g.ctrl;
+  backend().stencil7().chebyshev(a);
+  clear_ghosts(x);
+}
+
+template <class T>
 void Stencil7Operator<T>::set_exchange(const HaloExchange* e) {
   if (e && e->block() != m_.block)
     throw ConfigError("a decomposed 7-point operator of " + std::to_string(m_.block) + " unknowns a cell with an exchange of " +

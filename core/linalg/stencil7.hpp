@@ -52,6 +52,11 @@ class Stencil7Operator final : public LinearOperator<T> {
   // "row 17: cell (i, j, k), unknown u"
   std::string describe_row(std::size_t row) const override;
 
+  // One Chebyshev step in one pass (scalar operators; the stencil7 family's chebyshev): with
+  // r = b - A x, d = alpha d + beta dinv r and x_out = x + d. x_out may not be x.
+  void chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d, const Field<T>& dinv,
+                      double alpha, double beta, Guard g) const;
+
   // A process's part of a decomposed operator (docs/mpi.md): its coefficients to the cells across
   // a shared face are the matrix's own, and every product first fills x's ghosts from the
   // neighbours (e's box must be the matrix's), then sets them back to 0. Preconditioners set up

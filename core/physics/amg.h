@@ -59,11 +59,17 @@ PF_TEMPLATE PF_FN void amg_galerkin_row(long I, PF_GLOBAL const int* r_ptr, PF_G
   }
 }
 
+/* A Chebyshev step's new direction from the old one and the residual r (Jacobi with alpha = 0):
+   alpha d + beta D^-1 r. The stencil7 family's fused step (chebyshev) takes the same. */
+PF_TEMPLATE PF_FN pf_real amg_cheb_direction(pf_real alpha, pf_real d, pf_real beta, pf_real dinv, pf_real r) {
+  return alpha * d + beta * dinv * r;
+}
+
 /* One step of the smoother at point i (Chebyshev's recurrence; Jacobi with alpha = 0):
    d = alpha d + beta D^-1 r, x += d. */
 PF_TEMPLATE PF_FN void amg_smooth_point(long i, pf_real alpha, pf_real beta, PF_GLOBAL const pf_real* r,
                                         PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* d, PF_GLOBAL pf_real* x) {
-  const pf_real di = alpha * d[i] + beta * dinv[i] * r[i];
+  const pf_real di = amg_cheb_direction(alpha, d[i], beta, dinv[i], r[i]);
   d[i] = di;
   x[i] += di;
 }
