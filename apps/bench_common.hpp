@@ -70,6 +70,7 @@ struct BenchOptions {
   int sor_check_every = 20;           // linalg: SOR iterations between two residual checks
   int amg_degree = 3;                 // linalg: the AMG smoother's Chebyshev degree (amg, amg-w, amg-f and cpr rows)
   int amg_coarse_degree = 0;          // linalg: the same below the finest level; 0: amg_degree
+  double amg_upper = 1.1;             // linalg: the smoothers' upper end over the level's spectrum estimate
   bool amg_fused = true;              // linalg: a 7-point finest level's Chebyshev steps in one pass each
   std::string amg_chebyshev = "first";  // linalg: the smoother's Chebyshev polynomial, first or fourth kind
   bool cuda_graphs = true;            // linalg: the Krylov rows replay their iterations as CUDA graphs on cuda

@@ -637,6 +637,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   amg.coarse_degree = o.amg_coarse_degree;
   amg.kind = o.amg_chebyshev == "fourth" ? linalg::Chebyshev::Fourth : linalg::Chebyshev::First;
   amg.fused = o.amg_fused;
+  amg.upper = o.amg_upper;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
@@ -825,6 +826,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("amg_coarse_degree", static_cast<long>(o.amg_coarse_degree > 0 ? o.amg_coarse_degree : o.amg_degree));
           row.set("amg_chebyshev", o.amg_chebyshev);
           row.set("amg_fused", o.amg_fused);
+          row.set("amg_upper", o.amg_upper);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());

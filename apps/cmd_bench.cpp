@@ -115,6 +115,10 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                      "over [hi/30, hi]) or fourth (kind, over [0, hi]; docs/linalg.md)")
       ->capture_default_str()
       ->check(CLI::IsMember({"first", "fourth"}));
+  sub.add_option("--amg-upper", o.amg_upper, "systems: the AMG smoothers' upper end of D^-1 A's spectrum, times each "
+                                             "level's estimate (AmgConfig::upper)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 4.0));
   sub.add_option("--amg-fused", o.amg_fused, "systems: the finest level's Chebyshev steps in one pass each where it is "
                                              "a 7-point operator (false: a residual and an update)")
       ->capture_default_str();

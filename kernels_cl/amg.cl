@@ -18,8 +18,8 @@ PF_KERNEL void amg_galerkin(long rows, __global const int* r_ptr, __global const
 }
 
 PF_KERNEL void amg_smooth(long n, pf_real alpha, pf_real beta, __global const pf_real* r, __global const pf_real* dinv,
-                          __global pf_real* d, __global pf_real* x, __global const ulong* guard) {
+                          __global pf_real* d, __global pf_real* x, __global const ulong* guard, int start) {
   if (guard && !pf_cv_running(guard)) return;
   const long i = get_global_id(0);
-  if (i < n) amg_smooth_point(i, alpha, beta, r, dinv, d, x);
+  if (i < n) amg_smooth_point(i, alpha, beta, r, dinv, d, x, start);
 }

@@ -27,10 +27,10 @@ __global__ void galerkin_kernel(long rows, const int* r_ptr, const int* r_col, c
 
 template <class T>
 __global__ void smooth_kernel(long n, T alpha, T beta, const T* __restrict__ r, const T* __restrict__ dinv, T* __restrict__ d,
-                              T* __restrict__ x, const unsigned long long* guard) {
+                              T* __restrict__ x, const unsigned long long* guard, int start) {
   if (guard && !phys::pf_cv_running(guard)) return;
   const long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x);
+  if (i < n) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x, start);
 }
 
 unsigned blocks_for(long n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
@@ -53,8 +53,8 @@ void launch_amg_galerkin(long rows, const int* r_ptr, const int* r_col, const T*
 
 template <class T>
 void launch_amg_smooth(long n, T alpha, T beta, const T* r, const T* dinv, T* d, T* x, const unsigned long long* guard,
-                       cudaStream_t st) {
-  smooth_kernel<T><<<blocks_for(n), kBlock, 0, st>>>(n, alpha, beta, r, dinv, d, x, guard);
+                       int start, cudaStream_t st) {
+  smooth_kernel<T><<<blocks_for(n), kBlock, 0, st>>>(n, alpha, beta, r, dinv, d, x, guard, start);
 }
 
 #define PF_AMG_INSTANTIATE(T)                                                                                              \
@@ -62,7 +62,7 @@ void launch_amg_smooth(long n, T alpha, T beta, const T* r, const T* dinv, T* d,
                                        const int*, T, const T*, T*, cudaStream_t);                                         \
   template void launch_amg_galerkin<T>(long, const int*, const int*, const T*, const int*, const int*, const T*, const int*, \
                                        const int*, const T*, const int*, const int*, T*, cudaStream_t);                    \
-  template void launch_amg_smooth<T>(long, T, T, const T*, const T*, T*, T*, const unsigned long long*, cudaStream_t);
+  template void launch_amg_smooth<T>(long, T, T, const T*, const T*, T*, T*, const unsigned long long*, int, cudaStream_t);
 PF_AMG_INSTANTIATE(float)
 PF_AMG_INSTANTIATE(double)
 

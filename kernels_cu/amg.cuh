@@ -13,6 +13,6 @@ void launch_amg_galerkin(long rows, const int* r_ptr, const int* r_col, const T*
                          const int* c_col, T* c_val, cudaStream_t st);
 template <class T>
 void launch_amg_smooth(long n, T alpha, T beta, const T* r, const T* dinv, T* d, T* x, const unsigned long long* guard,
-                       cudaStream_t st);
+                       int start, cudaStream_t st);
 
 }  // namespace poreflow::cu

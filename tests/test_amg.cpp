@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -395,6 +396,15 @@ TEST_CASE_TEMPLATE("amg: smooth against the double reference, and its guard", T,
       const auto before = fx.download();
       be.amg().smooth(a);
       CHECK(fx.download() == before);
+      // start: d and x poisoned, neither read
+      fd.fill(T(std::numeric_limits<double>::quiet_NaN()));
+      fx.fill(T(std::numeric_limits<double>::quiet_NaN()));
+      a.guard = nullptr;
+      a.start = 1;
+      be.amg().smooth(a);
+      for (std::size_t i = 0; i < n; ++i) wd[i] = beta * double(dinv[i]) * double(r[i]);
+      CHECK(max_rel_diff(convert<double>(fd.download()), wd, 1.0) <= tol<T>());
+      CHECK(max_rel_diff(convert<double>(fx.download()), wd, 1.0) <= tol<T>());
     }
   });
 }

@@ -48,7 +48,7 @@ class HostAmg final : public AmgImpl {
       T *d = host_ptr<T>(a.d), *x = host_ptr<T>(a.x);
       const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
 #pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(a.n))
-      for (long i = 0; i < n; ++i) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x);
+      for (long i = 0; i < n; ++i) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x, a.start);
     });
   }
 

@@ -50,7 +50,9 @@ struct AmgGalerkinArgs {
 };
 
 // smooth: for i < n, d = alpha d + beta dinv r, x += d (a step of Chebyshev's recurrence; alpha = 0
-// starts it, or is a damped Jacobi step). Nothing once the guard says stop.
+// starts it, or is a damped Jacobi step); start: d and x taken as 0 and not read (d = beta dinv r,
+// x = d: a cycle's first step, 16 bytes a point in float against a fill's 4 and 24). Nothing once the
+// guard says stop.
 struct AmgSmoothArgs {
   Precision prec = Precision::Double;
   std::size_t n = 0;
@@ -58,11 +60,12 @@ struct AmgSmoothArgs {
   const Buffer *r = nullptr, *dinv = nullptr;
   Buffer *d = nullptr, *x = nullptr;
   const Buffer* guard = nullptr;
+  int start = 0;
 
   auto kernel_args() const {
     using namespace karg;
     return std::tuple(static_cast<long>(n), Real{alpha}, Real{beta}, In<Real>{r}, In<Real>{dinv}, Out<Real>{d}, Out<Real>{x},
-                      Opt<pf_u64>{guard});
+                      Opt<pf_u64>{guard}, start);
   }
 };
 

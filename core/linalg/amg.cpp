@@ -365,8 +365,8 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
 }
 
 // Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
-// fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0 (the first
-// residual is b itself: one product saved). A 7-point level takes its steps after that in one pass
+// fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0, whatever it
+// holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point level takes its steps after that in one pass
 // each (stencil7 chebyshev), alternating between x and the level's r, which a step need not keep.
 template <class T>
 void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
@@ -389,8 +389,9 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     }
   };
   int k = 0;
-  if (from_zero) {  // d = beta D^-1 b, x = d
+  if (from_zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
     AmgSmoothArgs s;
+    s.start = 1;
     s.prec = precision_of<T>();
     s.n = x.size();
     s.dinv = &L.dinv.buffer();
@@ -439,7 +440,6 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   auto csr = be.csr();
   if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b, or smoothed when too large to invert
     if (!cinv_) {
-      x.fill(T(0));
       smooth(l, b, x, true, g);
       return;
     }
@@ -454,7 +454,6 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   }
   const Level& L = *lv_[l];
   Level& N = *lv_[l + 1];
-  x.fill(T(0));
   smooth(l, b, x, true, g);
   for (int pass = 0; pass < (c_.w_cycle && l > 0 ? 2 : 1); ++pass) {
     residual(l, b, x, L.r, g);
@@ -515,7 +514,6 @@ void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
 template <class T>
 void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
   if (lv_.size() == 1) {
-    z.fill(T(0));
     smooth(0, r, z, true, g);
     return;
   }

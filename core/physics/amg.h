@@ -66,9 +66,16 @@ PF_TEMPLATE PF_FN pf_real amg_cheb_direction(pf_real alpha, pf_real d, pf_real b
 }
 
 /* One step of the smoother at point i (Chebyshev's recurrence; Jacobi with alpha = 0):
-   d = alpha d + beta D^-1 r, x += d. */
+   d = alpha d + beta D^-1 r, x += d; start: d = beta D^-1 r, x = d. */
 PF_TEMPLATE PF_FN void amg_smooth_point(long i, pf_real alpha, pf_real beta, PF_GLOBAL const pf_real* r,
-                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* d, PF_GLOBAL pf_real* x) {
+                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* d, PF_GLOBAL pf_real* x,
+                                        int start) {
+  if (start) { /* d and x are 0: neither is read */
+    const pf_real di = beta * dinv[i] * r[i];
+    d[i] = di;
+    x[i] = di;
+    return;
+  }
   const pf_real di = amg_cheb_direction(alpha, d[i], beta, dinv[i], r[i]);
   d[i] = di;
   x[i] += di;
