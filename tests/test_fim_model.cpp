@@ -251,6 +251,10 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"pressure.amg_float=true"}).find("pressure.amg_float applies to pressure.preconditioner = amg") !=
         std::string::npos);
   CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_float=1"}).find("pressure.amg_float") != std::string::npos);
+  CHECK(refused({"pressure.amg_chebyshev=\"fourth\""}).find("pressure.amg_chebyshev applies to pressure.preconditioner = amg") !=
+        std::string::npos);
+  CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_chebyshev=\"second\""})
+            .find("pressure.amg_chebyshev = 'second' is not one of first, fourth") != std::string::npos);
   CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_across=\"all\""})
             .find("pressure.amg_across = 'all' is not one of none, additive, multiplicative, after") != std::string::npos);
   CHECK(refused({"pressure.solver=\"cg\"", "pressure.preconditioner=\"ilu0\"", "pressure.amg_across=\"after\""})

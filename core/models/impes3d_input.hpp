@@ -173,6 +173,7 @@ struct ImpesNumerics {
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
   bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
   bool amg_float = false;   // pressure.amg_float: AMG in float under a double solve (linalg::FloatPreconditioner)
+  bool amg_fourth = false;  // pressure.amg_chebyshev = "fourth": the AMG smoother's Chebyshev of the fourth kind
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

@@ -409,7 +409,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
                                                    "pressure.amg_across", "pressure.cuda_graphs",
-                                                   "pressure.amg_float"};
+                                                   "pressure.amg_float", "pressure.amg_chebyshev"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
@@ -525,6 +525,12 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.amg_float = cf.get_bool("pressure.amg_float", nm.amg_float);
   if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
+  const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");
+  if (kind != "first" && kind != "fourth")
+    cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of first, fourth");
+  nm.amg_fourth = kind == "fourth";
+  if (cf.has("pressure.amg_chebyshev") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
+    cf.fail("pressure.amg_chebyshev", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver == PressureSolver::Sor && cf.has("pressure.cuda_graphs"))
     cf.fail("pressure.cuda_graphs", "applies to pressure.solver = cg or bicgstab, not sor");
   if (nm.solver != PressureSolver::Sor)
