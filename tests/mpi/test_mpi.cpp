@@ -311,7 +311,7 @@ TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes)
 // AMG's coarse level across processes (core/linalg/amg_global.hpp): exact on its own space
 // (E = Q^T A Q with the couplings across the cut: Q E^-1 Q^T A Q y = Q y), and CG with it takes no
 // more iterations than AMG per process (multiplicative; the additive level converges)
-TEST_CASE("mpi: AMG's coarse level across processes is exact on its space and saves iterations over AMG per process") {
+TEST_CASE("mpi: AMG's coarse level across processes is exact on its space and keeps CG within an iteration of AMG per process") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
     CutProblem cut(be, c);
@@ -360,8 +360,11 @@ TEST_CASE("mpi: AMG's coarse level across processes is exact on its space and sa
       CHECK(cut.relative_residual(c, x) <= 1.01e-8);
       its[mode] = res.iterations;
     }
-    // on this small grid AMG per process loses little; the additive level may cost an iteration or two
-    if (c.size() > 1) CHECK(its[2] <= its[0]);
+    // On this small grid AMG per process loses little, so the level across processes saves no
+    // iteration as a rule: on 3 processes (serial) 13 test seeds gave the multiplicative level the
+    // same count 11 times, one fewer once and one more once (seed 3780040725: 10 against 9, at
+    // 3a4ae52 as at 0c5e197). The additive level may cost an iteration or two more.
+    if (c.size() > 1) CHECK(its[2] <= its[0] + 1);
     if (c.rank() == 0)
       MESSAGE(be.name(), ": CG + AMG on ", c.size(), " processes: ", its[0], " iterations per process, ", its[1], " additive, ",
               its[2], " multiplicative across processes");
