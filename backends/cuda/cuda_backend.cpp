@@ -138,10 +138,11 @@ class CudaBackend final : public FamilyBackend {
   }
   void end_recording(std::unique_ptr<Recording>& into) override {
     if (!recording_) throw BackendError("end_recording: no recording is under way");
-    recording_ = false;
-    ctx_.activate();
+    ctx_.activate();  // if this throws, the capture goes on and abort_recording() ends it
     cudaGraph_t g = nullptr;
-    PF_CHECK_CUDA(cudaStreamEndCapture(ctx_.stream(), &g));
+    const cudaError_t ended = cudaStreamEndCapture(ctx_.stream(), &g);
+    recording_ = false;  // the stream captures no more, whether or not a graph came out
+    if (ended != cudaSuccess) cuda_detail::throw_cuda(ended, "cudaStreamEndCapture(stream, &graph)", __FILE__, __LINE__);
     struct Release {
       cudaGraph_t g;
       ~Release() { log_release(cudaGraphDestroy(g), "cudaGraphDestroy"); }
