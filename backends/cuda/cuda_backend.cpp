@@ -142,7 +142,10 @@ class CudaBackend final : public FamilyBackend {
     cudaGraph_t g = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(ctx_.stream(), &g);
     recording_ = false;  // the stream captures no more, whether or not a graph came out
-    if (ended != cudaSuccess) cuda_detail::throw_cuda(ended, "cudaStreamEndCapture(stream, &graph)", __FILE__, __LINE__);
+    if (ended != cudaSuccess) {
+      (void)cudaGetLastError();  // the error is this call's: no later launch check may report it
+      cuda_detail::throw_cuda(ended, "cudaStreamEndCapture(stream, &graph)", __FILE__, __LINE__);
+    }
     struct Release {
       cudaGraph_t g;
       ~Release() { log_release(cudaGraphDestroy(g), "cudaGraphDestroy"); }

@@ -100,9 +100,18 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   // the finest level as CSR on the host, once: its pattern and values
   CsrPattern p0;
   std::vector<double> v0;
+  bool fusable = false;  // the finest level's steps in one pass (stencil7 chebyshev)
   if (const auto* s = dynamic_cast<const Stencil7Operator<T>*>(&A)) {
     const Stencil7Matrix<T>& m = s->matrix();
     const auto active = download_array<int>(be, *m.active, m.extent());
+    // The CSR form (and so D^-1) takes the box's cells only; the fused step goes by the mask. They
+    // agree unless the mask marks an entry outside the box's cells (a halo cell): then the steps
+    // stay apart, which keep such an entry 0.
+    std::vector<int> outside(active);
+    for (long k = 0; k < m.box.nz; ++k)
+      for (long j = 0; j < m.box.ny; ++j)
+        for (long i = 0; i < m.box.nx; ++i) outside[static_cast<std::size_t>(m.box.at(i, j, k))] = 0;
+    fusable = m.block == 1 && std::none_of(outside.begin(), outside.end(), [](int a) { return a != 0; });
     p0 = csr_pattern_of_stencil7(m.box, active);
     const auto map = stencil7_to_csr_map(m.box, active);
     const auto coef = m.coef.download();
@@ -142,7 +151,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
     const CsrPattern& pat = l < h_.levels.size() ? h_.levels[l].A : h_.coarsest;
     if (l == 0) {
       L->op = &A;
-      L->s7 = dynamic_cast<const Stencil7Operator<T>*>(&A);
+      L->s7 = fusable ? dynamic_cast<const Stencil7Operator<T>*>(&A) : nullptr;
       L->A = a0_ ? a0_.get() : &dynamic_cast<const CsrOperator<T>&>(A).matrix();
     } else {
       L->own = std::make_unique<CsrMatrix<T>>(be, pat, 1);
