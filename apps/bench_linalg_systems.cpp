@@ -635,7 +635,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   linalg::AmgConfig amg = cpr ? linalg::cpr_pressure_amg() : linalg::AmgConfig{};
   amg.degree = o.amg_degree;
   amg.coarse_degree = o.amg_coarse_degree;
-  amg.kind = o.amg_chebyshev == "fourth" ? linalg::Chebyshev::Fourth : linalg::Chebyshev::First;
+  amg.kind = *linalg::chebyshev_of(o.amg_chebyshev);  // checked by the option
   amg.fused = o.amg_fused;
   amg.upper = o.amg_upper;
   amg.w_cycle = s.key == "amg-w";

@@ -375,8 +375,9 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
 
 // Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
 // fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0, whatever it
-// holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point level takes its steps after that in one pass
-// each (stencil7 chebyshev), alternating between x and the level's r, which a step need not keep.
+// holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point
+// level takes its steps after that in one pass each (stencil7 chebyshev), alternating between x and
+// the level's r, which a step need not keep.
 template <class T>
 void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
   Level& L = *lv_[l];
@@ -397,19 +398,20 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
       rho = next;
     }
   };
+  AmgSmoothArgs s;  // the steps apart: an update after each residual (the first from b)
+  s.prec = precision_of<T>();
+  s.n = x.size();
+  s.dinv = &L.dinv.buffer();
+  s.d = &L.d.buffer();
+  s.x = &x.buffer();
+  s.guard = g.ctrl;
   int k = 0;
   if (from_zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
-    AmgSmoothArgs s;
-    s.start = 1;
-    s.prec = precision_of<T>();
-    s.n = x.size();
-    s.dinv = &L.dinv.buffer();
-    s.d = &L.d.buffer();
-    s.x = &x.buffer();
     s.r = &b.buffer();
-    s.guard = g.ctrl;
+    s.start = 1;
     coefficients(k++, s.alpha, s.beta);
     be_->amg().smooth(s);
+    s.start = 0;
   }
   if (L.s7 && c_.fused) {
     // an even number of passes x -> r -> x ... ends in x; an odd one starts from a copy in r
@@ -427,14 +429,7 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     }
     return;
   }
-  AmgSmoothArgs s;
-  s.prec = precision_of<T>();
-  s.n = x.size();
-  s.dinv = &L.dinv.buffer();
-  s.d = &L.d.buffer();
-  s.x = &x.buffer();
   s.r = &L.r.buffer();
-  s.guard = g.ctrl;
   for (; k < degree; ++k) {
     residual(l, b, x, L.r, g);
     coefficients(k, s.alpha, s.beta);

@@ -22,23 +22,19 @@
 #include "core/linalg/amg_across.hpp"
 #include "core/linalg/amg_global.hpp"
 #include "core/linalg/amg_setup.hpp"
+#include "core/linalg/chebyshev.hpp"
 #include "core/linalg/csr.hpp"
 #include "core/linalg/linear_operator.hpp"
 #include "core/linalg/stencil7.hpp"
 
 namespace poreflow::linalg {
 
-// The smoother's polynomial: Chebyshev's of the first kind over [lower hi, hi], or of the fourth
-// kind over [0, hi] (Lottes, "Optimal polynomial smoothers for multigrid V-cycles", 2023), which
-// needs no lower end and smooths more per step of the same cost.
-enum class Chebyshev { First, Fourth };
-
 struct AmgConfig {
   AmgOptions setup;            // strength, coarsest size, levels, the fallback to one level
   int degree = 3;              // Chebyshev steps before and after the coarse correction
   int coarse_degree = 0;       // the same on the levels below the finest; 0: degree
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
-  Chebyshev kind = Chebyshev::First;
+  Chebyshev kind = Chebyshev::First;  // the smoother's polynomial (core/linalg/chebyshev.hpp)
   bool fused = true;           // a 7-point finest level's steps in one pass each (stencil7 chebyshev)
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest

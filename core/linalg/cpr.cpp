@@ -2,6 +2,7 @@
 
 #include <sstream>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/base/error.hpp"
@@ -113,10 +114,9 @@ void Cpr<T>::setup(const LinearOperator<T>& A) {
     pop_ = std::make_unique<Stencil7Operator<T>>(*ps7_);
     amg_.set_ghosts(s->exchange());  // the pressure AMG's coarse level across processes
     if (famg_) {  // the float AMG's: a scalar exchange of floats over the same boxes, or none
-      auto& famg = dynamic_cast<Amg<float>&>(famg_->inner());
-      famg.set_ghosts(nullptr);
-      fghosts_ = s->exchange() ? std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float) : nullptr;
-      famg.set_ghosts(fghosts_.get());
+      auto next = s->exchange() ? std::make_unique<HaloExchange>(*s->exchange(), 1, Precision::Float) : nullptr;
+      dynamic_cast<Amg<float>&>(famg_->inner()).set_ghosts(next.get());
+      fghosts_ = std::move(next);  // the last exchange goes after the AMG stopped naming it
     }
   } else if (const auto* c = dynamic_cast<const CsrOperator<T>*>(&A)) {
     csr_ = &c->matrix();

@@ -12,6 +12,7 @@
 #include "core/kernels/impes3d.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/linalg/amg_across.hpp"
+#include "core/linalg/chebyshev.hpp"
 
 namespace poreflow {
 
@@ -173,7 +174,7 @@ struct ImpesNumerics {
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
   bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
   bool amg_float = false;   // pressure.amg_float: AMG in float under a double solve (linalg::FloatPreconditioner)
-  bool amg_fourth = false;  // pressure.amg_chebyshev = "fourth": the AMG smoother's Chebyshev of the fourth kind
+  linalg::Chebyshev amg_chebyshev = linalg::Chebyshev::First;  // pressure.amg_chebyshev: the AMG smoother's polynomial
   // pressure: red-black SOR
   double omega = 0;       // 0: chosen from the grid (docs/impes3d.md)
   // max volume error of a cell as a fraction of its pore volume; 0: 1e-7 in double, 1e-5 in float

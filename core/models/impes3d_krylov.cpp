@@ -47,7 +47,7 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
     case PressurePreconditioner::Amg: {
       linalg::AmgConfig c;
       c.across = nm.amg_across;
-      c.kind = nm.amg_fourth ? linalg::Chebyshev::Fourth : linalg::Chebyshev::First;
+      c.kind = nm.amg_chebyshev;
       // in float under a double solve when asked; a float model's AMG is float already
       if constexpr (std::is_same_v<T, double>) {
         if (nm.amg_float) {

@@ -526,9 +526,8 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");
-  if (kind != "first" && kind != "fourth")
-    cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of first, fourth");
-  nm.amg_fourth = kind == "fourth";
+  if (const auto k = linalg::chebyshev_of(kind)) nm.amg_chebyshev = *k;
+  else cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of " + linalg::kChebyshevNames);
   if (cf.has("pressure.amg_chebyshev") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_chebyshev", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver == PressureSolver::Sor && cf.has("pressure.cuda_graphs"))
