@@ -208,7 +208,7 @@ TEST_CASE("amg setup: the same hierarchy, bit for bit, with any thread count") {
   CHECK(ac1 == ac3);
 }
 
-TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked") {
+TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked; empty rows are one level") {
   CsrPattern d;
   d.rows = d.cols = 3000;
   for (std::size_t i = 0; i < d.rows; ++i) {
@@ -223,6 +223,15 @@ TEST_CASE("amg setup: a matrix without strong connections is refused by name, or
   const auto h = amg_setup(d, v, o);
   CHECK(h.levels.empty());
   CHECK(h.coarsest.rows == 3000);
+  // rows without entries (a process that holds no active cell): nothing to coarsen, one level,
+  // and no error without the fallback
+  CsrPattern e;
+  e.rows = e.cols = 3000;
+  e.ptr.assign(e.rows + 1, 0);
+  o.fallback = false;
+  const auto he = amg_setup(e, {}, o);
+  CHECK(he.levels.empty());
+  CHECK(he.coarsest.rows == 3000);
 }
 
 TEST_CASE("amg setup: the coarsest level's inverse, and a singular one named") {

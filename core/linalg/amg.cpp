@@ -514,14 +514,20 @@ void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
   across_->apply_add(t1_, z, g);
 }
 
-// this process's hierarchy: the cycle, or the smoother alone for one level (the fallback)
+// this process's hierarchy: the cycle, or the smoother alone for one level (the fallback, or a
+// matrix with nothing to coarsen). Across processes the finest level's products exchange ghosts
+// with the neighbours, so every process must make as many as a cycle does (smoothing, a residual,
+// smoothing), whatever its depth: one level then smooths twice, its residual unused.
 template <class T>
 void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
-  if (lv_.size() == 1) {
-    smooth(0, r, z, true, g);
+  if (lv_.size() > 1) {
+    cycle(0, r, z, g);
     return;
   }
-  cycle(0, r, z, g);
+  smooth(0, r, z, true, g);
+  if (comm_.single()) return;
+  residual(0, r, z, lv_[0]->r, g);
+  smooth(0, r, z, false, g);
 }
 
 template <class T>

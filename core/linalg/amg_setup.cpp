@@ -263,7 +263,9 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     const auto strong = strong_entries(A, a, L.diag_pos, eps);
     const std::size_t nc = aggregate(A, a, strong, L.agg);
     if (nc == 0 || nc >= A.rows || (level > 0 && double(nc) > 0.9 * double(A.rows))) {
-      if (level == 0 && !o.fallback) {
+      // a matrix of empty rows (a process of a decomposed grid that holds no active cell) has no
+      // unknown to coarsen: one level, which leaves its vectors 0
+      if (level == 0 && !o.fallback && A.nnz() > 0) {
         std::ostringstream m;
         m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
           << (nc == 0 ? "no row has a strong neighbour" : "its aggregates are as many as its rows") << " at strength threshold "

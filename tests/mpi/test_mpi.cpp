@@ -331,6 +331,49 @@ TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes)
   });
 }
 
+// AMG per process where the processes' hierarchies differ in depth: the active cells are one
+// column of 211 (several levels on its process) and one of 60 (fewer rows than a coarsest level:
+// one level, the smoother alone), the other processes hold none. Every process's finest level
+// exchanges its ghosts as often as the others' in one application, or the exchanges would pair
+// with the wrong partner's (or hang: before this was kept, the one-level process smoothed alone and
+// its neighbours waited). A process without active cells has nothing to coarsen: one level, no error.
+TEST_CASE("mpi: AMG per process converges where the processes' hierarchies differ in depth") {
+  for_each_backend([](Backend& be) {
+    const Communicator& c = world(be);
+    GlobalProblem p = make_global_problem(6, 5, 211, 0, 1.0);
+    for (long k = 0; k < p.gz; ++k)
+      for (long j = 0; j < p.gy; ++j)
+        for (long i = 0; i < p.gx; ++i) {
+          const auto g = static_cast<std::size_t>(p.at(i, j, k));
+          p.active[g] = (i == 0 && j == 0) || (i == p.gx - 1 && j == p.gy - 1 && k < 60);
+          if (!p.active[g]) p.b[g] = 0;
+        }
+    const Decomposition d = decompose(p.gx, p.gy, p.gz, c.size(), p.active);
+    const LocalRows rows = local_rows(p, d.box(c.rank()), 1);
+    HaloExchange ex(c, d, be, rows.box, Precision::Double);
+    LocalSystem loc(be, rows, &ex);
+    for (int variant = 0; variant < 4; ++variant) {
+      AmgConfig per;  // per process, fused and apart; with the level across processes
+      const AmgAcross across[4] = {AmgAcross::None, AmgAcross::None, AmgAcross::Additive, AmgAcross::Multiplicative};
+      per.across = across[variant];
+      per.fused = variant != 1;
+      Amg<double> amg(per, c);
+      amg.update(loc.op);
+      KrylovOptions o;
+      o.tolerance = 1e-8;
+      o.max_iterations = 300;
+      Field<double> x(be, loc.op.size());
+      x.fill(0.0);
+      const KrylovResult res = KrylovSolver<double>(loc.op, o, c).solve(loc.b, x, amg);
+      CAPTURE(amg.describe());
+      CHECK(res.converged);
+      if (variant == 0)
+        MESSAGE(be.name(), " process ", c.rank(), " of ", c.size(), ": ", d.active[static_cast<std::size_t>(c.rank())],
+                " rows, ", amg.describe(), "; CG ", res.iterations, " iterations");
+    }
+  });
+}
+
 // AMG's coarse level across processes (core/linalg/amg_global.hpp): exact on its own space
 // (E = Q^T A Q with the couplings across the cut: Q E^-1 Q^T A Q y = Q y), and CG with it takes no
 // more iterations than AMG per process (multiplicative; the additive level converges)
