@@ -68,8 +68,16 @@ first_step = 1
 last_step = 5
 )";
 
-Fluids3DConfig config(const std::vector<std::string>& sets) {
+// The case for the processes of c: from 5 processes on, the grid grows to 6 layers a process
+// (slabs of 4 to 6 layers at even cuts: advect's trace of about 2 cells fits in a neighbour's) and
+// dt shrinks with its cells, so a step traces as many cells as on the 26-cell grid.
+Fluids3DConfig config(const Communicator& c, const std::vector<std::string>& sets) {
   auto cf = io::CaseFile::parse(kCase, "mpi-test");
+  const int n = std::max(26, 6 * c.size());
+  if (n > 26) {
+    cf.set("grid.n=" + std::to_string(n));
+    cf.set("time.dt=" + std::to_string(0.04 * 26 / n));
+  }
   for (const auto& s : sets) cf.set(s);
   return read_fluids3d_config(cf);
 }
@@ -108,7 +116,7 @@ double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
 TEST_CASE("mpi: fluids3d cut into slabs matches the one-process run to rounding, sweep for sweep") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
-    const Fluids3DConfig cfg = config({});
+    const Fluids3DConfig cfg = config(c, {});
     const Outcome one = run(be, cfg, self_communicator());
     const Outcome all = run(be, cfg, c);
     if (c.size() > 1) CHECK(all.exchanges > 0);
@@ -145,7 +153,7 @@ TEST_CASE("mpi: a fluids3d trace longer than a slab keeps of its neighbours stop
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
     if (c.size() == 1) return;  // one process keeps no neighbours' layers
-    const Fluids3DConfig cfg = config({"solver.trace_layers=2", "sources[1].force=[0.0, 0.0, 400.0]"});
+    const Fluids3DConfig cfg = config(c, {"solver.trace_layers=2", "sources[1].force=[0.0, 0.0, 400.0]"});
     Fluids3D<double> m(be, cfg, c);
     OutputOptions off;
     off.enabled = false;
@@ -156,7 +164,7 @@ TEST_CASE("mpi: a fluids3d trace longer than a slab keeps of its neighbours stop
 TEST_CASE("mpi: a fluids3d run restarted from its processes' states ends bit for bit as one that never stopped") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
-    const Fluids3DConfig cfg = config({"time.steps=5"});
+    const Fluids3DConfig cfg = config(c, {"time.steps=5"});
     Fluids3D<double> whole(be, cfg, c);
     OutputOptions off;
     off.enabled = false;
@@ -181,7 +189,7 @@ TEST_CASE("mpi: a fluids3d run restarted from its processes' states ends bit for
 TEST_CASE("mpi: fluids3d's PNG maps gather their two centre planes alone, equal to the whole field's") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
-    Fluids3DConfig cfg = config({});
+    Fluids3DConfig cfg = config(c, {});
     cfg.steps = 3;
     Fluids3D<double> m(be, cfg, c);
     while (m.steps() < cfg.steps) m.step(m.end_time());
@@ -213,7 +221,7 @@ TEST_CASE("mpi: fluids3d refuses more processes than its grid has pairs of layer
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
     if (c.size() < 3) return;
-    Fluids3DConfig cfg = config({});
+    Fluids3DConfig cfg = config(c, {});
     cfg.n = 5;
     cfg.sources.clear();
     CHECK_THROWS_WITH_AS(Fluids3D<double>(be, cfg, c), doctest::Contains("5 layers does not split into"), ConfigError);
@@ -226,7 +234,7 @@ TEST_CASE("mpi: fluids3d refuses more processes than its grid has pairs of layer
 TEST_CASE("mpi: fluids3d's snapshot pieces are the slabs with the layer above, tied by a .pvti") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
-    const Fluids3DConfig cfg = config({"time.steps=2"});
+    const Fluids3DConfig cfg = config(c, {"time.steps=2"});
     const Outcome one = run(be, cfg, self_communicator());
     const Outcome all = run(be, cfg, c);
     const ImagePiece& p = all.piece;
