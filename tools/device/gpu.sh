@@ -48,6 +48,15 @@ MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/
          /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS -x PYTHONHOME
          -x PMIX_MCA_pcompress_base_silence_warning
          -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
+# The MPI stages' backend: cuda (a GPU a process) or omp (the CPU). mpi_cmd PROCS [THREADS] fills
+# MPI_CMD: orterun for PROCS processes of THREADS OpenMP threads each (by default MPI_THREADS, or
+# the cores shared out); a run list's last field, where given, is its THREADS
+MPI_BACKEND=${MPI_BACKEND:-cuda}
+mpi_cmd() {
+  local t=${2:-${MPI_THREADS:-$(( $(nproc) / $1 ))}}
+  [ "$t" -ge 1 ] || t=1
+  MPI_CMD=("${MPI_RUN[@]:0:2}" "OMP_NUM_THREADS=$t" "${MPI_RUN[@]:2}" -x OMP_NUM_THREADS -np "$1")
+}
 
 run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIMEOUT bounds each
   local name=$1
@@ -273,47 +282,55 @@ for s in "${stages[@]}"; do
       run build_mpi cmake --build "$BUILD" --parallel --target poreflow poreflow_tests poreflow_mpi_tests || break
       run info "$PF" info
       ;;
-    mpi)  # after mpi-build: the MPI tests on each of MPI_RANKS (2) processes on cuda and NVIDIA's OpenCL, and
-          # bench linalg-ranks on 1 and each of MPI_RANKS processes (MPI_SIZES systems, MPI_SOLVERS solvers)
+    mpi)  # after mpi-build: the MPI tests on each of MPI_RANKS (2) processes on MPI_TEST_BACKENDS (cuda and
+          # NVIDIA's OpenCL), and bench linalg-ranks on 1 and each of MPI_RANKS processes on MPI_BACKEND (MPI_SIZES
+          # systems, MPI_SOLVERS solvers)
       [ "${MPI_TESTS:-1}" = 1 ] && for n in ${MPI_RANKS:-2}; do
-        run mpi_tests_$n "${MPI_RUN[@]}" -np "$n" "$BUILD/tests/poreflow_mpi_tests" --pf-backend=cuda,opencl --pf-cl-platform=NVIDIA
+        mpi_cmd "$n"
+        run mpi_tests_$n "${MPI_CMD[@]}" "$BUILD/tests/poreflow_mpi_tests" --pf-backend="${MPI_TEST_BACKENDS:-cuda,opencl}" \
+          --pf-cl-platform=NVIDIA
       done
       [ "${MPI_BENCH:-1}" = 1 ] && for p in 1 ${MPI_RANKS:-2}; do
-        run bench_linalg_ranks_$p "${MPI_RUN[@]}" -np "$p" "$PF" bench linalg-ranks --backends cuda \
+        mpi_cmd "$p"
+        run bench_linalg_ranks_$p "${MPI_CMD[@]}" "$PF" bench linalg-ranks --backends "$MPI_BACKEND" \
           --sizes "${MPI_SIZES:-poisson256,spe10}" --solvers "${MPI_SOLVERS:-jacobi,ilu0,amg-local,amg}" --solves 3 \
           --json "$OUT/linalg_ranks_np$p.json"
       done
       ;;
     mpi-fim)  # after mpi-build: the SPE10-shaped deck tiled TILES times along y (tools/device/spe10_scaled.py; FIM_DAYS
-              # days, 500 by default), fully implicit, cuda; one run per FIM_RUNS line ("name|processes|tiles|--set
-              # ... options", the options optional)
+              # days, 500 by default; its top FIM_LAYERS layers, 85 by default), fully implicit, on MPI_BACKEND;
+              # one run per FIM_RUNS line
+              # ("name|processes|tiles|--set ... options|threads", the last two optional)
       [ -f validation/decks/spe10/PORO.INC ] || run gen_spe10 validation/gen_spe10.sh "$PF" || break
-      while IFS='|' read -r name procs tiles opts; do
+      while IFS='|' read -r name procs tiles opts threads; do
         [ -n "$name" ] || continue
-        d=$ROOT/fim-decks/T${tiles}_${FIM_DAYS:-500}d  # the days in the name: a warm machine keeps the decks
+        mpi_cmd "$procs" "$threads"
+        d=$ROOT/fim-decks/T${tiles}_${FIM_DAYS:-500}d_${FIM_LAYERS:-85}l  # a warm machine keeps the decks
         [ -f "$d/SPE10_T$tiles.DATA" ] || run gen_spe10_T$tiles env -u PYTHONHOME python3 tools/device/spe10_scaled.py \
-          "$tiles" "${FIM_DAYS:-500}" "$d" < /dev/null || continue
+          "$tiles" "${FIM_DAYS:-500}" "$d" "${FIM_LAYERS:-85}" < /dev/null || continue
         # shellcheck disable=SC2086
-        STAGE_TIMEOUT=${FIM_TIMEOUT:-300} run "fim_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run "$d/SPE10_T$tiles.DATA" \
-          --backend cuda -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false $opts < /dev/null
+        STAGE_TIMEOUT=${FIM_TIMEOUT:-300} run "fim_${name}" "${MPI_CMD[@]}" "$PF" run "$d/SPE10_T$tiles.DATA" \
+          --backend "$MPI_BACKEND" -o "$ROOT/fim-runs/$name" --set output.vtk=false --set output.png=false $opts < /dev/null
       done <<< "${FIM_RUNS:-}"
       ;;
-    mpi-impes)  # after mpi-build: impes3d case 1 cut between GPUs on cuda, one run per IMPES_RUNS line
-                # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
-      while IFS='|' read -r name procs opts; do
+    mpi-impes)  # after mpi-build: impes3d case 1 cut between processes on MPI_BACKEND, one run per IMPES_RUNS line
+                # ("name|processes|--set ... options|threads", threads optional); the logs are the record (docs/mpi.md)
+      while IFS='|' read -r name procs opts threads; do
         [ -n "$name" ] || continue
+        mpi_cmd "$procs" "$threads"
         # shellcheck disable=SC2086
-        STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/impes_case1.toml \
-          --backend cuda --no-output $opts < /dev/null  # orterun would read the list's other lines
+        STAGE_TIMEOUT=${IMPES_TIMEOUT:-240} run "impes_${name}" "${MPI_CMD[@]}" "$PF" run cases/impes_case1.toml \
+          --backend "$MPI_BACKEND" --no-output $opts < /dev/null  # orterun would read the list's other lines
       done <<< "${IMPES_RUNS:-}"
       ;;
-    mpi-fluids)  # after mpi-build: fluids3d cut into slabs between GPUs on cuda, one run per FLUIDS_RUNS line
-                 # ("name|processes|--set ... options"); the logs are the record (docs/mpi.md)
-      while IFS='|' read -r name procs opts; do
+    mpi-fluids)  # after mpi-build: fluids3d cut into slabs between processes on MPI_BACKEND, one run per FLUIDS_RUNS
+                 # line ("name|processes|--set ... options|threads", threads optional); the logs are the record (docs/mpi.md)
+      while IFS='|' read -r name procs opts threads; do
         [ -n "$name" ] || continue
+        mpi_cmd "$procs" "$threads"
         # shellcheck disable=SC2086
-        STAGE_TIMEOUT=${FLUIDS_TIMEOUT:-240} run "fluids_${name}" "${MPI_RUN[@]}" -np "$procs" "$PF" run cases/fluids3d.toml \
-          --backend cuda --no-output $opts < /dev/null
+        STAGE_TIMEOUT=${FLUIDS_TIMEOUT:-240} run "fluids_${name}" "${MPI_CMD[@]}" "$PF" run cases/fluids3d.toml \
+          --backend "$MPI_BACKEND" --no-output $opts < /dev/null
       done <<< "${FLUIDS_RUNS:-}"
       ;;
     cmd:*)
