@@ -208,7 +208,7 @@ TEST_CASE("amg setup: the same hierarchy, bit for bit, with any thread count") {
   CHECK(ac1 == ac3);
 }
 
-TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked; empty rows are one level") {
+TEST_CASE("amg setup: a matrix without strong connections is refused by name, or kept as one level when asked or when its rows with entries are few") {
   CsrPattern d;
   d.rows = d.cols = 3000;
   for (std::size_t i = 0; i < d.rows; ++i) {
@@ -223,15 +223,31 @@ TEST_CASE("amg setup: a matrix without strong connections is refused by name, or
   const auto h = amg_setup(d, v, o);
   CHECK(h.levels.empty());
   CHECK(h.coarsest.rows == 3000);
-  // rows without entries (a process that holds no active cell): nothing to coarsen, one level,
-  // and no error without the fallback
-  CsrPattern e;
-  e.rows = e.cols = 3000;
-  e.ptr.assign(e.rows + 1, 0);
+  // rows without entries (a process that holds no active cell), or no more rows with entries
+  // than a coarsest level's: nothing worth coarsening, one level, and no error without the fallback
   o.fallback = false;
-  const auto he = amg_setup(e, {}, o);
-  CHECK(he.levels.empty());
-  CHECK(he.coarsest.rows == 3000);
+  for (std::size_t unknowns : {std::size_t(0), o.coarse_size}) {
+    CAPTURE(unknowns);
+    CsrPattern e;
+    e.rows = e.cols = 3000;
+    e.ptr.assign(1, 0);
+    for (std::size_t i = 0; i < e.rows; ++i) {
+      if (i % 5 == 0 && i / 5 < unknowns) e.col.push_back(int(i));  // an isolated cell: its diagonal alone
+      e.ptr.push_back(int(e.col.size()));
+    }
+    const auto he = amg_setup(e, std::vector<double>(e.col.size(), 2.0), o);
+    CHECK(he.levels.empty());
+    CHECK(he.coarsest.rows == 3000);
+  }
+  // one more is refused as the whole diagonal matrix is
+  CsrPattern f;
+  f.rows = f.cols = 3000;
+  f.ptr.assign(1, 0);
+  for (std::size_t i = 0; i < f.rows; ++i) {
+    if (i % 5 == 0 && i / 5 <= o.coarse_size) f.col.push_back(int(i));
+    f.ptr.push_back(int(f.col.size()));
+  }
+  CHECK_THROWS_WITH_AS(amg_setup(f, std::vector<double>(f.col.size(), 2.0), o), doctest::Contains("AMG cannot coarsen"), ConfigError);
 }
 
 TEST_CASE("amg setup: the coarsest level's inverse, and a singular one named") {

@@ -205,6 +205,13 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   // the coarse level across processes: a decomposed 7-point operator (every process has one alike)
   const auto* s7 = dynamic_cast<const Stencil7Operator<T>*>(&A);
   const HaloExchange* ex = ghosts_ ? ghosts_ : s7 ? s7->exchange() : nullptr;
+  // a process of one level makes a cycle's finest-level exchanges where another's hierarchy is
+  // deeper and that level's products exchange (local(); every process sets up together)
+  match_depth_ = false;
+  if (!comm_.single()) {
+    const bool exchanges = s7 && s7->exchange();
+    match_depth_ = comm_.max(exchanges && lv_.size() > 1 ? 1.0 : 0.0) > 0 && lv_.size() == 1 && exchanges;
+  }
   if (!comm_.single() && c_.across != AmgAcross::None && s7 && ex) {
     across_ = std::make_unique<AmgGlobalCoarse<T>>(comm_, s7->matrix(), *ex, h_, c_.across_rows);
     // multiplicative takes the residual across the cut: an operator without an exchange of its own
@@ -340,7 +347,7 @@ void Amg<T>::refresh() {
   comm_.max(std::span<double>(all));
   if (failed) std::rethrow_exception(failed);
   for (std::size_t l = 0; l < lv_.size(); ++l) {
-    bounds_[l] = all[l];
+    bounds_[l] = all[l] > 0 ? all[l] : 1.0;  // 0: no process has a row there (nothing to smooth)
     if (!std::isfinite(bounds_[l]))
       throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
     lv_[l]->hi = c_.upper * bounds_[l];
@@ -517,7 +524,8 @@ void Amg<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
 // this process's hierarchy: the cycle, or the smoother alone for one level (the fallback, or a
 // matrix with nothing to coarsen). Across processes the finest level's products exchange ghosts
 // with the neighbours, so every process must make as many as a cycle does (smoothing, a residual,
-// smoothing), whatever its depth: one level then smooths twice, its residual unused.
+// smoothing), whatever its depth: where another process cycles, one level smooths twice, its
+// residual unused (match_depth_).
 template <class T>
 void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
   if (lv_.size() > 1) {
@@ -525,7 +533,7 @@ void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
     return;
   }
   smooth(0, r, z, true, g);
-  if (comm_.single()) return;
+  if (!match_depth_) return;
   residual(0, r, z, lv_[0]->r, g);
   smooth(0, r, z, false, g);
 }

@@ -97,6 +97,7 @@ class Amg final : public Preconditioner<T> {
   const HaloExchange* ghosts_ = nullptr;
   std::unique_ptr<AmgGlobalCoarse<T>> across_;
   bool multiplicative_ = false;
+  bool match_depth_ = false;  // one level here, a deeper one elsewhere, and the finest level exchanges
   const LinearOperator<T>* across_op_ = nullptr;     // its residual's operator: A, or global_op_
   std::unique_ptr<HaloExchange> scalar_ex_;          // CPR's pressure block: the system's boxes, a value a cell
   std::unique_ptr<Stencil7Operator<T>> global_op_;

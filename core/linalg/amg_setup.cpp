@@ -263,9 +263,11 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
     const auto strong = strong_entries(A, a, L.diag_pos, eps);
     const std::size_t nc = aggregate(A, a, strong, L.agg);
     if (nc == 0 || nc >= A.rows || (level > 0 && double(nc) > 0.9 * double(A.rows))) {
-      // a matrix of empty rows (a process of a decomposed grid that holds no active cell) has no
-      // unknown to coarsen: one level, which leaves its vectors 0
-      if (level == 0 && !o.fallback && A.nnz() > 0) {
+      // a process of a decomposed grid whose box holds no active cell, or no more than a coarsest
+      // level's (its other rows empty), has no unknowns worth coarsening: one level, no error
+      std::size_t unknowns = 0;
+      for (std::size_t i = 0; i < A.rows; ++i) unknowns += A.ptr[i + 1] > A.ptr[i];
+      if (level == 0 && !o.fallback && unknowns > o.coarse_size) {
         std::ostringstream m;
         m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
           << (nc == 0 ? "no row has a strong neighbour" : "its aggregates are as many as its rows") << " at strength threshold "

@@ -331,12 +331,14 @@ TEST_CASE("mpi: CG with ILU0 and AMG per process (block Jacobi across processes)
   });
 }
 
-// AMG per process where the processes' hierarchies differ in depth: the active cells are one
-// column of 211 (several levels on its process) and one of 60 (fewer rows than a coarsest level:
-// one level, the smoother alone), the other processes hold none. Every process's finest level
-// exchanges its ghosts as often as the others' in one application, or the exchanges would pair
-// with the wrong partner's (or hang: before this was kept, the one-level process smoothed alone and
-// its neighbours waited). A process without active cells has nothing to coarsen: one level, no error.
+// AMG per process where the processes' hierarchies differ in depth. The active cells are one
+// column of 211 and one of 60; a level counts its box's rows, the empty ones too. With the default
+// coarsest size the boxes holding a column take two levels and, from 3 processes on, those holding
+// none one level (nothing to coarsen, and no error). With a coarsest of 5 000 rows the 211-cell
+// column's box (4 473 rows or fewer from 2 processes on) keeps one level with its unknowns beside
+// the 60-cell column's two. Every process's finest level must exchange its ghosts as often as the
+// others' in an application, or the exchanges pair with the wrong partner's (before this was
+// kept, a one-level process smoothed alone, and its neighbours waited: the test hung).
 TEST_CASE("mpi: AMG per process converges where the processes' hierarchies differ in depth") {
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
@@ -352,13 +354,18 @@ TEST_CASE("mpi: AMG per process converges where the processes' hierarchies diffe
     const LocalRows rows = local_rows(p, d.box(c.rank()), 1);
     HaloExchange ex(c, d, be, rows.box, Precision::Double);
     LocalSystem loc(be, rows, &ex);
-    for (int variant = 0; variant < 4; ++variant) {
-      AmgConfig per;  // per process, fused and apart; with the level across processes
-      const AmgAcross across[4] = {AmgAcross::None, AmgAcross::None, AmgAcross::Additive, AmgAcross::Multiplicative};
+    for (int variant = 0; variant < 5; ++variant) {
+      AmgConfig per;  // per process, fused and apart; with the level across processes; a coarsest of 5 000
+      const AmgAcross across[5] = {AmgAcross::None, AmgAcross::None, AmgAcross::Additive, AmgAcross::Multiplicative,
+                                   AmgAcross::None};
       per.across = across[variant];
       per.fused = variant != 1;
+      if (variant == 4) per.setup.coarse_size = 5000;
       Amg<double> amg(per, c);
       amg.update(loc.op);
+      CAPTURE(variant);
+      const double depth = double(amg.levels());
+      if (c.size() >= (variant == 4 ? 2 : 3)) CHECK(c.max(depth) > c.min(depth));  // the case this tests
       KrylovOptions o;
       o.tolerance = 1e-8;
       o.max_iterations = 300;

@@ -239,7 +239,7 @@ TEST_CASE("mpi: impes3d with red-black SOR matches the one-process run to roundi
 
 namespace {
 
-// active cells only in the first three columns of a 9 x 1 x 3 grid (wider from 7 processes on: a
+// active cells only in the first three columns of a 9 x 1 x 3 grid (wider from 8 processes on: a
 // column a process past the first), a well across all three: the cut cannot fall between them, and
 // the processes past the first hold inactive cells only
 Impes3DConfig no_active_case(Backend& be, const std::string& text, std::vector<std::string> sets) {
@@ -273,8 +273,8 @@ Impes3DConfig no_active_case(Backend& be, const std::string& text, std::vector<s
 // A decomposed run saves its processes' states (through a file of each process's where checkpoints
 // are built in) once half its time has passed, and runs on to the end; a new model loads the states
 // and runs to the end too: bit for bit the first (the same processes, the same cut). The first run
-// stands for the one that never stopped (one run fewer); that saving leaves a model's state as it
-// was, tests/test_checkpoint.cpp checks against a run that never saved.
+// stands for the one that never stopped (one run fewer): saving only reads a model's state
+// (state().save is a const member).
 void check_restart(Backend& be, const Impes3DConfig& cfg) {
   const Communicator& c = world(be);
   auto until = [](Impes3D<double>& m, double t) {

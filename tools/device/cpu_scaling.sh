@@ -4,12 +4,13 @@
 # and its own share of the grid; strong runs share the machine's cores out among the processes.
 #   tools/device/cpu_scaling.sh PART [gpu.sh stages before it]
 # PART: tests (the MPI tests on 4 and 8 processes, serial and omp), impes, fluids, fim-weak,
-# fim-strong. One device call takes one or two parts (each fits in its 600 s). The logs' names are
-# the run lists' (tools/device/mpi_*_json.py read them).
+# fim-strong. One device call takes one or two parts (each fits in its 600 s), each with its own
+# OUT (gpu.sh packs one results.tar.gz an OUT; fim-weak and fim-strong both name a run t1_np1).
+# The logs' names are the run lists' (tools/device/mpi_*_json.py read them).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-part=$1
-shift
+part=${1:-}
+[ $# -gt 0 ] && shift
 export MPI_BACKEND=omp MPI_BENCH=0
 P=(1 2 4 8)
 runs=""

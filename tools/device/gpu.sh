@@ -49,11 +49,17 @@ MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/
          -x PMIX_MCA_pcompress_base_silence_warning
          -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
 # The MPI stages' backend: cuda (a GPU a process) or omp (the CPU). mpi_cmd PROCS [THREADS] fills
-# MPI_CMD: orterun for PROCS processes of THREADS OpenMP threads each (by default MPI_THREADS, or
-# the cores shared out); a run list's last field, where given, is its THREADS
+# MPI_CMD: orterun for PROCS processes; on omp of THREADS OpenMP threads each (by default
+# MPI_THREADS, or the cores shared out; a run list's last field, where given, is its THREADS). On
+# cuda the processes keep OpenMP's default unless THREADS or MPI_THREADS is given.
 MPI_BACKEND=${MPI_BACKEND:-cuda}
 mpi_cmd() {
-  local t=${2:-${MPI_THREADS:-$(( $(nproc) / $1 ))}}
+  local t=${2:-${MPI_THREADS:-}}
+  if [ -z "$t" ] && [ "$MPI_BACKEND" = cuda ]; then
+    MPI_CMD=("${MPI_RUN[@]}" -np "$1")
+    return
+  fi
+  [ -n "$t" ] || t=$(( $(nproc) / $1 ))
   [ "$t" -ge 1 ] || t=1
   MPI_CMD=("${MPI_RUN[@]:0:2}" "OMP_NUM_THREADS=$t" "${MPI_RUN[@]:2}" -x OMP_NUM_THREADS -np "$1")
 }
