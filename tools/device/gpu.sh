@@ -131,7 +131,8 @@ for s in "${stages[@]}"; do
       run configure cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=/opt/kit/usr \
         -DCMAKE_CXX_FLAGS=-I/opt/kit/usr/include -DCMAKE_CUDA_ARCHITECTURES=90 -DPOREFLOW_TEST_CL_PLATFORM=NVIDIA \
         -DPOREFLOW_WITH_CUDA=ON -DPOREFLOW_WITH_OPENCL=ON
-      run build cmake --build "$BUILD" --parallel --target poreflow poreflow_tests || break
+      # BUILD_TARGETS=poreflow for a call that runs no test
+      run build cmake --build "$BUILD" --parallel --target ${BUILD_TARGETS:-poreflow poreflow_tests} || break
       run info "$PF" info
       ;;
     test)
@@ -200,9 +201,11 @@ for s in "${stages[@]}"; do
           rm -rf "$ROOT/deck-runs/${name}_$b"
           if [ $b = flow ]; then
             mkdir -p "$ROOT/deck-runs/${name}_flow"
-            run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" --output-dir="$ROOT/deck-runs/${name}_flow" --linear-solver=cpr \
-              --threads-per-process=1
-            rm -f "$ROOT/deck-runs/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,INFOSTEP,RFT}
+            # FLOW_ARGS: settings beyond the anchor's (SPE10 needs --linear-solver-max-iter: docs/fim.md);
+            # FLOW_TIMEOUT bounds the run; its INFOSTEP (a line a step: day, time, iterations) is kept
+            STAGE_TIMEOUT=${FLOW_TIMEOUT:-${STAGE_TIMEOUT:-3600}} run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" \
+              --output-dir="$ROOT/deck-runs/${name}_flow" --linear-solver=cpr --threads-per-process=1 ${FLOW_ARGS:-}
+            rm -f "$ROOT/deck-runs/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,RFT}
           else
             run deck_${name}_$b "$PF" run "$deck" --backend $b --cl-platform NVIDIA --threads $threads -o "$ROOT/deck-runs/${name}_$b" \
               --set output.vtk=false --set output.png=false
