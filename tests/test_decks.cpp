@@ -150,18 +150,30 @@ Series read_series(const std::filesystem::path& file) {
 // The totals of the summary file (opm-common's, from the rates of every step it was handed) equal
 // the CSV's at the same report times and, at the end, the run's final statistics (impes3d's, from
 // the rates it added to the cells' masses): FOPT, FWPT, FWIT and each well's WOPT, WWPT, WWIT. The
-// summary stores floats: equal to their rounding. Every CSV row after `after` has its summary row.
+// summary stores floats: equal to their rounding. Every CSV row after `after` has its summary
+// report step. Between reports the file holds every time step (ministeps, as OPM Flow writes them):
+// `steps` of them in all, at increasing times, with totals that never decrease.
 void check_totals(const std::filesystem::path& smspec, const std::filesystem::path& csv, const std::map<std::string, double>& stats,
-                  double after = 0) {
+                  long steps, double after = 0) {
   CAPTURE(smspec.string());
   const Opm::EclIO::ESmry smry(smspec.string());
+  {
+    const auto& all = smry.get("TIME");
+    CHECK(long(all.size()) == steps);
+    for (const char* k : {"TIME", "FOPT", "FWPT", "FWIT"}) {
+      CAPTURE(k);
+      const auto& v = smry.get(k);
+      for (std::size_t i = 1; i < v.size(); ++i) REQUIRE(v[i] >= v[i - 1]);
+    }
+    for (std::size_t i = 1; i < all.size(); ++i) REQUIRE(all[i] > all[i - 1]);
+  }
   const Series series = read_series(csv);
   std::vector<std::string> keys = {"FOPT", "FWPT", "FWIT"};
   for (const auto& n : series.names)
     for (const char* v : {"WOPT:", "WWPT:", "WWIT:"})
       if (n.rfind(v, 0) == 0) keys.push_back(n);
   REQUIRE(keys.size() > 3);
-  const auto& time = smry.get("TIME");
+  const auto time = smry.get_at_rstep("TIME");
   std::size_t row = 0, matched = 0;
   for (std::size_t i = 0; i < time.size(); ++i) {
     while (row < series.rows.size() && series.at(row, "TIME") < double(time[i]) - 1e-4) ++row;
@@ -172,17 +184,17 @@ void check_totals(const std::filesystem::path& smspec, const std::filesystem::pa
       CAPTURE(k);
       CAPTURE(time[i]);
       REQUIRE_MESSAGE(smry.hasKey(k), "the deck's SUMMARY section lacks " << k);
-      CHECK(double(smry.get(k)[i]) == doctest::Approx(series.at(row, k)).epsilon(1e-6));
+      CHECK(double(smry.get_at_rstep(k)[i]) == doctest::Approx(series.at(row, k)).epsilon(1e-6));
     }
   }
   std::size_t expected = 0;
   for (std::size_t r = 0; r < series.rows.size(); ++r) expected += series.at(r, "TIME") > after + 1e-9;
   CHECK(matched == expected);
   REQUIRE(!time.empty());
-  const std::size_t last = time.size() - 1;
-  CHECK(double(smry.get("FOPT")[last]) == doctest::Approx(stats.at("oil_produced_sm3")).epsilon(1e-6));
-  CHECK(double(smry.get("FWPT")[last]) == doctest::Approx(stats.at("water_produced_sm3")).epsilon(1e-6));
-  CHECK(double(smry.get("FWIT")[last]) == doctest::Approx(stats.at("water_injected_sm3")).epsilon(1e-6));
+  CHECK(smry.get("TIME").back() == time.back());  // the last step is a report
+  CHECK(double(smry.get("FOPT").back()) == doctest::Approx(stats.at("oil_produced_sm3")).epsilon(1e-6));
+  CHECK(double(smry.get("FWPT").back()) == doctest::Approx(stats.at("water_produced_sm3")).epsilon(1e-6));
+  CHECK(double(smry.get("FWIT").back()) == doctest::Approx(stats.at("water_injected_sm3")).epsilon(1e-6));
 }
 
 // the number of steps a run of `deck` has taken when its time first passes t
@@ -445,11 +457,14 @@ TEST_CASE("decks: output.series_every writes every N-th report and the last, as 
     REQUIRE(got.size() == 5);
     for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == rows[std::vector<std::size_t>{0, 1, 5, 9, 11}[i]]);
     const Opm::EclIO::ESmry a((full_dir / "SMALL.SMSPEC").string()), b((dir / "SMALL.SMSPEC").string());
-    CHECK(a.get("TIME") == std::vector<float>{30, 60, 90, 120, 150, 180, 210, 240, 270, 300});
+    // the full run's files have every step (ministeps) and its reports; the thinned ones only theirs
+    CHECK(long(a.get("TIME").size()) == full.model->steps());
+    CHECK(a.get_at_rstep("TIME") == std::vector<float>{30, 60, 90, 120, 150, 180, 210, 240, 270, 300});
     CHECK(b.get("TIME") == std::vector<float>{120, 240, 300});
     for (const char* key : {"FOPT", "FWCT", "WBHP:P1"}) {
       CAPTURE(key);
-      CHECK(b.get(key) == std::vector<float>{a.get(key)[3], a.get(key)[7], a.get(key)[9]});
+      const auto r = a.get_at_rstep(key);
+      CHECK(b.get(key) == std::vector<float>{r[3], r[7], r[9]});
     }
   });
 }
@@ -484,7 +499,7 @@ TEST_CASE("decks: the summary files' totals equal the CSV's and the final statis
       out.dir = dir;
       const RunReport r = run_simulation(sim, out, false);
       CHECK(r.stats.at("retried_steps") >= 1);
-      check_totals(dir / (name + ".SMSPEC"), dir / "impes3d_series.csv", r.stats);
+      check_totals(dir / (name + ".SMSPEC"), dir / "impes3d_series.csv", r.stats, r.steps);
       fs::remove_all(dir);
     }
   });
@@ -523,7 +538,7 @@ TEST_CASE("decks: a restarted run's summary files continue the totals") {
       auto second = make_simulation(cf, be, Precision::Double);
       const RunReport r = run_simulation(second, out, false, ck);
       REQUIRE(r.interrupted == 0);
-      check_totals(dir / (name + "_R" + std::to_string(k) + ".SMSPEC"), dir / "impes3d_series.csv", r.stats, c.time);
+      check_totals(dir / (name + "_R" + std::to_string(k) + ".SMSPEC"), dir / "impes3d_series.csv", r.stats, r.steps - c.steps, c.time);
       fs::remove_all(dir);
     }
   });

@@ -546,9 +546,10 @@ void Impes3D<T>::step(double t_stop) {
     }
   apply_schedule();
   if (part_) {
-    // a deck summary reads the mean pressure at report times: there it is summed again
+    // a deck summary reads the mean pressure at report times, and the fully implicit scheme's at
+    // every step (its ministeps): there it is summed again
     const double t = time();
-    bool report = false;
+    bool report = cfg_.numerics.scheme == ReservoirSchemeKind::Fim;
     for (double r : cfg_.input.report_times) report = report || std::abs(t - r) <= 1e-12 * std::max(1.0, t);
     refresh_totals(report);
   }

@@ -31,6 +31,7 @@ struct WellStep {
 struct SummaryStep {
   double time = 0;        // days since the start, at the step's end
   bool report = false;    // a report time (the end of a TSTEP/DATES step)
+  bool ministep = false;  // written as a time step between reports (OPM Flow's and Eclipse's ministeps)
   std::vector<WellStep> wells;  // in the order of ImpesInput::wells
   double pressure = 0;    // pore-volume weighted, bar
   double oil_in_place = 0, water_in_place = 0;  // sm3

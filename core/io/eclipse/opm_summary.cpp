@@ -68,10 +68,10 @@ class OpmSummaryWriter final : public SummaryWriter {
     const auto& rt = d_.input().report_times;
     int r = 1;
     while (r < static_cast<int>(rt.size()) && rt[r - 1] < s.time - 1e-9 * std::max(1.0, s.time)) ++r;
-    eval(s, r);
-    if (!s.report) return;
-    out_->add_timestep(state_, r, false);
-    out_->write();
+    eval(s, r);  // every step: the totals add each step's rates
+    if (!s.report && !s.ministep) return;
+    out_->add_timestep(state_, r, !s.report);
+    if (s.report) out_->write();  // the files are rewritten at reports, as OPM Flow's are
   }
 
  private:

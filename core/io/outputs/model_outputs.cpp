@@ -198,6 +198,10 @@ class EclipseSummary final : public Observer {
     const auto& rt = r.config().input.report_times;
     const bool at_report = next_report_ > 0 && std::abs(t - rt[next_report_ - 1]) <= 1e-12 * std::max(1.0, t);
     s.report = start || (at_report && (next_report_ % every_ == 0 || next_report_ == rt.size()));
+    // the fully implicit scheme's time steps as ministeps, as OPM Flow writes them (a breakthrough
+    // between reports is seen at the step it happens); IMPES takes far more steps (HETERO: 59 000)
+    // and writes its reports alone, as does output.series_every > 1
+    s.ministep = !start && !s.report && every_ == 1 && r.config().numerics.scheme == ReservoirSchemeKind::Fim;
     const auto& wells = r.wells();
     const auto& settings = r.step_settings();
     for (std::size_t w = 0; w < wells.size(); ++w) {
@@ -212,8 +216,8 @@ class EclipseSummary final : public Observer {
       y.bhp_controlled = x.control == IMP_CTRL_BHP;
       s.wells.push_back(y);
     }
-    if (s.report) fpr_ = r.mean_pressure();
-    s.pressure = fpr_;  // the pressure of the last report (summary ministeps between reports repeat it)
+    if (s.report || s.ministep) fpr_ = r.mean_pressure();
+    s.pressure = fpr_;
     // start: the in-place volumes of time 0, also in a restarted run (opm's recovery factors)
     s.oil_in_place = start ? r.oil_in_place_initial() : r.oil_in_place();
     s.water_in_place = start ? r.water_in_place_initial() : r.water_in_place();
