@@ -193,7 +193,8 @@ for s in "${stages[@]}"; do
       for deck in ${DECKS:-tests/decks/*.DATA validation/decks/*.DATA}; do
         [ -f "$deck" ] || continue
         name=$(basename "$deck" .DATA)
-        if [ "$name" = SPE10 ] && [ ! -f validation/decks/spe10/PORO.INC ]; then run gen_spe10 validation/gen_spe10.sh "$PF" || break; fi
+        # SPE10 and its shortened copies (SPE10_150: the first 150 days, made by the call)
+        if [[ $name == SPE10* ]] && [ ! -f validation/decks/spe10/PORO.INC ]; then run gen_spe10 validation/gen_spe10.sh "$PF" || break; fi
         runs=(omp cuda opencl)
         [ ${#FLOW_CMD[@]} -gt 0 ] && case $deck in validation/*) runs=(flow "${runs[@]}") ;; esac
         for b in "${runs[@]}"; do
