@@ -106,7 +106,8 @@ TEST_CASE("wells plot: from t = 0, a control change as a step at its time, shut 
   feed(h, 0, 30);
   const auto panels = io::well_panels(h, two_wells());
   REQUIRE(panels.size() == 3);
-  const auto& oil = series(panels[0], "oil production");
+  // copies: GCC 13 warns (-Wdangling-reference) of a reference returned by a call given a temporary
+  const io::Series oil = series(panels[0], "oil production");
   REQUIRE_FALSE(oil.x.empty());
   CHECK(oil.x.front() == 0);
   CHECK(oil.x.back() == 30);
@@ -118,7 +119,7 @@ TEST_CASE("wells plot: from t = 0, a control change as a step at its time, shut 
     if (oil.x[i] < 20) CHECK(oil.y[i] == 100);
   }
   CHECK(step);
-  const auto& inj = series(panels[0], "water injection");
+  const io::Series inj = series(panels[0], "water injection");
   CHECK(inj.x.front() == 0);
   for (std::size_t i = 0; i < inj.x.size(); ++i) CHECK(inj.y[i] == (inj.x[i] < 20 || (inj.x[i] == 20 && inj.y[i] != 0) ? 120 : 0));
   // the BHP panel marks I1's shut stretch

@@ -136,8 +136,22 @@ for s in "${stages[@]}"; do
       run info "$PF" info
       ;;
     test)
-      run test_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
-      run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
+      if [ "${TEST_PARALLEL:-0}" = 1 ]; then
+        # both suites at once (the GPU is idle between the tests' small launches): the time of the
+        # longer one; each in its own TMPDIR (tests clear their temporary folders), its status
+        # back through a file
+        mkdir -p /tmp/pf_cuda /tmp/pf_opencl
+        ( run test_cuda env TMPDIR=/tmp/pf_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
+          echo $? > "$LOGS/test_cuda.rc" ) &
+        ( run test_opencl_nvidia env TMPDIR=/tmp/pf_opencl "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl \
+            --pf-cl-platform=NVIDIA
+          echo $? > "$LOGS/test_opencl_nvidia.rc" ) &
+        wait
+        for t in test_cuda test_opencl_nvidia; do [ "$(cat "$LOGS/$t.rc" 2>/dev/null)" = 0 ] || status=1; done
+      else
+        run test_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
+        run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
+      fi
       ;;
     leaks)  # compute-sanitizer's memcheck with leak checking over a part of the cuda suite
       run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
