@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -191,7 +192,22 @@ void check_totals(const std::filesystem::path& smspec, const std::filesystem::pa
   for (std::size_t r = 0; r < series.rows.size(); ++r) expected += series.at(r, "TIME") > after + 1e-9;
   CHECK(matched == expected);
   REQUIRE(!time.empty());
-  CHECK(smry.get("TIME").back() == time.back());  // the last step is a report
+  // the mean pressure where the deck asks for it: the CSV's at reports, and the ministeps' own (not
+  // the last report's again)
+  if (smry.hasKey("FPR")) {
+    const auto fpr = smry.get_at_rstep("FPR");
+    row = 0;
+    for (std::size_t i = 0; i < time.size(); ++i) {
+      while (row < series.rows.size() && series.at(row, "TIME") < double(time[i]) - 1e-4) ++row;
+      CHECK(double(fpr[i]) == doctest::Approx(series.at(row, "FPR")).epsilon(1e-6));
+    }
+    // repeated, the values would number the reports' and time 0's at most
+    const auto& all = smry.get("FPR");
+    const std::size_t ministeps = all.size() - time.size();
+    REQUIRE(ministeps > 0);
+    std::set<float> distinct(all.begin(), all.end());
+    CHECK(distinct.size() > time.size() + 1 + ministeps / 2);
+  }
   CHECK(double(smry.get("FOPT").back()) == doctest::Approx(stats.at("oil_produced_sm3")).epsilon(1e-6));
   CHECK(double(smry.get("FWPT").back()) == doctest::Approx(stats.at("water_produced_sm3")).epsilon(1e-6));
   CHECK(double(smry.get("FWIT").back()) == doctest::Approx(stats.at("water_injected_sm3")).epsilon(1e-6));
@@ -468,6 +484,50 @@ TEST_CASE("decks: output.series_every writes every N-th report and the last, as 
     }
   });
 }
+
+// Ministeps: the fully implicit scheme writes every step; IMPES, and a deck's RPTONLY, only the
+// reports; SUMTHIN keeps ministeps at least its interval apart (reports are always written).
+TEST_CASE("decks: summary ministeps follow the scheme, RPTONLY and SUMTHIN") {
+  namespace fs = std::filesystem;
+  const auto base = fs::temp_directory_path() / "poreflow_decks" / "ministeps";
+  fs::remove_all(base);
+  fs::create_directories(base);
+  // SMALL.DATA with keywords after its SUMMARY line
+  auto variant = [&](const std::string& name, const std::string& extra) {
+    std::string text;
+    for (const auto& l : lines(kDecks + "SMALL.DATA")) text += l + "\n" + (l == "SUMMARY" ? extra : "");
+    const auto path = base / (name + ".DATA");
+    std::ofstream(path) << text;
+    return path.string();
+  };
+  const std::string rptonly = variant("RPTONLY", "RPTONLY\n"), sumthin = variant("SUMTHIN", "SUMTHIN\n 10 /\n");
+  const std::vector<float> reports = {30, 60, 90, 120, 150, 180, 210, 240, 270, 300};
+  for_each_backend([&](Backend& be) {
+    const auto dir = [&](const std::string& n) { return base / (be.name() + "_" + n); };
+    const auto fim = run(be, kDecks + "SMALL.DATA", dir("fim"));
+    const Opm::EclIO::ESmry all((dir("fim") / "SMALL.SMSPEC").string());
+    CHECK(long(all.get("TIME").size()) == fim.model->steps());
+    REQUIRE(fim.model->steps() > long(reports.size()));
+    const auto impes = run(be, kDecks + "SMALL.DATA", dir("impes"), {"scheme=impes"});
+    CHECK(impes.model->steps() > long(reports.size()));
+    CHECK(Opm::EclIO::ESmry((dir("impes") / "SMALL.SMSPEC").string()).get("TIME") == reports);
+    run(be, rptonly, dir("rptonly"));
+    CHECK(Opm::EclIO::ESmry((dir("rptonly") / "RPTONLY.SMSPEC").string()).get("TIME") == reports);
+    run(be, sumthin, dir("sumthin"));
+    const Opm::EclIO::ESmry thin((dir("sumthin") / "SUMTHIN.SMSPEC").string());
+    const auto& t = thin.get("TIME");
+    CHECK(thin.get_at_rstep("TIME") == reports);
+    CHECK(t.size() > reports.size());
+    CHECK(t.size() < all.get("TIME").size());
+    // a ministep comes at least 10 days after the step written before it
+    float last = 0;
+    for (float x : t) {
+      const bool report = std::find(reports.begin(), reports.end(), x) != reports.end();
+      if (!report) CHECK(x - last >= 10 - 1e-3f);
+      last = x;
+    }
+  });
+}
 }  // TEST_SUITE
 
 TEST_SUITE("model") {
@@ -534,6 +594,8 @@ TEST_CASE("decks: a restarted run's summary files continue the totals") {
       obs.push_back(std::make_unique<StopAfter>(k));
       REQUIRE(run_model(*first.model, obs, out, false, ck).interrupted == SIGTERM);
       const io::Checkpoint c = io::read_checkpoint(ck.file);
+      // the stopped run's files hold its steps up to the last (a ministep written when it ran)
+      CHECK(Opm::EclIO::ESmry((dir / (name + ".SMSPEC")).string()).get("TIME").back() == doctest::Approx(c.time).epsilon(1e-6));
       ck.restart = &c;
       auto second = make_simulation(cf, be, Precision::Double);
       const RunReport r = run_simulation(second, out, false, ck);

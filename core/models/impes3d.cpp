@@ -210,7 +210,8 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
 }
 
 // Decomposed: the in-place volumes after every step, the mean pressure where asked (the CSV's
-// rows, a deck summary's reports), summed over the processes once for all of them.
+// rows, a deck summary's reports and fully implicit ministeps), summed over the processes once for
+// all of them.
 template <class T>
 void Impes3D<T>::refresh_totals(bool pressure) {
   ReduceArgs r;
@@ -360,7 +361,8 @@ double Impes3D<T>::oil_in_place() const {
   return part_ ? totals_.mo : sum(arrays_.mo);
 }
 
-// FPR: the pore-volume weighted pressure (reads the pressure back: report times only)
+// FPR: the pore-volume weighted pressure (reads the pressure back: where a row or summary step is
+// written)
 template <class T>
 double Impes3D<T>::mean_pressure() const {
   if (part_) return totals_.fpr;
@@ -549,9 +551,9 @@ void Impes3D<T>::step(double t_stop) {
     // a deck summary reads the mean pressure at report times, and the fully implicit scheme's at
     // every step (its ministeps): there it is summed again
     const double t = time();
-    bool report = cfg_.numerics.scheme == ReservoirSchemeKind::Fim;
-    for (double r : cfg_.input.report_times) report = report || std::abs(t - r) <= 1e-12 * std::max(1.0, t);
-    refresh_totals(report);
+    bool pressure = cfg_.numerics.scheme == ReservoirSchemeKind::Fim;
+    for (double r : cfg_.input.report_times) pressure = pressure || std::abs(t - r) <= 1e-12 * std::max(1.0, t);
+    refresh_totals(pressure);
   }
 }
 

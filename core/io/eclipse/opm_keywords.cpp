@@ -29,7 +29,8 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"SOLUTION", {"SOLUTION", "EQUIL", "PRESSURE", "SWAT", "RPTSOL", "RPTRST"}},
     {"SCHEDULE",
      {"SCHEDULE", "WELSPECS", "COMPDAT", "WCONPROD", "WCONINJE", "WELOPEN", "TSTEP", "DATES", "RPTSCHED", "RPTRST", "TUNING",
-      "NEXTSTEP", "END", "WRFTPLT", "WRFT"}},
+      "NEXTSTEP", "END", "WRFTPLT", "WRFT",
+      "RPTONLY", "RPTONLYO", "SUMTHIN"}},  // summary output: written as OPM Flow writes it (opm_summary.cpp)
 };
 
 // why a known keyword is refused (the most common ones; others get the generic reason)

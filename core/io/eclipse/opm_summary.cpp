@@ -1,11 +1,13 @@
 // Summary files (SMSPEC/UNSMRY) through opm-common's writer: the deck's SUMMARY vectors, evaluated by
 // opm-common from the well rates and pressures of every impes3d step (totals accumulate over the
-// steps, as OPM Flow's do over its time steps), and written at every report time. IMPES takes many
-// more steps than an implicit simulator (case HETERO: 65 000), so its steps are not written as
-// ministeps: the file would grow to tens of MB. A restarted run's files continue the totals its
-// checkpoint kept.
+// steps, as OPM Flow's do over its time steps), and written at every report time and, where the
+// caller asks (the fully implicit scheme), at every time step between as ministeps, unless the
+// deck's RPTONLY or SUMTHIN says otherwise. IMPES takes many more steps than an implicit simulator
+// (case HETERO: 65 000), so its steps are not written as ministeps: the file would grow to tens of
+// MB. A restarted run's files continue the totals its checkpoint kept.
 #include <opm/common/utility/TimeService.hpp>
 #include <opm/input/eclipse/EclipseState/SummaryConfig/SummaryConfig.hpp>
+#include <opm/input/eclipse/Schedule/Schedule.hpp>
 #include <opm/input/eclipse/Schedule/SummaryState.hpp>
 #include <opm/input/eclipse/Schedule/Well/PAvgCalculatorCollection.hpp>
 #include <opm/input/eclipse/Units/UnitSystem.hpp>
@@ -51,6 +53,7 @@ class OpmSummaryWriter final : public SummaryWriter {
   // lasting from time 0
   void resume(const SummaryTotals& t, double time) override {
     state_.update_elapsed(time * 86400.0 - state_.get_elapsed());
+    last_written_ = time;
     for (std::size_t i = 0; i < t.keys.size() && i < t.values.size(); ++i) {
       const std::string& key = t.keys[i];
       const auto colon = key.find(':');
@@ -69,9 +72,10 @@ class OpmSummaryWriter final : public SummaryWriter {
     int r = 1;
     while (r < static_cast<int>(rt.size()) && rt[r - 1] < s.time - 1e-9 * std::max(1.0, s.time)) ++r;
     eval(s, r);  // every step: the totals add each step's rates
-    if (!s.report && !s.ministep) return;
+    if (!s.report && !(s.ministep && want_ministep(s.time, r))) return;
     out_->add_timestep(state_, r, !s.report);
-    if (s.report) out_->write();  // the files are rewritten at reports, as OPM Flow's are
+    out_->write();  // at every written step, as OPM Flow does: a run stopped between reports keeps them
+    last_written_ = s.time;
   }
 
  private:
@@ -114,7 +118,17 @@ class OpmSummaryWriter final : public SummaryWriter {
 
   const OpmDeck& d_;
   Opm::SummaryState state_;
+  // the deck's RPTONLY (reports alone) and SUMTHIN (ministeps at least that far apart), in force
+  // in report step r as in OPM Flow
+  bool want_ministep(double time, int r) const {
+    const auto& st = (*d_.schedule)[static_cast<std::size_t>(r - 1)];
+    if (st.rptonly()) return false;
+    const auto& thin = st.sumthin();  // seconds
+    return !thin || (time - last_written_) * 86400.0 >= *thin * (1 - 1e-12);
+  }
+
   Opm::Inplace initial_;
+  double last_written_ = 0;  // days: the last step written
   std::unique_ptr<Opm::out::Summary> out_;
 };
 
