@@ -141,6 +141,7 @@ for s in "${stages[@]}"; do
         # longer one; each in its own TMPDIR (tests clear their temporary folders), its status
         # back through a file
         mkdir -p /tmp/pf_cuda /tmp/pf_opencl
+        rm -f "$LOGS/test_cuda.rc" "$LOGS/test_opencl_nvidia.rc"  # an earlier call's would pass a killed run
         ( run test_cuda env TMPDIR=/tmp/pf_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
           echo $? > "$LOGS/test_cuda.rc" ) &
         ( run test_opencl_nvidia env TMPDIR=/tmp/pf_opencl "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl \
