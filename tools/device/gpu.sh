@@ -219,7 +219,7 @@ for s in "${stages[@]}"; do
           if [ $b = flow ]; then
             mkdir -p "$ROOT/deck-runs/${name}_flow"
             # FLOW_ARGS: settings beyond the anchor's (SPE10 needs --linear-solver-max-iter: docs/fim.md);
-            # FLOW_TIMEOUT bounds the run; its INFOSTEP (a line a step: day, time, iterations) is kept
+            # FLOW_TIMEOUT bounds the run; its INFOSTEP (a line a step) is kept where it ends
             STAGE_TIMEOUT=${FLOW_TIMEOUT:-${STAGE_TIMEOUT:-3600}} run deck_${name}_flow "${FLOW_CMD[@]}" "$deck" \
               --output-dir="$ROOT/deck-runs/${name}_flow" --linear-solver=cpr --threads-per-process=1 ${FLOW_ARGS:-}
             rm -f "$ROOT/deck-runs/${name}_flow"/*.{UNRST,EGRID,INIT,DBG,PRT,RFT}
