@@ -8,6 +8,8 @@
 #include <fstream>
 #include <map>
 #include <set>
+
+#include <unistd.h>
 #include <sstream>
 #include <string>
 
@@ -85,6 +87,14 @@ Ran run(Backend& be, const std::string& path, const std::filesystem::path& out =
   r.model = std::move(sim.model);
   r.impes = dynamic_cast<Impes3D<double>*>(r.model.get());
   return r;
+}
+
+// A folder of this test process's own, emptied: ctest runs the suites of two backends at once,
+// and a shared folder that one clears would lose the other's files.
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "poreflow_decks" / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  return dir;
 }
 
 std::vector<std::string> lines(const std::filesystem::path& file) {
@@ -432,8 +442,7 @@ TEST_CASE("decks: keys the deck sets are refused naming the deck; time.end must 
 
 TEST_SUITE("model") {
 TEST_CASE("decks: a run shortened by time.end writes the full run's rows up to its end, bit for bit") {
-  const auto base = std::filesystem::temp_directory_path() / "poreflow_decks" / "end";
-  std::filesystem::remove_all(base);
+  const auto base = scratch("end");
   for_each_backend([&](Backend& be) {
     const auto full_dir = base / (be.name() + "_full");
     const auto full = run(be, kDecks + "SMALL.DATA", full_dir);
@@ -457,11 +466,11 @@ TEST_CASE("decks: a run shortened by time.end writes the full run's rows up to i
     }
     CHECK(full.model->time() == 300);
   });
+  std::filesystem::remove_all(base);
 }
 
 TEST_CASE("decks: output.series_every writes every N-th report and the last, as the full run has them") {
-  const auto base = std::filesystem::temp_directory_path() / "poreflow_decks" / "every";
-  std::filesystem::remove_all(base);
+  const auto base = scratch("every");
   for_each_backend([&](Backend& be) {
     const auto full_dir = base / (be.name() + "_full"), dir = base / (be.name() + "_4");
     const auto full = run(be, kDecks + "SMALL.DATA", full_dir);
@@ -483,14 +492,14 @@ TEST_CASE("decks: output.series_every writes every N-th report and the last, as 
       CHECK(b.get(key) == std::vector<float>{r[3], r[7], r[9]});
     }
   });
+  std::filesystem::remove_all(base);
 }
 
 // Ministeps: the fully implicit scheme writes every step; IMPES, and a deck's RPTONLY, only the
 // reports; SUMTHIN keeps ministeps at least its interval apart (reports are always written).
 TEST_CASE("decks: summary ministeps follow the scheme, RPTONLY and SUMTHIN") {
   namespace fs = std::filesystem;
-  const auto base = fs::temp_directory_path() / "poreflow_decks" / "ministeps";
-  fs::remove_all(base);
+  const auto base = scratch("ministeps");
   fs::create_directories(base);
   // SMALL.DATA with keywords after its SUMMARY line
   auto variant = [&](const std::string& name, const std::string& extra) {
@@ -527,6 +536,7 @@ TEST_CASE("decks: summary ministeps follow the scheme, RPTONLY and SUMTHIN") {
       last = x;
     }
   });
+  std::filesystem::remove_all(base);
 }
 }  // TEST_SUITE
 

@@ -164,6 +164,45 @@ TEST_CASE("time control: a failed attempt is retried at half the size, restored,
                        NumericalError);
 }
 
+TEST_CASE("time control: after a cut the steps grow by growth_after_cut until one ends at the stop") {
+  TimeStepOptions o;
+  o.dt_init = 1;
+  o.dt_min = 1e-3;
+  o.dt_max = 1000;
+  o.growth = 3;
+  o.growth_after_cut = 2;
+  o.max_cuts = 3;
+  o.land_on_stop = true;
+  TimeController c(o);
+  std::vector<double> dts;
+  bool failed = false;
+  auto fail_once = [&](double dt) {
+    TimeController::Outcome r;
+    r.ok = failed || dt < 1;  // the first attempt (dt = 1) fails, once
+    failed = failed || !r.ok;
+    if (r.ok) dts.push_back(dt);
+    return r;
+  };
+  while (c.time() < 40) c.advance(40, fail_once);
+  // 0.5 after the cut, then x2: 1, 2, 4, 8, 16 (t = 31.5), the last 8.5 to the stop
+  CHECK(dts == std::vector<double>{0.5, 1, 2, 4, 8, 16, 8.5});
+  CHECK(c.cuts() == 1);
+  CHECK_FALSE(c.restricted());  // the step that ended at the stop lifted it
+  // the step to the stop was planned at 32 and sized the next under the restriction (2 x 32, as
+  // OPM Flow carries its last suggestion into the next report step); after it, x3 again
+  dts.clear();
+  c.advance(1000, fail_once);
+  c.advance(1000, fail_once);
+  CHECK(dts == std::vector<double>{64, 192});
+  // without growth_after_cut, x3 right after the cut
+  o.growth_after_cut = 0;
+  TimeController plain(o);
+  dts.clear();
+  failed = false;
+  while (plain.time() < 40) plain.advance(40, fail_once);
+  CHECK(dts == std::vector<double>{0.5, 1.5, 4.5, 13.5, 20});
+}
+
 TEST_CASE("time control: a step may take less than it is offered; a step count fixes the time") {
   TimeController c;  // offered the whole way to the stop
   c.advance(1, [](double dt) {

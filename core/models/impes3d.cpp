@@ -95,6 +95,7 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   o.dt_min = nm.dt_min;
   o.dt_max = nm.dt_max;
   o.growth = nm.growth;
+  o.growth_after_cut = nm.growth_after_cut;
   o.max_cuts = nm.max_cuts;
   o.even_split = true;
   o.land_on_stop = true;
