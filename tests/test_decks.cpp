@@ -8,10 +8,10 @@
 #include <fstream>
 #include <map>
 #include <set>
-
-#include <unistd.h>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "core/io/cases/cases.hpp"
 #include "core/base/error.hpp"
@@ -362,8 +362,7 @@ TEST_CASE("decks: opm-common's connection factors equal impes3d's Peaceman index
 
 TEST_SUITE("model") {
 TEST_CASE("decks: a deck and its TOML twin give the same run on every backend, and the summary files hold it") {
-  const auto dir = std::filesystem::temp_directory_path() / "poreflow_decks" / "summary";
-  std::filesystem::remove_all(dir);
+  const auto dir = scratch("summary");
   for_each_backend([&](Backend& be) {
     // with either scheme (a deck defaults to fim, a TOML case to impes: both named here)
     for (const char* scheme : {"scheme=\"impes\"", "scheme=\"fim\""}) {
@@ -386,6 +385,7 @@ TEST_CASE("decks: a deck and its TOML twin give the same run on every backend, a
   });
   CHECK(std::filesystem::file_size(dir / "SMALL.SMSPEC") > 0);
   CHECK(std::filesystem::file_size(dir / "SMALL.UNSMRY") > 0);
+  std::filesystem::remove_all(dir);
 }
 }  // TEST_SUITE
 
@@ -420,6 +420,8 @@ TEST_CASE("decks: keys the deck sets are refused naming the deck; time.end must 
     CHECK_MESSAGE(msg.find("unknown key") == std::string::npos, msg);
   };
   refused({"grid.nx=5"}, {"grid.nx is set by the deck SMALL.DATA (DIMENS); change the deck"});
+  refused({"time.growth_after_cut=0.5"}, {"time.growth_after_cut = 0.5 must be 0 (off) or at least 1"});
+  refused({"time.growth_after_cut=101"}, {"time.growth_after_cut"});
   refused({"rock.poro=0.3"}, {"rock.poro is set by the deck SMALL.DATA (PORO)"});
   refused({"fluid.swof=[[0.2, 0, 1, 0], [1, 1, 0, 0]]"}, {"fluid.swof is set by the deck SMALL.DATA (SWOF)"});
   refused({"initial.pressure=250"}, {"initial.pressure is set by the deck SMALL.DATA (EQUIL"});

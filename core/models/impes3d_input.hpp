@@ -166,7 +166,7 @@ struct ImpesNumerics {
   double ds_max = 0.1;    // largest S_w change per step ...
   double dp_max = 50;     // ... and pressure change (bar); the next step is sized from the last one's
   double growth = 2;      // largest growth of dt from one step to the next
-  double growth_after_cut = 0;  // > 0: the largest growth after a cut until a step ends at a report or event
+  double growth_after_cut = 0;  // > 0: the largest growth of the step after one that had to be cut
   int max_cuts = 8;       // halvings of a step before the run stops
   double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry
   PressureSolver solver = PressureSolver::Sor;

@@ -64,10 +64,8 @@ void TimeController::advance(double limit, const Attempt& attempt, const Restore
   // the next step grows from this one (from the planned size when a stop shortened it, from the
   // size that worked after a retry) within what this step's changes allow
   const double base = failed ? dt : (truncated ? planned : dt);
-  // after a cut the growth stays restricted until a step ends at the stop (a report, an event)
-  if (failed && o_.growth_after_cut > 0) restricted_ = true;
-  const double growth = restricted_ ? std::min(o_.growth, o_.growth_after_cut) : o_.growth;
-  if (taken >= left * (1 - 1e-12)) restricted_ = false;
+  // the step after one that had to be cut grows by growth_after_cut at most (OPM Flow's rule)
+  const double growth = failed && o_.growth_after_cut > 0 ? std::min(o_.growth, o_.growth_after_cut) : o_.growth;
   dt_next_ = std::clamp(std::min(growth * base, dt_limit_), o_.dt_min, o_.dt_max);
 }
 
@@ -78,7 +76,6 @@ void TimeController::bind(State& s, const std::string& prefix) {
   s.value(prefix + "last_dt", last_dt_);
   s.value(prefix + "dt_limit", dt_limit_);
   s.value(prefix + "cuts", cuts_);
-  s.value(prefix + "restricted", restricted_);
 }
 
 }  // namespace poreflow

@@ -34,8 +34,8 @@ struct TimeStepOptions {
   std::string dt_min_source = "time.dt_min";  // where dt_min comes from, for messages ("time.end / time.max_steps")
   double dt_max = std::numeric_limits<double>::infinity();
   double growth = 1;   // the next step: at most growth x this one
-  // > 0: after a failed attempt, the steps grow by at most this until one ends at a stop (OPM Flow's
-  // solver-growth-factor: a step that had to be cut is not followed by a full leap back)
+  // > 0: the step after one that had to be cut grows by at most this (OPM Flow's
+  // solver-growth-factor: a cut step is not followed by a full leap back)
   double growth_after_cut = 0;
   int max_cuts = 0;    // halvings of a failed attempt before the run stops
   bool even_split = false;      // split a step that would leave a sliver before a stop into two even ones
@@ -76,18 +76,16 @@ class TimeController {
   double next_dt() const { return dt_next_; }
   double dt_limit() const { return dt_limit_; }
   long cuts() const { return cuts_; }
-  bool restricted() const { return restricted_; }  // growing by growth_after_cut since a cut
   const TimeStepOptions& options() const { return o_; }
   void set_next_dt(double dt) { dt_next_ = dt; }
 
-  // time, steps, next_dt, last_dt, dt_limit, cuts, restricted as records `prefix` + name
+  // time, steps, next_dt, last_dt, dt_limit, cuts as records `prefix` + name
   void bind(State& s, const std::string& prefix = "");
 
  private:
   TimeStepOptions o_;
   double t_ = 0, dt_next_ = 0, last_dt_ = 0, dt_limit_ = std::numeric_limits<double>::infinity();
   long steps_ = 0, cuts_ = 0;
-  bool restricted_ = false;
 };
 
 }  // namespace poreflow

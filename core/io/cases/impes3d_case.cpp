@@ -501,7 +501,8 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.dp_max = cf.positive("time.dp_max", nm.dp_max);
   nm.growth = cf.in_range("time.growth", nm.growth, 1, 100, false, false);
   nm.growth_after_cut = cf.in_range("time.growth_after_cut", nm.growth_after_cut, 0, 100, false, false);
-  if (nm.growth_after_cut > 0 && nm.growth_after_cut < 1) cf.fail("time.growth_after_cut", "must be 0 (off) or at least 1");
+  if (nm.growth_after_cut > 0 && nm.growth_after_cut < 1)
+    cf.fail("time.growth_after_cut", "= " + num_text(nm.growth_after_cut) + " must be 0 (off) or at least 1");
   nm.max_cuts = static_cast<int>(cf.int_at_least("time.max_cuts", nm.max_cuts, 0));
   nm.sw_tolerance = cf.in_range("time.sw_tolerance", nm.sw_tolerance, 0, 0.1, false, false);
 
