@@ -8,7 +8,9 @@ DIR holds deck_timings.json and logs/deck_DECK_{flow,cuda,opencl,omp}.log.
 OPM Flow prints no clock per step, only each step's Newton and linear iterations and the seconds of
 its linearizations and linear solves: `opm.step_seconds` sums those (setup, well and output time
 aside, so less than the time it took), and `opm.day_reached` is the last report it printed.
-`opm.finished` says whether it printed its "Total time". Where it did not finish, poreflow's speed-up
+`opm.finished` says whether it printed its "Total time", and `exit` is the stage's status where the
+log ends with gpu.sh's "=== NAME: exit N" line (124: stopped by FLOW_TIMEOUT; logs made before
+that line was added have none). Where it did not finish, poreflow's speed-up
 is a lower bound: OPM Flow's whole wall time (`wall_s`, the stage's) against poreflow's for the
 whole deck, which is more work than OPM Flow did in that time. A poreflow row is verified when the
 run ended (its "steps to t =" line) with each phase balanced to 1e-4.
@@ -65,6 +67,8 @@ def main():
         text = open(os.path.join(d, "logs", "deck_%s.log" % key)).read()
         row = opm(text) if backend == "flow" else poreflow(text)
         row["wall_s"] = round(t["wall_s"], 2)
+        status = re.findall(r"^=== \S+: exit (\d+) after", text, re.M)
+        row["exit"] = int(status[-1]) if status else None
         out["decks"].setdefault(deck, {})[backend] = row
     for deck, rows in out["decks"].items():
         f = rows.get("flow")

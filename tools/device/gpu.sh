@@ -74,7 +74,8 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures; STAGE_TIME
   timeout "${STAGE_TIMEOUT:-3600}" "${envs[@]}" "$@" > "$LOGS/$name.log" 2>&1
   local rc=$?
   tail -n 25 "$LOGS/$name.log"
-  echo "=== $name: exit $rc after $((SECONDS - t0)) s"
+  # the status in the log too (124: stopped by STAGE_TIMEOUT), for the tools that read logs alone
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s" | tee -a "$LOGS/$name.log"
   [ $rc -eq 0 ] || status=1
   return $rc
 }
