@@ -503,15 +503,16 @@ TEST_CASE("decks: summary ministeps follow the scheme, RPTONLY and SUMTHIN") {
   namespace fs = std::filesystem;
   const auto base = scratch("ministeps");
   fs::create_directories(base);
-  // SMALL.DATA with keywords after its SUMMARY line
-  auto variant = [&](const std::string& name, const std::string& extra) {
+  // SMALL.DATA with keywords after its SUMMARY (or another section's) line
+  auto variant = [&](const std::string& name, const std::string& extra, const std::string& section = "SUMMARY") {
     std::string text;
-    for (const auto& l : lines(kDecks + "SMALL.DATA")) text += l + "\n" + (l == "SUMMARY" ? extra : "");
+    for (const auto& l : lines(kDecks + "SMALL.DATA")) text += l + "\n" + (l == section ? extra : "");
     const auto path = base / (name + ".DATA");
     std::ofstream(path) << text;
     return path.string();
   };
   const std::string rptonly = variant("RPTONLY", "RPTONLY\n"), sumthin = variant("SUMTHIN", "SUMTHIN\n 10 /\n");
+  const std::string rptonly_schedule = variant("RPTONLY_S", "RPTONLY\n", "SCHEDULE");
   const std::vector<float> reports = {30, 60, 90, 120, 150, 180, 210, 240, 270, 300};
   for_each_backend([&](Backend& be) {
     const auto dir = [&](const std::string& n) { return base / (be.name() + "_" + n); };
@@ -524,6 +525,8 @@ TEST_CASE("decks: summary ministeps follow the scheme, RPTONLY and SUMTHIN") {
     CHECK(Opm::EclIO::ESmry((dir("impes") / "SMALL.SMSPEC").string()).get("TIME") == reports);
     run(be, rptonly, dir("rptonly"));
     CHECK(Opm::EclIO::ESmry((dir("rptonly") / "RPTONLY.SMSPEC").string()).get("TIME") == reports);
+    run(be, rptonly_schedule, dir("rptonly_s"));  // in the SCHEDULE section, where OPM Flow takes it too
+    CHECK(Opm::EclIO::ESmry((dir("rptonly_s") / "RPTONLY_S.SMSPEC").string()).get("TIME") == reports);
     run(be, sumthin, dir("sumthin"));
     const Opm::EclIO::ESmry thin((dir("sumthin") / "SUMTHIN.SMSPEC").string());
     const auto& t = thin.get("TIME");
