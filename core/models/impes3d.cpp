@@ -204,10 +204,8 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
   bind_state();
   apply_schedule();  // events at t = 0
   step_settings_ = settings_;
-  if (part_) {
-    totals_.slot = Field<T>(be_, 1);
-    refresh_totals(true);
-  }
+  totals_.slot = Field<T>(be_, 1);
+  if (part_) refresh_totals(true);
 }
 
 // Decomposed: the in-place volumes after every step, the mean pressure where asked (the CSV's
@@ -226,13 +224,8 @@ void Impes3D<T>::refresh_totals(bool pressure) {
   r.a = &arrays_.mo.buffer();
   v[1] = be_.reduce().run(r);
   if (pressure) {
-    // sum of pv0 p on the device (pv0 is 0 in inactive cells and the halo), and the box's pore volume
-    be_.vec().dot({precision_of<T>(), arrays_.extent(), &arrays_.pv0.buffer(), &arrays_.p.buffer(), 0, nullptr, nullptr, -1,
-                   &totals_.slot.buffer(), nullptr});
-    T pp = 0;
-    be_.download(totals_.slot.buffer(), &pp, sizeof(T));
     v[2] = local_geo().pore_volume;
-    v[3] = double(pp);
+    v[3] = local_pv_pressure();
   }
   comm_.sum(v);
   totals_.mw = v[0];
@@ -240,23 +233,15 @@ void Impes3D<T>::refresh_totals(bool pressure) {
   if (pressure) totals_.fpr = v[2] > 0 ? v[3] / v[2] : 0;
 }
 
-// this process's sums of pv0 (into pv) and pv0 p over its active cells
+// this process's sum of pv0 p, on the device (pv0 is 0 in inactive cells and the halo): one value
+// comes back, not the field
 template <class T>
-double Impes3D<T>::local_mean_pressure_sums(double* pv) const {
-  const auto p = arrays_.p.download();
-  const auto& geo = local_geo();
-  double a = 0, b = 0;
-  for (long k = 0; k < geo.box.nz; ++k)
-    for (long j = 0; j < geo.box.ny; ++j)
-      for (long i = 0; i < geo.box.nx; ++i) {
-        const long L = geo.at(i, j, k);
-        if (geo.pv0[L] > 0) {
-          a += geo.pv0[L];
-          b += geo.pv0[L] * double(p[L]);
-        }
-      }
-  *pv = a;
-  return b;
+double Impes3D<T>::local_pv_pressure() const {
+  be_.vec().dot({precision_of<T>(), arrays_.extent(), &arrays_.pv0.buffer(), &arrays_.p.buffer(), 0, nullptr, nullptr, -1,
+                 &totals_.slot.buffer(), nullptr});
+  T pp = 0;
+  be_.download(totals_.slot.buffer(), &pp, sizeof(T));
+  return double(pp);
 }
 
 template <class T>
@@ -362,14 +347,13 @@ double Impes3D<T>::oil_in_place() const {
   return part_ ? totals_.mo : sum(arrays_.mo);
 }
 
-// FPR: the pore-volume weighted pressure (reads the pressure back: where a row or summary step is
-// written)
+// FPR: the pore-volume weighted pressure (a dot product on the device, where a row or summary step
+// is written; decomposed, summed over the processes after each step)
 template <class T>
 double Impes3D<T>::mean_pressure() const {
   if (part_) return totals_.fpr;
-  double pv = 0;
-  const double pp = local_mean_pressure_sums(&pv);
-  return pv > 0 ? pp / pv : 0;
+  const double pv = local_geo().pore_volume;
+  return pv > 0 ? local_pv_pressure() / pv : 0;
 }
 
 template <class T>

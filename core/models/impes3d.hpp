@@ -73,7 +73,7 @@ class Reservoir : public Model {
   virtual double oil_in_place() const = 0;
   virtual double water_in_place_initial() const = 0;  // at time 0 (also in a restarted run)
   virtual double oil_in_place_initial() const = 0;
-  virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (reads the pressure back)
+  virtual double mean_pressure() const = 0;   // FPR, pore-volume weighted (one value read back)
   virtual std::vector<double> pressure() const = 0;    // per cell (nx ny nz), 0 for inactive cells
   virtual std::vector<double> saturation() const = 0;
   // S_w of layer config().map_layer (nx ny, i fastest), which the PNG map draws; decomposed: on
@@ -159,7 +159,7 @@ class Impes3D final : public Reservoir {
   const ImpesWellArrays& local_wa() const { return part_ ? part_->wa : wa_; }
   // decomposed: the sums over every process that the outputs read (collective; after each step)
   void refresh_totals(bool pressure);
-  double local_mean_pressure_sums(double* pv) const;
+  double local_pv_pressure() const;
 
   Backend& be_;
   const Communicator& comm_;
@@ -180,12 +180,12 @@ class Impes3D final : public Reservoir {
   std::unique_ptr<ReservoirScheme<T>> scheme_;
   std::vector<StepCheck> checks_;
   double max_cfl_ = 0;
-  // decomposed: the totals and the gathered fields process 0's outputs read
+  // decomposed: the totals and the gathered fields process 0's outputs read (the slot in every run)
   struct Totals {
     double mw = 0, mo = 0, fpr = 0;
     std::vector<double> p, sw;
     std::vector<double> sw_layer;  // the map's layer
-    Field<T> slot;  // the device's sum of pv0 p
+    mutable Field<T> slot;  // the device's sum of pv0 p (mean_pressure's too)
   } totals_;
   double mw0_ = 0, mo0_ = 0;
   State state_;
