@@ -137,23 +137,26 @@ for s in "${stages[@]}"; do
       run info "$PF" info
       ;;
     test)
+      # suite NAME BACKEND [OPTIONS]: the whole suite on one backend, in its own TMPDIR (tests clear
+      # their temporary folders), its status also in $LOGS/NAME.rc
+      suite() {
+        local name=$1 b=$2
+        shift 2
+        mkdir -p /tmp/pf_$b
+        rm -f "$LOGS/$name.rc"  # an earlier call's would pass a killed run
+        run "$name" env TMPDIR=/tmp/pf_$b "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=$b "$@"
+        echo $? > "$LOGS/$name.rc"
+      }
       if [ "${TEST_PARALLEL:-0}" = 1 ]; then
-        # both suites at once (the GPU is idle between the tests' small launches): the time of the
-        # longer one; each in its own TMPDIR (tests clear their temporary folders), its status
-        # back through a file
-        mkdir -p /tmp/pf_cuda /tmp/pf_opencl
-        rm -f "$LOGS/test_cuda.rc" "$LOGS/test_opencl_nvidia.rc"  # an earlier call's would pass a killed run
-        ( run test_cuda env TMPDIR=/tmp/pf_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
-          echo $? > "$LOGS/test_cuda.rc" ) &
-        ( run test_opencl_nvidia env TMPDIR=/tmp/pf_opencl "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl \
-            --pf-cl-platform=NVIDIA
-          echo $? > "$LOGS/test_opencl_nvidia.rc" ) &
+        # both at once (the GPU is idle between the tests' small launches): the time of the longer
+        ( suite test_cuda cuda ) &
+        ( suite test_opencl_nvidia opencl --pf-cl-platform=NVIDIA ) &
         wait
-        for t in test_cuda test_opencl_nvidia; do [ "$(cat "$LOGS/$t.rc" 2>/dev/null)" = 0 ] || status=1; done
       else
-        run test_cuda "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=cuda
-        run test_opencl_nvidia "$BUILD/tests/poreflow_tests" --test-suite=backend,model --pf-backend=opencl --pf-cl-platform=NVIDIA
+        suite test_cuda cuda
+        suite test_opencl_nvidia opencl --pf-cl-platform=NVIDIA
       fi
+      for t in test_cuda test_opencl_nvidia; do [ "$(cat "$LOGS/$t.rc" 2>/dev/null)" = 0 ] || status=1; done
       ;;
     leaks)  # compute-sanitizer's memcheck with leak checking over a part of the cuda suite
       run leaks /usr/local/cuda/bin/compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 \
