@@ -1,0 +1,135 @@
+// Experiment (GPU machine; not part of the build): what one launch of a small kernel costs through
+// NVIDIA's OpenCL, beside launch_cost_cu.cu for the CUDA runtime: the same guarded 15-parameter
+// axpby. With the .devkit unpacked in /opt/kit (gpu.sh does it):
+//   g++ -O2 -std=c++17 -I/opt/kit/usr/include -o /tmp/launch_cl tools/device/experiments/launch_cost_cl.cpp \
+//     -L/opt/kit/usr/lib/x86_64-linux-gnu -lOpenCL && /tmp/launch_cl NVIDIA
+// Prints, per element count: the host's time to enqueue a launch whose arguments are already set,
+// the time per launch until the queue is drained, the same when all 15 arguments are set before
+// every launch, each with the guard clear and set (every launch returns at once); and whether the
+// driver offers clCloneKernel and cl_khr_command_buffer.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                     \
+  do {                                                            \
+    cl_int e_ = (x);                                              \
+    if (e_ != CL_SUCCESS) {                                       \
+      std::printf("%s:%d error %d\n", __FILE__, __LINE__, (int)e_); \
+      std::exit(1);                                               \
+    }                                                             \
+  } while (0)
+
+static const char* kSource = R"(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__kernel void axpby(__global const ulong* restrict ctrl, long n, double a, __global const double* restrict x, double b,
+                    __global double* restrict y, long p0, long p1, long p2, long p3, int q0, int q1, int q2, double c0,
+                    double c1) {
+  if (ctrl[0]) return;
+  const long i = get_global_id(0);
+  if (i < n) y[i] = a * x[i] + b * y[i] + (p0 + p1 + p2 + p3 + q0 + q1 + q2) * c0 * c1;
+}
+)";
+
+int main(int argc, char** argv) {
+  const std::string want = argc > 1 ? argv[1] : "NVIDIA";
+  cl_uint np = 0;
+  CK(clGetPlatformIDs(0, nullptr, &np));
+  std::vector<cl_platform_id> ps(np);
+  CK(clGetPlatformIDs(np, ps.data(), nullptr));
+  cl_platform_id plat = nullptr;
+  for (auto p : ps) {
+    char name[256] = {};
+    CK(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr));
+    if (std::strstr(name, want.c_str())) plat = p;
+  }
+  if (!plat) {
+    std::printf("no platform named %s\n", want.c_str());
+    return 1;
+  }
+  cl_device_id dev;
+  CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
+  char ext[8192] = {}, ver[256] = {};
+  CK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, nullptr));
+  CK(clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver, ver, nullptr));
+  std::printf("opencl device %s; cl_khr_command_buffer: %s\n", ver, std::strstr(ext, "cl_khr_command_buffer") ? "yes" : "no");
+  cl_int err;
+  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+  CK(err);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
+  CK(err);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
+  CK(err);
+  if (clBuildProgram(prog, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
+    char log[16384] = {};
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
+    std::printf("build failed:\n%s\n", log);
+    return 1;
+  }
+  cl_kernel k = clCreateKernel(prog, "axpby", &err);
+  CK(err);
+  cl_kernel clone = clCloneKernel(k, &err);
+  std::printf("clCloneKernel: %s (%d)\n", err == CL_SUCCESS ? "yes" : "no", (int)err);
+  if (err == CL_SUCCESS) clReleaseKernel(clone);
+
+  const int launches = 20000;
+  const size_t block = 256;
+  for (long n : {4096L, 72000L, 1200000L}) {
+    cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(double), nullptr, &err);
+    CK(err);
+    cl_mem y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(double), nullptr, &err);
+    CK(err);
+    cl_mem ctrl = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, nullptr, &err);
+    CK(err);
+    const double zero = 0;
+    CK(clEnqueueFillBuffer(q, x, &zero, sizeof zero, 0, n * sizeof(double), 0, nullptr, nullptr));
+    CK(clEnqueueFillBuffer(q, y, &zero, sizeof zero, 0, n * sizeof(double), 0, nullptr, nullptr));
+    const size_t global = (n + block - 1) / block * block;
+    auto set_all = [&] {
+      const cl_long ln = n, l0 = 0;
+      const cl_double a = 0.5, b = 0.25, c = 0;
+      const cl_int i0 = 0;
+      CK(clSetKernelArg(k, 0, sizeof(cl_mem), &ctrl));
+      CK(clSetKernelArg(k, 1, sizeof ln, &ln));
+      CK(clSetKernelArg(k, 2, sizeof a, &a));
+      CK(clSetKernelArg(k, 3, sizeof(cl_mem), &x));
+      CK(clSetKernelArg(k, 4, sizeof b, &b));
+      CK(clSetKernelArg(k, 5, sizeof(cl_mem), &y));
+      for (int i = 6; i < 10; ++i) CK(clSetKernelArg(k, i, sizeof l0, &l0));
+      for (int i = 10; i < 13; ++i) CK(clSetKernelArg(k, i, sizeof i0, &i0));
+      for (int i = 13; i < 15; ++i) CK(clSetKernelArg(k, i, sizeof c, &c));
+    };
+    set_all();
+    auto enqueue = [&] { CK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &block, 0, nullptr, nullptr)); };
+    for (int guard : {0, 1}) {
+      const cl_ulong g = guard;
+      CK(clEnqueueWriteBuffer(q, ctrl, CL_TRUE, 0, 8, &g, 0, nullptr, nullptr));
+      for (int args_each : {0, 1}) {
+        for (int r = 0; r < 100; ++r) enqueue();
+        CK(clFinish(q));
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int r = 0; r < launches; ++r) {
+          if (args_each) set_all();
+          enqueue();
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        CK(clFinish(q));
+        const auto t2 = std::chrono::steady_clock::now();
+        const double enq = std::chrono::duration<double, std::micro>(t1 - t0).count() / launches;
+        const double all = std::chrono::duration<double, std::micro>(t2 - t0).count() / launches;
+        std::printf("opencl n=%ld guard=%d args set %s: enqueue %.2f us/launch, drained %.2f us/launch\n", n, guard,
+                    args_each ? "every launch" : "once", enq, all);
+      }
+    }
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseMemObject(ctrl);
+  }
+  return 0;
+}
