@@ -107,7 +107,8 @@ void ClContext::begin_recording() {
 void ClContext::end_recording(std::unique_ptr<Backend::Recording>& into) {
   if (!recorder_) throw BackendError("end_recording: no recording is under way");
   std::unique_ptr<std::vector<ClCommand>> cmds = std::move(recorder_);  // recording no more, whatever happens
-  into = std::make_unique<ClRecording>(queue_, std::move(*cmds));  // nothing to update in place: a list is cheap
+  if (auto* old = dynamic_cast<ClRecording*>(into.get()); old && old->update(*cmds)) return;
+  into = std::make_unique<ClRecording>(queue_, std::move(*cmds));
 }
 
 void ClContext::recorded_wait(const char* what) {

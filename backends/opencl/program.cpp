@@ -210,7 +210,7 @@ ClKernel& Programs::kernel(std::string_view family, Precision prec, int block, s
   PF_CHECK_CL_AS(err, "clCreateKernel(" + nm + ")");
   cl_uint params = 0;
   PF_CHECK_CL(k.getInfo(CL_KERNEL_NUM_ARGS, &params));
-  return kernels_.emplace(KernelKey{fam, def, nm, prec, block, instance}, ClKernel(std::move(k), nm, params)).first->second;
+  return kernels_.emplace(KernelKey{fam, def, nm, prec, block, instance}, ClKernel(std::move(k), nm, params, prog)).first->second;
 }
 
 // ---- ClKernel ---------------------------------------------------------------------------------------
@@ -219,8 +219,8 @@ bool ClKernel::Arg::operator==(const Arg& o) const {
   return size == o.size && null == o.null && set == o.set && (null || std::memcmp(bytes, o.bytes, size) == 0);
 }
 
-ClKernel::ClKernel(cl::Kernel k, std::string name, cl_uint params)
-    : cl::Kernel(std::move(k)), name_(std::move(name)), params_(params), args_(params) {}
+ClKernel::ClKernel(cl::Kernel k, std::string name, cl_uint params, cl::Program program)
+    : cl::Kernel(std::move(k)), name_(std::move(name)), params_(params), program_(std::move(program)), args_(params) {}
 
 cl_int ClKernel::set_arg(cl_uint index, std::size_t size, const void* value) {
   if (index < args_.size() && size > Arg::kMax && value)
@@ -246,6 +246,13 @@ void ClKernel::set_args_from(const std::vector<Arg>& want) {
     if (!w.set || w == args_[i]) continue;
     PF_CHECK_CL_AS(set_arg(static_cast<cl_uint>(i), w.size, w.null ? nullptr : w.bytes), "clSetKernelArg(" + name_ + ")");
   }
+}
+
+ClKernel ClKernel::another() const {
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(program_, name_.c_str(), &err);
+  PF_CHECK_CL_AS(err, "clCreateKernel(" + name_ + ")");
+  return ClKernel(std::move(k), name_, params_, program_);
 }
 
 bool ClKernel::first_launch(const cl::NDRange& local) {

@@ -38,8 +38,8 @@ DeviceTraits device_traits(const cl::Device& dev);
 // A kernel of a built program, with what the argument check needs: its name and the number of
 // parameters the compiler reports (CL_KERNEL_NUM_ARGS, read once when the kernel is created).
 // ClContext::set_args compares what it sets with that count. Every argument set through it is
-// also kept on the host (args()): a recording (backends/opencl/recording.hpp) copies them, and its
-// replay sets back those that changed since (set_args_from).
+// also kept on the host (args()): a recording (backends/opencl/recording.hpp) copies them into
+// kernels of its own, and a kernel made from the same program and name (another()) takes them.
 class ClKernel : public cl::Kernel {
  public:
   // an argument's bytes as clSetKernelArg took them; null: a __local size or a null __global pointer
@@ -51,7 +51,7 @@ class ClKernel : public cl::Kernel {
     bool operator==(const Arg& o) const;
   };
 
-  ClKernel(cl::Kernel k, std::string name, cl_uint params);
+  ClKernel(cl::Kernel k, std::string name, cl_uint params, cl::Program program);
   const std::string& name() const { return name_; }
   cl_uint params() const { return params_; }
   const std::vector<Arg>& args() const { return args_; }
@@ -66,6 +66,8 @@ class ClKernel : public cl::Kernel {
   cl_int set_arg(cl_uint index, std::size_t size, const void* value);
   // sets the arguments that differ from `want` (a snapshot of args() of a kernel of the same name)
   void set_args_from(const std::vector<Arg>& want);
+  // a new kernel object of the same program and name, without arguments
+  ClKernel another() const;
 
   // true the first time this kernel is launched with work-groups of this shape
   bool first_launch(const cl::NDRange& local);
@@ -73,6 +75,7 @@ class ClKernel : public cl::Kernel {
  private:
   std::string name_;
   cl_uint params_ = 0;
+  cl::Program program_;
   std::vector<Arg> args_;
   std::vector<std::array<std::size_t, 4>> shapes_;  // dimensions, then the work-group's sizes
 };

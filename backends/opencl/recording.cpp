@@ -18,12 +18,32 @@ ClCommand ClCommand::launch(ClKernel& k, const cl::NDRange& global, const cl::ND
   return c;
 }
 
+ClRecording::ClRecording(cl::CommandQueue queue, std::vector<ClCommand> commands)
+    : queue_(std::move(queue)), cmds_(std::move(commands)) {
+  for (const ClCommand& c : cmds_) {
+    if (c.kind != ClCommand::Kind::Launch) continue;
+    own_.push_back(c.source->another());
+    own_.back().set_args_from(c.args);
+  }
+}
+
+bool ClRecording::update(std::vector<ClCommand>& commands) {
+  if (commands.size() != cmds_.size()) return false;
+  for (std::size_t i = 0; i < commands.size(); ++i)
+    if (commands[i].kind != cmds_[i].kind || commands[i].source != cmds_[i].source) return false;
+  std::size_t l = 0;
+  for (const ClCommand& c : commands)
+    if (c.kind == ClCommand::Kind::Launch) own_[l++].set_args_from(c.args);
+  cmds_ = std::move(commands);
+  return true;
+}
+
 void ClRecording::replay() {
+  std::size_t l = 0;
   for (const ClCommand& c : cmds_) {
     switch (c.kind) {
       case ClCommand::Kind::Launch:
-        c.source->set_args_from(c.args);
-        PF_CHECK_CL_AS(::clEnqueueNDRangeKernel(queue_(), (*c.source)(), c.dims, nullptr, c.global.data(), c.local.data(), 0,
+        PF_CHECK_CL_AS(::clEnqueueNDRangeKernel(queue_(), own_[l++](), c.dims, nullptr, c.global.data(), c.local.data(), 0,
                                                 nullptr, nullptr),
                        "clEnqueueNDRangeKernel(" + c.source->name() + ", replayed)");
         break;

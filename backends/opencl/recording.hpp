@@ -1,16 +1,14 @@
 #pragma once
 // Recording on OpenCL (Backend::begin_recording; core/linalg/krylov.cpp records two iterations of
 // a solve). NVIDIA's OpenCL offers no command buffers (cl_khr_command_buffer), so a recording is
-// the list of the commands enqueued while it lasted, each launch with a copy of its kernel's
-// arguments as they were. A replay enqueues that list: each launch sets on its kernel the
-// arguments that differ from the copy (the kernel keeps its arguments on the host, ClKernel::args)
-// and none of the layers above the queue run (solver, preconditioner, family, kernel lookup).
-// The same kernel objects as the plain launches: a kernel object of its own for every recorded
-// launch made NVIDIA's enqueues slower (docs/linalg.md, "Recorded iterations").
+// the list of the commands enqueued while it lasted, each launch with a kernel object of its own
+// that holds the arguments as they were. A replay enqueues that list as it is: no argument is set
+// and none of the layers above the queue run (solver, preconditioner, family, kernel lookup),
+// which on NVIDIA's driver cost about as much again as the enqueue itself
+// (tools/device/experiments/launch_cost_cl.cpp, docs/benchmarks.md).
 #include <array>
 #include <cstddef>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "backends/opencl/program.hpp"
@@ -35,13 +33,18 @@ struct ClCommand {
 
 class ClRecording final : public Backend::Recording {
  public:
-  ClRecording(cl::CommandQueue queue, std::vector<ClCommand> commands) : queue_(std::move(queue)), cmds_(std::move(commands)) {}
+  // The commands' kernels made anew (ClKernel::another) with the recorded arguments.
+  ClRecording(cl::CommandQueue queue, std::vector<ClCommand> commands);
+  // The same kernels in the same order: this recording takes the new commands, setting only the
+  // arguments that changed. false (and nothing changed) otherwise.
+  bool update(std::vector<ClCommand>& commands);
   void replay() override;
   std::size_t commands() const { return cmds_.size(); }
 
  private:
   cl::CommandQueue queue_;
   std::vector<ClCommand> cmds_;
+  std::vector<ClKernel> own_;  // a kernel per launch, in order
 };
 
 }  // namespace poreflow::ocl

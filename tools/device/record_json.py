@@ -11,8 +11,7 @@ deck_DECK_flow.log is OPM Flow's run of DECK in the same call (gpu.sh run-decks 
 DECK_BACKENDS=flow: CPR on 16 MPI ranks, the timing anchor): its "Total time" and Newton
 iterations, and each backend's speed-up against it.
 
-Per deck and backend: every run's figures as `poreflow run` printed them, the median time of the
-steps ("N steps to t = T in X s": OpenCL's program builds left out, docs/opencl.md) with and
+Per deck and backend: every run's figures as `poreflow run` printed them, the median time with and
 without recording and their ratio; OpenCL's median against cuda's, both recorded and both not. A
 deck is verified when each backend's runs took the same Newton and linear iterations and produced
 the same oil to 1e-12 (a replay is the same arithmetic), the runs with recording replayed
@@ -35,15 +34,14 @@ def parse(path):
     text = open(path).read()
     run = {"log": name + ".log", "backend": backend, "recorded": recorded, "rep": rep}
     head = re.search(r"impes3d: (\d+) steps to t = (\S+) in (\S+) s on (.*)", text)
-    run["steps"], run["days"], run["steps_s"], run["device"] = (int(head.group(1)), float(head.group(2)), float(head.group(3)),
-                                                                head.group(4))
+    run["steps"], run["days"], run["device"] = int(head.group(1)), float(head.group(2)), head.group(4)
     for key in STATS:
         run[key] = float(re.search(r"\n\s*" + key + r"\s+(\S+)", text).group(1))
     return deck, run
 
 
 def median_of(runs, backend, recorded):
-    t = [r["steps_s"] for r in runs if r["backend"] == backend and r["recorded"] == recorded]
+    t = [r["wall_seconds_total"] for r in runs if r["backend"] == backend and r["recorded"] == recorded]
     return statistics.median(t) if t else None
 
 
