@@ -73,7 +73,7 @@ struct BenchOptions {
   double amg_upper = 1.1;             // linalg: the smoothers' upper end over the level's spectrum estimate
   bool amg_fused = true;              // linalg: a 7-point finest level's Chebyshev steps in one pass each
   std::string amg_chebyshev = "first";  // linalg: the smoother's Chebyshev polynomial, first or fourth kind
-  bool record = true;                 // linalg: the Krylov rows record two iterations and replay them (cuda, opencl)
+  bool cuda_graphs = true;            // linalg: the Krylov rows replay their iterations as CUDA graphs on cuda
   int solves = 3;                     // linalg: timed solves per system and solver (the median)
   std::string decks = "validation/decks/HETERO.DATA,validation/decks/LAYERED.DATA";  // decks: the decks run
   std::string opm_reference;          // decks: a decks.json with OPM Flow's figures (NAME_flow runs)

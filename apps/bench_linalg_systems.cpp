@@ -439,11 +439,11 @@ struct DeviceSystem {
 class KrylovRunner final : public Runner {
  public:
   KrylovRunner(Backend& be, const HostSystem& h, linalg::KrylovMethod method, std::unique_ptr<linalg::Preconditioner<double>> M,
-               bool record)
+               bool cuda_graphs)
       : be_(be), s_(be, h), M_(std::move(M)) {
     ko_.method = method;
     ko_.tolerance = kTol;
-    ko_.record = record;
+    ko_.record = cuda_graphs;
   }
   double setup() override { return update(); }
   double refresh() override { return update(); }
@@ -649,7 +649,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
     c.float_pressure = s.key == "cpr-f";
     M = std::make_unique<linalg::Cpr<double>>(c);
   }
-  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), o.record);
+  return std::make_unique<KrylovRunner>(be, h, s.method, std::move(M), o.cuda_graphs);
 }
 
 std::string seconds_text(double s) { return s < 1 ? fmt::format("{:.1f} ms", s * 1e3) : fmt::format("{:.2f} s", s); }
@@ -829,7 +829,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("amg_upper", o.amg_upper);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
-        if (!sor) row.set("recorded", o.record && be.can_record());
+        if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
         auto not_run = [&](const std::string& why) {
           row.verified = true;  // nothing ran that could be wrong
           row.note = "not run: " + why;

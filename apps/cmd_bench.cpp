@@ -122,9 +122,8 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
   sub.add_option("--amg-fused", o.amg_fused, "systems: the finest level's Chebyshev steps in one pass each where it is "
                                              "a 7-point operator (false: a residual and an update)")
       ->capture_default_str();
-  sub.add_option("--record,--cuda-graphs", o.record, "systems: the Krylov rows record two iterations and replay them, as a "
-                                                      "CUDA graph on cuda and a launch list on opencl (docs/linalg.md); false: "
-                                                      "every launch enqueued (--cuda-graphs: its former name)")
+  sub.add_option("--cuda-graphs", o.cuda_graphs, "systems: the Krylov rows record two iterations and replay them as a CUDA "
+                                                 "graph on cuda (docs/linalg.md); false: every launch enqueued")
       ->capture_default_str();
   sub.add_option("--solves", o.solves, "systems: timed solves per row (the median; fewer where the budget says)")
       ->capture_default_str()

@@ -247,14 +247,6 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"linear.cuda_graphs=false"}).find("linear.cuda_graphs applies to scheme = fim, not impes") != std::string::npos);
   CHECK(refused({"pressure.cuda_graphs=false"}).find("pressure.cuda_graphs applies to pressure.solver = cg or bicgstab") !=
         std::string::npos);
-  // linear.record and pressure.record, and their former names
-  CHECK(refused({"scheme=\"fim\"", "linear.record=1"}).find("linear.record must be true or false") != std::string::npos);
-  CHECK(refused({"scheme=\"fim\"", "linear.record=false"}).find("linear.record") == std::string::npos);  // taken
-  CHECK(refused({"scheme=\"fim\"", "linear.record=false", "linear.cuda_graphs=false"})
-            .find("linear.cuda_graphs is the former name of linear.record: give one of them") != std::string::npos);
-  CHECK(refused({"pressure.record=false"}).find("pressure.record applies to pressure.solver = cg or bicgstab") != std::string::npos);
-  CHECK(refused({"pressure.solver=\"cg\"", "pressure.record=false", "pressure.cuda_graphs=true"})
-            .find("pressure.cuda_graphs is the former name of pressure.record") != std::string::npos);
   CHECK(refused({"linear.amg_across=\"none\""}).find("linear.amg_across applies to scheme = fim, not impes") != std::string::npos);
   CHECK(refused({"pressure.amg_float=true"}).find("pressure.amg_float applies to pressure.preconditioner = amg") !=
         std::string::npos);

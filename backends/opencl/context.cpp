@@ -43,25 +43,21 @@ ClContext::ClContext(const cl::Platform& platform, const cl::Device& device) : d
   spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
 }
 
-ClKernel& ClContext::kernel(std::string_view family, Precision prec, int block, std::string_view name,
-                            std::string_view defines, int instance) {
+ClKernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                            const std::string& defines, int instance) {
   if (static_cast<std::size_t>(block) > traits().max_group)
     throw ConfigError("block size " + std::to_string(block) + " is larger than the largest work-group of " + device_name_ +
                       " (" + std::to_string(traits().max_group) + ")");
   return progs_->kernel(family, prec, block, name, defines, instance);
 }
 
-void ClContext::launch(ClKernel& k, const cl::NDRange& global, const cl::NDRange& local) {
-  if (recorder_) {
-    // kept with the arguments it has now; a first launch is not timed apart then (its PoCL
-    // compile, if any, falls in the replay's time)
-    recorder_->push_back(ClCommand::launch(k, global, local));
-    return;
-  }
+void ClContext::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local) {
   // A kernel's first launch with a work-group shape is timed on its own (the queue drained before
   // it, finished after it) and counted as building: PoCL compiles the kernel for its work-group
   // size there, as part of the launch.
-  const bool first = k.first_launch(local);
+  std::vector<std::size_t> shape{reinterpret_cast<std::size_t>(k())};
+  for (cl_uint d = 0; d < local.dimensions(); ++d) shape.push_back(local.get()[d]);
+  const bool first = launched_.insert(shape).second;
   std::chrono::steady_clock::time_point t0;
   if (first) {
     sync();
@@ -69,9 +65,11 @@ void ClContext::launch(ClKernel& k, const cl::NDRange& global, const cl::NDRange
   }
   const cl_int err = queue_.enqueueNDRangeKernel(k, cl::NullRange, global, local);
   if (err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) {
+    std::string name;
+    PF_CHECK_CL(k.getInfo(CL_KERNEL_FUNCTION_NAME, &name));
     std::size_t size = 1;
     for (cl_uint d = 0; d < local.dimensions(); ++d) size *= local.get()[d];
-    throw ConfigError("kernel " + k.name() + " cannot run work-groups of " + std::to_string(size) + " on " + device_name_ + " (" +
+    throw ConfigError("kernel " + name + " cannot run work-groups of " + std::to_string(size) + " on " + device_name_ + " (" +
                       cl_error_name(err) + ", the driver suggests at most " + std::to_string(progs_->max_group(k)) +
                       "); use a smaller block size");
   }
@@ -82,37 +80,9 @@ void ClContext::launch(ClKernel& k, const cl::NDRange& global, const cl::NDRange
   }
 }
 
-void ClContext::launch_points(ClKernel& k, std::size_t n) {
+void ClContext::launch_points(cl::Kernel& k, std::size_t n) {
   const std::size_t b = static_cast<std::size_t>(fast_block_);
   launch(k, (n + b - 1) / b * b, b);
-}
-
-void ClContext::copy_bytes(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, std::size_t src_offset) {
-  if (!bytes) return;
-  if (recorder_) {
-    ClCommand c;
-    c.kind = ClCommand::Kind::Copy;
-    c.src = src, c.dst = dst, c.bytes = bytes, c.src_offset = src_offset;
-    recorder_->push_back(std::move(c));
-    return;
-  }
-  PF_CHECK_CL(queue_.enqueueCopyBuffer(src, dst, src_offset, 0, bytes));
-}
-
-void ClContext::begin_recording() {
-  if (recorder_) throw BackendError("begin_recording: a recording is already under way");
-  recorder_ = std::make_unique<std::vector<ClCommand>>();
-}
-
-void ClContext::end_recording(std::unique_ptr<Backend::Recording>& into) {
-  if (!recorder_) throw BackendError("end_recording: no recording is under way");
-  std::unique_ptr<std::vector<ClCommand>> cmds = std::move(recorder_);  // recording no more, whatever happens
-  if (auto* old = dynamic_cast<ClRecording*>(into.get()); old && old->update(*cmds)) return;
-  into = std::make_unique<ClRecording>(queue_, std::move(*cmds));
-}
-
-void ClContext::recorded_wait(const char* what) {
-  throw BackendError(std::string(what) + " while recording: a recording keeps launches, fills and copies only");
 }
 
 void ClContext::require_int64_atomics(Precision p) const {
@@ -123,9 +93,7 @@ void ClContext::require_int64_atomics(Precision p) const {
 }
 
 void ClContext::ensure(std::unique_ptr<ClBuffer>& b, std::size_t bytes) {
-  if (b && b->bytes() >= bytes) return;
-  not_while_recording("an allocation");
-  b = std::make_unique<ClBuffer>(ctx_, std::max<std::size_t>(bytes, 1 << 16));
+  if (!b || b->bytes() < bytes) b = std::make_unique<ClBuffer>(ctx_, std::max<std::size_t>(bytes, 1 << 16));
 }
 
 namespace set_args_detail {

@@ -4,8 +4,7 @@
 // code is checked (cl_check.hpp).
 #include <cstddef>
 #include <memory>
-#include <cstring>
-#include <string_view>
+#include <set>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -13,7 +12,6 @@
 
 #include "backends/opencl/cl_check.hpp"
 #include "backends/opencl/program.hpp"
-#include "backends/opencl/recording.hpp"
 #include "core/kernels/backend.hpp"
 #include "core/kernels/kernel_args.hpp"
 
@@ -33,11 +31,7 @@ class ClContext {
   ClContext(const cl::Platform& platform, const cl::Device& device);
 
   const cl::Context& context() const { return ctx_; }
-  // the queue, for work that is enqueued directly; BackendError while recording (it would run now)
-  cl::CommandQueue& queue() {
-    not_while_recording("a command on the queue");
-    return queue_;
-  }
+  cl::CommandQueue& queue() { return queue_; }
   Programs& programs() { return *progs_; }
   const DeviceTraits& traits() const { return progs_->traits(); }
   const cl::Device& device() const { return device_; }
@@ -49,21 +43,18 @@ class ClContext {
   // the work-group of one-work-item-per-point kernels
   int fast_block() const { return fast_block_; }
   std::size_t fast_groups() const { return fast_groups_; }
-  void sync() {
-    not_while_recording("a wait for the device");
-    PF_CHECK_CL(queue_.finish());
-  }
+  void sync() { PF_CHECK_CL(queue_.finish()); }
 
   // A cached kernel of a family's program; the block must fit the device.
-  ClKernel& kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines = "",
-                   int instance = 0);
+  ClKernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                   const std::string& defines = "", int instance = 0);
 
   // CL_KERNEL_WORK_GROUP_SIZE is no limit to check up front: NVIDIA's driver answers 256 for every
   // kernel and runs them with 1024. A group the kernel cannot run is reported when it is refused.
-  void launch(ClKernel& k, const cl::NDRange& global, const cl::NDRange& local);
-  void launch(ClKernel& k, std::size_t global, std::size_t local) { launch(k, cl::NDRange(global), cl::NDRange(local)); }
+  void launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRange& local);
+  void launch(cl::Kernel& k, std::size_t global, std::size_t local) { launch(k, cl::NDRange(global), cl::NDRange(local)); }
   // one work-item per point; the global size is a multiple of the group (PoCL needs uniform groups)
-  void launch_points(ClKernel& k, std::size_t n);
+  void launch_points(cl::Kernel& k, std::size_t n);
 
   // Sets every argument of k in order: the parts, each a description (a kernel_args() tuple of
   // core/kernels/kernel_args.hpp, whose Real values take precision prec) or a per-launch value (a
@@ -77,7 +68,7 @@ class ClContext {
 
   // one argument, by index (an extra changed between launches)
   template <class T>
-  void set(ClKernel& k, cl_uint index, const T& value) {
+  void set(cl::Kernel& k, cl_uint index, const T& value) {
     PF_CHECK_CL(k.setArg(index, value));
   }
 
@@ -86,33 +77,10 @@ class ClContext {
 
   template <class T>
   void fill_bytes(const cl::Buffer& dst, T pattern, std::size_t bytes) {
-    static_assert(sizeof(T) <= 16, "a fill's pattern is at most 16 bytes");
-    if (!bytes) return;
-    if (recorder_) {
-      ClCommand c;
-      c.kind = ClCommand::Kind::Fill;
-      c.dst = dst, c.bytes = bytes, c.pattern_size = sizeof(T);
-      std::memcpy(c.pattern.data(), &pattern, sizeof(T));
-      recorder_->push_back(std::move(c));
-      return;
-    }
-    PF_CHECK_CL(queue_.enqueueFillBuffer(dst, pattern, 0, bytes));
+    if (bytes) PF_CHECK_CL(queue_.enqueueFillBuffer(dst, pattern, 0, bytes));
   }
-  // dst's first bytes = src's from src_offset on (enqueued, or recorded)
-  void copy_bytes(const cl::Buffer& src, const cl::Buffer& dst, std::size_t bytes, std::size_t src_offset);
-  // grows a scratch buffer; a command already enqueued keeps the old one alive until it is done.
-  // BackendError where it must grow while recording (a recorded launch would keep the old one).
+  // grows a scratch buffer; a command already enqueued keeps the old one alive until it is done
   void ensure(std::unique_ptr<ClBuffer>& b, std::size_t bytes);
-
-  // Recording (recording.hpp): from begin to end, launches, fills and copies are kept, not
-  // enqueued; anything else that reaches the queue or waits throws BackendError, and
-  // abort_recording() then drops what was kept.
-  void begin_recording();
-  void end_recording(std::unique_ptr<Backend::Recording>& into);
-  void abort_recording() noexcept { recorder_.reset(); }
-  void not_while_recording(const char* what) const {
-    if (recorder_) recorded_wait(what);
-  }
 
  private:
   cl::Device device_;
@@ -124,9 +92,7 @@ class ClContext {
   std::size_t units_ = 1, local_mem_ = 0;
   int fast_block_ = 256;
   std::size_t fast_groups_ = 1;
-  std::unique_ptr<std::vector<ClCommand>> recorder_;  // the commands of the recording under way
-
-  [[noreturn]] static void recorded_wait(const char* what);
+  std::set<std::vector<std::size_t>> launched_;  // kernel and work-group shape of every launch so far
 };
 
 namespace set_args_detail {

@@ -87,7 +87,6 @@ class OpenClBackend final : public FamilyBackend {
 
   ~OpenClBackend() override {
     // enqueued work may still use the families' buffers; a destructor cannot throw
-    ctx_.abort_recording();
     if (ctx_.queue().finish() != CL_SUCCESS) spdlog::error("clFinish failed at OpenCL backend shutdown");
   }
 
@@ -95,14 +94,11 @@ class OpenClBackend final : public FamilyBackend {
   std::string device_name() const override { return ctx_.device_name(); }
   bool supports(Precision p) const override { return p == Precision::Float || ctx_.traits().fp64; }
 
-  std::unique_ptr<Buffer> alloc(std::size_t bytes) override {
-    ctx_.not_while_recording("an allocation");
-    return std::make_unique<ClBuffer>(ctx_.context(), bytes);
-  }
+  std::unique_ptr<Buffer> alloc(std::size_t bytes) override { return std::make_unique<ClBuffer>(ctx_.context(), bytes); }
 
   void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
     check_range(dst, bytes, offset, "upload");
-    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueWriteBuffer(mem(dst), CL_TRUE, offset, bytes, src));  // the queue() throws while recording
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueWriteBuffer(mem(dst), CL_TRUE, offset, bytes, src));
   }
   void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override {
     check_range(src, bytes, offset, "download");
@@ -132,7 +128,7 @@ class OpenClBackend final : public FamilyBackend {
   void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
     check_range(src, bytes, src_offset, "copy");
     check_range(dst, bytes, 0, "copy");
-    ctx_.copy_bytes(mem(src), mem(dst), bytes, src_offset);
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueCopyBuffer(mem(src), mem(dst), src_offset, 0, bytes));
   }
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override {
     check_precision(*this, prec, "fill");
@@ -141,13 +137,6 @@ class OpenClBackend final : public FamilyBackend {
     else ctx_.fill_bytes(mem(dst), value, n * sizeof(double));
   }
   void sync() override { ctx_.sync(); }
-
-  // Recording (backends/opencl/recording.hpp): the launches, fills and copies between begin and
-  // end are kept and replayed as they were, each launch by a kernel object of its own
-  bool can_record() const override { return true; }
-  void begin_recording() override { ctx_.begin_recording(); }
-  void end_recording(std::unique_ptr<Recording>& into) override { ctx_.end_recording(into); }
-  void abort_recording() noexcept override { ctx_.abort_recording(); }
   // OpenCL 1.2 has no query of free memory: the device's total, and its largest allocation
   MemoryInfo memory() const override {
     cl_ulong total = 0, max_alloc = 0;

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -190,78 +189,18 @@ const cl::Program& Programs::program(const std::string& family, Precision prec, 
   return programs_.emplace(key, build(prec, source(family, prec, block, defines), what)).first->second;
 }
 
-std::size_t Programs::KernelHash::operator()(const KernelView& k) const {
-  const std::hash<std::string_view> h;
-  std::size_t x = h(k.name);
-  for (std::size_t y : {h(k.family), h(k.defines), static_cast<std::size_t>(k.prec), static_cast<std::size_t>(k.block),
-                        static_cast<std::size_t>(k.instance)})
-    x ^= y + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
-  return x;
-}
-
-ClKernel& Programs::kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines,
-                           int instance) {
-  const KernelView want{family, defines, name, prec, block, instance};
-  if (auto it = kernels_.find(want); it != kernels_.end()) return it->second;
-  const std::string fam(family), def(defines), nm(name);
-  const cl::Program& prog = program(fam, prec, block, def);
+ClKernel& Programs::kernel(const std::string& family, Precision prec, int block, const std::string& name,
+                           const std::string& defines, int instance) {
+  const Key pkey{family, prec, block, defines};
+  auto key = std::make_tuple(pkey, name, instance);
+  auto it = kernels_.find(key);
+  if (it != kernels_.end()) return it->second;
   cl_int err = CL_SUCCESS;
-  cl::Kernel k(prog, nm.c_str(), &err);
-  PF_CHECK_CL_AS(err, "clCreateKernel(" + nm + ")");
+  cl::Kernel k(program(family, prec, block, defines), name.c_str(), &err);
+  PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
   cl_uint params = 0;
   PF_CHECK_CL(k.getInfo(CL_KERNEL_NUM_ARGS, &params));
-  return kernels_.emplace(KernelKey{fam, def, nm, prec, block, instance}, ClKernel(std::move(k), nm, params, prog)).first->second;
-}
-
-// ---- ClKernel ---------------------------------------------------------------------------------------
-
-bool ClKernel::Arg::operator==(const Arg& o) const {
-  return size == o.size && null == o.null && set == o.set && (null || std::memcmp(bytes, o.bytes, size) == 0);
-}
-
-ClKernel::ClKernel(cl::Kernel k, std::string name, cl_uint params, cl::Program program)
-    : cl::Kernel(std::move(k)), name_(std::move(name)), params_(params), program_(std::move(program)), args_(params) {}
-
-cl_int ClKernel::set_arg(cl_uint index, std::size_t size, const void* value) {
-  if (index < args_.size() && size > Arg::kMax && value)
-    throw BackendError("kernel " + name_ + ": argument " + std::to_string(index) + " of " + std::to_string(size) +
-                       " bytes, more than a recording keeps (" + std::to_string(Arg::kMax) + ")");
-  const cl_int err = ::clSetKernelArg((*this)(), index, size, value);
-  if (err == CL_SUCCESS && index < args_.size()) {
-    Arg& a = args_[index];
-    a.size = static_cast<std::uint32_t>(size);
-    a.null = value == nullptr;
-    a.set = true;
-    if (value) std::memcpy(a.bytes, value, size);
-  }
-  return err;
-}
-
-void ClKernel::set_args_from(const std::vector<Arg>& want) {
-  if (want.size() != args_.size())
-    throw BackendError("kernel " + name_ + ": " + std::to_string(want.size()) + " arguments to copy, it takes " +
-                       std::to_string(args_.size()));
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    const Arg& w = want[i];
-    if (!w.set || w == args_[i]) continue;
-    PF_CHECK_CL_AS(set_arg(static_cast<cl_uint>(i), w.size, w.null ? nullptr : w.bytes), "clSetKernelArg(" + name_ + ")");
-  }
-}
-
-ClKernel ClKernel::another() const {
-  cl_int err = CL_SUCCESS;
-  cl::Kernel k(program_, name_.c_str(), &err);
-  PF_CHECK_CL_AS(err, "clCreateKernel(" + name_ + ")");
-  return ClKernel(std::move(k), name_, params_, program_);
-}
-
-bool ClKernel::first_launch(const cl::NDRange& local) {
-  std::array<std::size_t, 4> shape{local.dimensions(), 0, 0, 0};
-  for (cl_uint d = 0; d < local.dimensions() && d < 3; ++d) shape[d + 1] = local.get()[d];
-  for (const auto& s : shapes_)
-    if (s == shape) return false;
-  shapes_.push_back(shape);
-  return true;
+  return kernels_.emplace(key, ClKernel(std::move(k), name, params)).first->second;
 }
 
 std::size_t Programs::max_group(const cl::Kernel& k) const {

@@ -65,7 +65,7 @@ linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
   o.method = nm.fgmres ? linalg::KrylovMethod::FGMRES : linalg::KrylovMethod::BiCGSTAB;
   o.tolerance = nm.linear_tolerance;
   o.max_iterations = nm.linear_max_iterations;
-  o.record = nm.record;
+  o.record = nm.cuda_graphs;
   o.batches.then = nm.linear_batch;
   return o;
 }

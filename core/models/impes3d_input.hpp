@@ -153,7 +153,7 @@ struct FimNumerics {
   // its first batch (the last solve's count plus one), doubling at each read up to 1024. Small:
   // an iteration past the stop still runs its launches, empty (roughly 40 us replayed on an H200).
   long linear_batch = 2;
-  bool record = true;  // linear.record: BiCGSTAB's iterations recorded and replayed (CUDA graphs, OpenCL launch lists; KrylovOptions::record)
+  bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };
 
@@ -173,7 +173,7 @@ struct ImpesNumerics {
   PressurePreconditioner preconditioner = PressurePreconditioner::Amg;  // cg and bicgstab only
   // pressure.amg_across: AMG's coarse level across processes (none: per process; docs/mpi.md)
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
-  bool record = true;  // pressure.record: the Krylov iterations recorded and replayed (as linear.record)
+  bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
   bool amg_float = false;   // pressure.amg_float: AMG in float under a double solve (linalg::FloatPreconditioner)
   linalg::Chebyshev amg_chebyshev = linalg::Chebyshev::First;  // pressure.amg_chebyshev: the AMG smoother's polynomial
   // pressure: red-black SOR

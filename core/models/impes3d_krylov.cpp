@@ -64,7 +64,7 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
   linalg::KrylovOptions o;
   o.method = nm.solver == PressureSolver::Cg ? linalg::KrylovMethod::CG : linalg::KrylovMethod::BiCGSTAB;
   o.max_iterations = nm.max_iterations;
-  o.record = nm.record;
+  o.record = nm.cuda_graphs;
   ks_ = std::make_unique<linalg::KrylovSolver<T>>(wop_, o, comm);
 }
 

@@ -4,7 +4,7 @@
 #   tools/device/gpu.sh [build] [test] [leaks] [run-adi2d] [run-impes] [run-decks] [run-fluids3d] [bench]
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
-#                       [build-old] [bench-compare] [mpi-build] [mpi] [mpi-impes] [mpi-fluids] [mpi-fim] [run-record]
+#                       [build-old] [bench-compare] [mpi-build] [mpi] [mpi-impes] [mpi-fluids] [mpi-fim] [run-graphs]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
@@ -237,19 +237,17 @@ for s in "${stages[@]}"; do
       done
       echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$tf"
       ;;
-    run-record)  # fully implicit decks with and without recorded iterations (linear.record: CUDA graphs on cuda, launch
-                 # lists on OpenCL) on RECORD_BACKENDS ("cuda opencl"), alternating RECORD_REPS (2) times;
-                 # RECORD_DECKS (HETERO, THIN, LAYERED); tools/device/record_json.py makes the JSON
-      for deck in ${RECORD_DECKS:-validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/LAYERED.DATA}; do
+    run-graphs)  # fully implicit decks on cuda with and without CUDA Graphs (linear.cuda_graphs), alternating GRAPHS_REPS
+                 # (2) times, then once on NVIDIA's OpenCL; GRAPHS_DECKS (HETERO, THIN, LAYERED); tools/device/graphs_json.py
+      for deck in ${GRAPHS_DECKS:-validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/LAYERED.DATA}; do
         name=$(basename "$deck" .DATA)
         if [ "$name" = SPE10 ] && [ ! -f validation/decks/spe10/PORO.INC ]; then run gen_spe10 validation/gen_spe10.sh "$PF" || break; fi
-        for rep in $(seq "${RECORD_REPS:-2}"); do
-          for b in ${RECORD_BACKENDS:-cuda opencl}; do
-            for g in true false; do
-              run "record_${name}_${b}_${g}_$rep" "$PF" run "$deck" --backend $b --cl-platform NVIDIA --no-output --set linear.record=$g
-            done
+        for rep in $(seq "${GRAPHS_REPS:-2}"); do
+          for g in true false; do
+            run "graphs_${name}_cuda_${g}_$rep" "$PF" run "$deck" --backend cuda --no-output --set linear.cuda_graphs=$g
           done
         done
+        [ "${GRAPHS_OPENCL:-1}" = 1 ] && run "graphs_${name}_opencl_true_1" "$PF" run "$deck" --backend opencl --cl-platform NVIDIA --no-output
       done
       ;;
     run-fluids3d)  # the default fluids3d case (N = 84, 100 steps) on cuda and NVIDIA's OpenCL, N = 168, and compared

@@ -397,14 +397,6 @@ void shorten(ImpesInput& in, double end, const io::CaseFile& cf, const std::stri
 // IMPES), the fully implicit scheme's [newton] and [linear] keys, and its time-step defaults: a
 // first step of a day, up to a year, growing threefold, sized for S_w changes of 0.2 and pressure
 // changes of 100 bar (the time keys override them)
-// PREFIX.record (the Krylov iterations recorded and replayed: CUDA graphs on cuda, launch lists on
-// OpenCL), or PREFIX.cuda_graphs, its name before OpenCL recorded too; not both
-static bool read_record(io::CaseFile& cf, const std::string& prefix, bool def) {
-  const std::string key = prefix + ".record", old = prefix + ".cuda_graphs";
-  if (cf.has(key) && cf.has(old)) cf.fail(old, "is the former name of " + key + ": give one of them");
-  return cf.has(old) ? cf.get_bool(old, def) : cf.get_bool(key, def);
-}
-
 static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   const std::string scheme = cf.get_string("scheme", deck ? "fim" : "impes");
   if (scheme == "fim") nm.scheme = ReservoirSchemeKind::Fim;
@@ -416,14 +408,14 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.tolerance", "pressure.max_iterations", "pressure.check_every",
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
-                                                   "pressure.amg_across", "pressure.record", "pressure.cuda_graphs",
+                                                   "pressure.amg_across", "pressure.cuda_graphs",
                                                    "pressure.amg_float", "pressure.amg_chebyshev"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
-      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.record", "linear.cuda_graphs", "linear.batch",
+      "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
       "linear.amg_float"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
@@ -464,7 +456,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   if (const auto a = linalg::amg_across_of(across)) f.amg_across = *a;
   else cf.fail("linear.amg_across", "= '" + across + "' is not one of " + linalg::kAmgAcrossNames);
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
-  f.record = read_record(cf, "linear", f.record);
+  f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
@@ -533,7 +525,7 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
     cf.fail("pressure.amg_across", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   if (nm.solver == PressureSolver::Cg && nm.amg_across == linalg::AmgAcross::After)
     cf.fail("pressure.amg_across", "= 'after' is not symmetric, which CG needs (multiplicative or additive are; after is for bicgstab)");
-  nm.record = read_record(cf, "pressure", nm.record);
+  nm.cuda_graphs = cf.get_bool("pressure.cuda_graphs", nm.cuda_graphs);
   nm.amg_float = cf.get_bool("pressure.amg_float", nm.amg_float);
   if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
@@ -542,8 +534,8 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   else cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of " + linalg::kChebyshevNames);
   if (cf.has("pressure.amg_chebyshev") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_chebyshev", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
-  for (const char* k : {"pressure.record", "pressure.cuda_graphs"})
-    if (nm.solver == PressureSolver::Sor && cf.has(k)) cf.fail(k, "applies to pressure.solver = cg or bicgstab, not sor");
+  if (nm.solver == PressureSolver::Sor && cf.has("pressure.cuda_graphs"))
+    cf.fail("pressure.cuda_graphs", "applies to pressure.solver = cg or bicgstab, not sor");
   if (nm.solver != PressureSolver::Sor)
     for (const char* k : {"pressure.omega", "pressure.design", "pressure.shape", "pressure.zline_lanes", "pressure.check_every"})
       if (cf.has(k)) cf.fail(k, std::string("applies to pressure.solver = sor, not ") + solver);
