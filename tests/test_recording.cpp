@@ -3,8 +3,8 @@
 // recorded, also after the same kernel was launched with other arguments; a second recording of
 // the same launches with other values updates the first in place; a wait or a transfer while
 // recording throws BackendError, abort_recording() ends it and the backend goes on. The backends
-// that do not record (the host ones, OpenCL) refuse to begin. The reference is the host's
-// arithmetic on the same random values.
+// that do not record (the host ones, OpenCL) refuse to begin or end one. The reference is the
+// host's arithmetic on the same random values.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -23,6 +23,13 @@ void axpby(Backend& be, double a, double b, const Field<double>& x, Field<double
   be.vec().axpby({Precision::Double, x.size(), VecCoef::constant(a), VecCoef::constant(b), &x.buffer(), &y.buffer()});
 }
 
+// ends a recording that a failed check or a throw leaves open, so that the backend (shared by the
+// later tests) is not left recording
+struct RecordingGuard {
+  Backend& be;
+  ~RecordingGuard() { be.abort_recording(); }
+};
+
 std::vector<double> scaled(const std::vector<double>& x, double a, double plus = 0) {
   std::vector<double> y(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = a * x[i] + plus;
@@ -35,17 +42,19 @@ TEST_SUITE("backend") {
 
 TEST_CASE("recording: a replay runs what was recorded, as it was, and nothing runs before it") {
   for_each_backend([](Backend& be) {
+    std::unique_ptr<Backend::Recording> rec;
     if (!be.can_record()) {
       CHECK_THROWS_AS(be.begin_recording(), BackendError);
+      CHECK_THROWS_AS(be.end_recording(rec), BackendError);
       return;
     }
+    const RecordingGuard guard{be};
     const std::size_t n = 4097 + 17;  // several blocks, not a power of two
     const auto xs = random_vector<double>(n, -1, 1);
     const std::vector<double> poison(n, -777.0);
     const Field<double> x = make_field(be, xs);
     Field<double> y = make_field(be, poison), z = make_field(be, poison), w = make_field(be, poison),
                   v = make_field(be, poison);
-    std::unique_ptr<Backend::Recording> rec;
     be.begin_recording();
     axpby(be, 2, 0, x, y);                                        // y = 2 x
     be.copy(y.buffer(), z.buffer(), n * sizeof(double));          // z = y
@@ -87,6 +96,9 @@ TEST_CASE("recording: a replay runs what was recorded, as it was, and nothing ru
     be.abort_recording();
     be.begin_recording();
     CHECK_THROWS_AS(be.upload(y.buffer(), xs.data(), n * sizeof(double)), BackendError);
+    be.abort_recording();
+    be.begin_recording();
+    CHECK_THROWS_AS(be.sync(), BackendError);
     be.abort_recording();
     // and the backend goes on as before
     axpby(be, 3, 0, x, y);

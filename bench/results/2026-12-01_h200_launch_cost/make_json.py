@@ -14,7 +14,7 @@ for line in open("launch_cost.log"):
         rows.append({"api": "NVIDIA OpenCL", "n": int(m.group(1)), "guard_set": m.group(2) == "1",
                      "args_set": "once" if m.group(3) == "once" else "per launch (15 clSetKernelArg)",
                      "enqueue_us": float(m.group(4)), "drained_us": float(m.group(5))})
-print(json.dumps({"device": "NVIDIA H200 (16-core host), driver with CUDA 13.0 and OpenCL 3.0 CUDA", "date": "2026-12-01",
+print(json.dumps({"device": "NVIDIA H200 (16-core host), NVIDIA's OpenCL 3.0 CUDA", "date": "2026-12-01",
                   "commit": "4e14f47", "command": "tools/device/gpu.sh 'cmd:nvcc -O2 -arch=sm_90 launch_cost_cu.cu && ./launch_cu; "
                   "g++ -O2 launch_cost_cl.cpp -lOpenCL && ./launch_cl NVIDIA' (tools/device/experiments/)",
                   "what": "20 000 back-to-back launches of a guarded 15-parameter axpby of n doubles, blocks of 256: the host's "
