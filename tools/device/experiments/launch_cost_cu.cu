@@ -3,8 +3,9 @@
 // kernel is an axpby with a control-word guard and 15 parameters, as poreflow's vec kernels have.
 //   nvcc -O2 -std=c++17 -o /tmp/launch_cu tools/device/experiments/launch_cost_cu.cu && /tmp/launch_cu
 // Prints, per element count: the host's time to enqueue a launch (the loop alone), the time per
-// launch until the stream is drained (the host's clock after a stream sync), the same with the guard set (every launch returns at
-// once), and per kernel node of a CUDA graph of 200 launches replayed.
+// launch until the stream is drained (the host's clock after a stream sync), the same with the
+// guard set (every launch returns at once), and per kernel node of a CUDA graph of 200 launches
+// replayed.
 #include <chrono>
 #include <cstdio>
 #include <vector>
