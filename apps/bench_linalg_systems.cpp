@@ -637,6 +637,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   amg.coarse_degree = o.amg_coarse_degree;
   amg.kind = *linalg::chebyshev_of(o.amg_chebyshev);  // checked by the option
   amg.fused = o.amg_fused;
+  amg.tail_rows = static_cast<std::size_t>(o.amg_tail_rows);
   amg.upper = o.amg_upper;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
@@ -826,6 +827,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("amg_coarse_degree", static_cast<long>(o.amg_coarse_degree > 0 ? o.amg_coarse_degree : o.amg_degree));
           row.set("amg_chebyshev", o.amg_chebyshev);
           row.set("amg_fused", o.amg_fused);
+          row.set("amg_tail_rows", o.amg_tail_rows);
           row.set("amg_upper", o.amg_upper);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)

@@ -3,12 +3,14 @@
 
 #include "core/base/converge.h"
 #include "core/physics/amg.h"
+#include "core/physics/amg_tail.h"
 #include "kernels_cu/amg.cuh"
 
 namespace poreflow::cu {
 namespace {
 
 constexpr unsigned kBlock = 256;
+constexpr unsigned kTailBlock = 512;  // the one block of tail_kernel (the OpenCL twin's work-group)
 
 template <class T>
 __global__ void p_values_kernel(long rows, const int* p_ptr, const int* diag_pos, const int* weak_ptr, const int* weak,
@@ -31,6 +33,15 @@ __global__ void smooth_kernel(long n, T alpha, T beta, const T* __restrict__ r, 
   if (guard && !phys::pf_cv_running(guard)) return;
   const long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x, start);
+}
+
+// the levels' cycle in this one block (core/physics/amg_tail.h); the guard's word is the same for
+// every thread, so all of them return or none
+template <class T>
+__global__ void __launch_bounds__(kTailBlock) tail_kernel(int levels, int w, const int* table, const int* ints, const T* vals,
+                                                         T* work, const T* b, T* x, const unsigned long long* guard) {
+  if (guard && !phys::pf_cv_running(guard)) return;
+  phys::amg_tail_cycle<T>(static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x), levels, w, table, ints, vals, work, b, x);
 }
 
 unsigned blocks_for(long n) { return static_cast<unsigned>((n + kBlock - 1) / kBlock); }
@@ -57,12 +68,20 @@ void launch_amg_smooth(long n, T alpha, T beta, const T* r, const T* dinv, T* d,
   smooth_kernel<T><<<blocks_for(n), kBlock, 0, st>>>(n, alpha, beta, r, dinv, d, x, guard, start);
 }
 
+template <class T>
+void launch_amg_tail(int levels, int w, const int* table, const int* ints, const T* vals, T* work, const T* b, T* x,
+                     const unsigned long long* guard, cudaStream_t st) {
+  tail_kernel<T><<<1, kTailBlock, 0, st>>>(levels, w, table, ints, vals, work, b, x, guard);
+}
+
 #define PF_AMG_INSTANTIATE(T)                                                                                              \
   template void launch_amg_p_values<T>(long, const int*, const int*, const int*, const int*, const int*, const int*,        \
                                        const int*, T, const T*, T*, cudaStream_t);                                         \
   template void launch_amg_galerkin<T>(long, const int*, const int*, const T*, const int*, const int*, const T*, const int*, \
                                        const int*, const T*, const int*, const int*, T*, cudaStream_t);                    \
-  template void launch_amg_smooth<T>(long, T, T, const T*, const T*, T*, T*, const unsigned long long*, int, cudaStream_t);
+  template void launch_amg_smooth<T>(long, T, T, const T*, const T*, T*, T*, const unsigned long long*, int, cudaStream_t); \
+  template void launch_amg_tail<T>(int, int, const int*, const int*, const T*, T*, const T*, T*, const unsigned long long*,  \
+                                   cudaStream_t);
 PF_AMG_INSTANTIATE(float)
 PF_AMG_INSTANTIATE(double)
 

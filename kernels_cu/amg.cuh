@@ -14,5 +14,8 @@ void launch_amg_galerkin(long rows, const int* r_ptr, const int* r_col, const T*
 template <class T>
 void launch_amg_smooth(long n, T alpha, T beta, const T* r, const T* dinv, T* d, T* x, const unsigned long long* guard,
                        int start, cudaStream_t st);
+template <class T>
+void launch_amg_tail(int levels, int w, const int* table, const int* ints, const T* vals, T* work, const T* b, T* x,
+                     const unsigned long long* guard, cudaStream_t st);
 
 }  // namespace poreflow::cu

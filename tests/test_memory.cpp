@@ -29,6 +29,15 @@ TEST_CASE_TEMPLATE("memory: upload, download, copy and fill round trip", T, floa
         be.download(g.buffer(), back.data(), 2 * sizeof(T), sizeof(T));
         CHECK(back == part);
       }
+      // a copy between offsets: only the destination's bytes there change
+      if (n >= 8) {
+        Field<T> h(be, n);
+        h.fill(T(-3));
+        be.copy(f.buffer(), h.buffer(), 3 * sizeof(T), 2 * sizeof(T), 4 * sizeof(T));
+        const auto back = h.download();
+        for (std::size_t i = 0; i < n; ++i) CHECK(back[i] == (i >= 4 && i < 7 ? host[i - 2] : T(-3)));
+        CHECK_THROWS(be.copy(f.buffer(), h.buffer(), 3 * sizeof(T), 0, (n - 2) * sizeof(T)));
+      }
     }
   });
 }

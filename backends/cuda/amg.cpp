@@ -13,6 +13,7 @@ class CudaAmg final : public AmgImpl {
   void p_values(const AmgPValuesArgs& a) override { run(a, "amg p_values", [](auto t) { return &cu::launch_amg_p_values<decltype(t)>; }); }
   void galerkin(const AmgGalerkinArgs& a) override { run(a, "amg galerkin", [](auto t) { return &cu::launch_amg_galerkin<decltype(t)>; }); }
   void smooth(const AmgSmoothArgs& a) override { run(a, "amg smooth", [](auto t) { return &cu::launch_amg_smooth<decltype(t)>; }); }
+  void tail_cycle(const AmgTailArgs& a) override { run(a, "amg tail_cycle", [](auto t) { return &cu::launch_amg_tail<decltype(t)>; }); }
 
  private:
   template <class A, class W>

@@ -204,12 +204,13 @@ class CudaBackend final : public FamilyBackend {
     ctx_.sync();
   }
 
-  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
+  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0,
+            std::size_t dst_offset = 0) override {
     check_range(src, bytes, src_offset, "copy");
-    check_range(dst, bytes, 0, "copy");
+    check_range(dst, bytes, dst_offset, "copy");
     if (bytes == 0) return;
     ctx_.activate();
-    PF_CHECK_CUDA(cudaMemcpyAsync(dptr(dst), static_cast<const char*>(dptr(src)) + src_offset, bytes, cudaMemcpyDeviceToDevice,
+    PF_CHECK_CUDA(cudaMemcpyAsync(static_cast<char*>(dptr(dst)) + dst_offset, static_cast<const char*>(dptr(src)) + src_offset, bytes, cudaMemcpyDeviceToDevice,
                                   ctx_.stream()));
   }
 

@@ -1,8 +1,11 @@
 // amg on the host backends: the rows of core/physics/amg.h in OpenMP loops.
+#include <omp.h>
+
 #include "backends/host/families.hpp"
 #include "core/base/converge.h"
 #include "core/kernels/amg.hpp"
 #include "core/physics/amg.h"
+#include "core/physics/amg_tail.h"
 
 namespace poreflow {
 namespace {
@@ -49,6 +52,20 @@ class HostAmg final : public AmgImpl {
       const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
 #pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(a.n))
       for (long i = 0; i < n; ++i) phys::amg_smooth_point<T>(i, alpha, beta, r, dinv, d, x, a.start);
+    });
+  }
+
+  // the cycle on one thread, or a team whose barriers are the cycle's group barriers
+  void tail_cycle(const AmgTailArgs& a) override {
+    if (a.guard && !phys::pf_cv_running(host_ptr<unsigned long long>(*a.guard))) return;
+    with_type(a.prec, [&](auto tag) {
+      using T = decltype(tag);
+      const int *table = host_ptr<int>(a.table), *ints = host_ptr<int>(a.ints);
+      const T *vals = host_ptr<T>(a.vals), *b = host_ptr<T>(a.b);
+      T *work = host_ptr<T>(a.work), *x = host_ptr<T>(a.x);
+      const int threads = hc_.par(a.first_rows) ? hc_.threads : 1;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+      phys::amg_tail_cycle<T>(omp_get_thread_num(), omp_get_num_threads(), a.levels, a.w, table, ints, vals, work, b, x);
     });
   }
 

@@ -46,11 +46,11 @@ void HostBackend::download(const Buffer& src, void* dst, std::size_t bytes, std:
   if (bytes) std::memcpy(dst, static_cast<const char*>(static_cast<const HostBuffer&>(src).data()) + offset, bytes);
 }
 
-void HostBackend::copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset) {
+void HostBackend::copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset, std::size_t dst_offset) {
   check_range(src, bytes, src_offset, "copy");
-  check_range(dst, bytes, 0, "copy");
+  check_range(dst, bytes, dst_offset, "copy");
   const char* s = host_ptr<char>(src) + src_offset;
-  char* d = host_ptr<char>(dst);
+  char* d = host_ptr<char>(dst) + dst_offset;
   // split into page-sized chunks per thread so that omp copies with every core
   const std::size_t chunk = 1 << 20;
   const long nchunks = static_cast<long>((bytes + chunk - 1) / chunk);

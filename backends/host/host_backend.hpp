@@ -24,7 +24,8 @@ class HostBackend : public FamilyBackend {
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override;
   void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override;
   void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override;
-  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override;
+  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0,
+            std::size_t dst_offset = 0) override;
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override;
   void sync() override {}
   MemoryInfo memory() const override;

@@ -125,10 +125,11 @@ class OpenClBackend final : public FamilyBackend {
     cl::Event e_;
   };
   std::unique_ptr<Marker> mark() override { return std::make_unique<EventMarker>(ctx_.queue()); }
-  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) override {
+  void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0,
+            std::size_t dst_offset = 0) override {
     check_range(src, bytes, src_offset, "copy");
-    check_range(dst, bytes, 0, "copy");
-    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueCopyBuffer(mem(src), mem(dst), src_offset, 0, bytes));
+    check_range(dst, bytes, dst_offset, "copy");
+    if (bytes) PF_CHECK_CL(ctx_.queue().enqueueCopyBuffer(mem(src), mem(dst), src_offset, dst_offset, bytes));
   }
   void fill(Buffer& dst, Precision prec, double value, std::size_t n) override {
     check_precision(*this, prec, "fill");

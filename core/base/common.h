@@ -10,6 +10,9 @@
      pf_u64       an unsigned 64-bit word (device control blocks)
      PF_TO_WORD(x), PF_FROM_WORD(w)  a pf_real as the low bits of a word and back (a float in
                   the low 32 bits, a double in all 64): control blocks hold values this way
+     PF_GROUP_BARRIER()  waits for every work-item of the group (thread of the block, OpenMP
+                  thread of the team), whose global-memory writes before it are then seen by all:
+                  for functions one work-group runs from start to end (core/physics/amg_tail.h)
    Keep the code in these headers to the common subset of C99 and C++. */
 #ifndef PF_KERNELS_COMMON_H
 #define PF_KERNELS_COMMON_H
@@ -24,6 +27,7 @@
 #define PF_T(name) name
 #define PF_NAMESPACE_BEGIN
 #define PF_NAMESPACE_END
+#define PF_GROUP_BARRIER() barrier(CLK_GLOBAL_MEM_FENCE)
 typedef ulong pf_u64;
 #if PF_DOUBLE
 #define PF_TO_WORD(x) as_ulong(x)
@@ -57,6 +61,13 @@ typedef ulong pf_u64;
 #define PF_NAMESPACE_END \
   }                      \
   }
+#if defined(__CUDA_ARCH__)
+#define PF_GROUP_BARRIER() __syncthreads()
+#elif defined(_OPENMP)
+#define PF_GROUP_BARRIER() _Pragma("omp barrier")
+#else
+#define PF_GROUP_BARRIER()
+#endif
 #include <cstring>
 namespace poreflow {
 namespace phys {

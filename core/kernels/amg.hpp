@@ -3,6 +3,7 @@
 // when only the values change (core/linalg/amg_setup.hpp sets up the patterns and plans on the
 // host once), and the smoother's update. The arithmetic is core/physics/amg.h.
 #include <cstddef>
+#include <vector>
 
 #include "core/kernels/backend.hpp"
 #include "core/kernels/kernel_args.hpp"
@@ -69,12 +70,35 @@ struct AmgSmoothArgs {
   }
 };
 
+// tail_cycle: AMG's levels from one down to the coarsest in a single launch of one work-group
+// (core/physics/amg_tail.h has the cycle and the packing: table, levels x PF_AMG_TAIL_FIELDS int32
+// offsets into ints (int32), vals and work (precision prec)); the first level's right-hand side b
+// and iterate x (first_rows values) are apart. w: a W-cycle. The sizes are for the checks; every
+// offset in the table must lie inside its array. Nothing once the guard says stop.
+struct AmgTailArgs {
+  Precision prec = Precision::Double;
+  int levels = 0, w = 0;
+  const Buffer *table = nullptr, *ints = nullptr, *vals = nullptr;
+  Buffer* work = nullptr;
+  const Buffer* b = nullptr;
+  Buffer* x = nullptr;
+  const Buffer* guard = nullptr;
+  std::size_t ints_n = 0, vals_n = 0, work_n = 0, first_rows = 0;
+
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(levels, w, In<int>{table}, In<int>{ints}, In<Real>{vals}, Out<Real>{work}, In<Real>{b}, Out<Real>{x},
+                      Opt<pf_u64>{guard});
+  }
+};
+
 class AmgImpl {
  public:
   virtual ~AmgImpl() = default;
   virtual void p_values(const AmgPValuesArgs& a) = 0;
   virtual void galerkin(const AmgGalerkinArgs& a) = 0;
   virtual void smooth(const AmgSmoothArgs& a) = 0;
+  virtual void tail_cycle(const AmgTailArgs& a) = 0;
 };
 
 class AmgKernels {
@@ -83,6 +107,8 @@ class AmgKernels {
   void p_values(const AmgPValuesArgs& a);
   void galerkin(const AmgGalerkinArgs& a);
   void smooth(const AmgSmoothArgs& a);
+  // Checks the table against the sizes (the host's copy of it, which the caller uploaded to a.table).
+  void tail_cycle(const AmgTailArgs& a, const std::vector<int>& table);
 
  private:
   Backend& be_;

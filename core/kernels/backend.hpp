@@ -69,8 +69,9 @@ class Backend {
   virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;
   virtual void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset = 0) = 0;
   virtual void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset = 0) = 0;
-  // dst's first bytes = src's bytes from src_offset on (enqueued)
-  virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0) = 0;
+  // dst's bytes from dst_offset on = src's bytes from src_offset on (enqueued)
+  virtual void copy(const Buffer& src, Buffer& dst, std::size_t bytes, std::size_t src_offset = 0,
+                    std::size_t dst_offset = 0) = 0;
   virtual void fill(Buffer& dst, Precision prec, double value, std::size_t n) = 0;
   virtual void sync() = 0;  // waits for all enqueued work
   virtual std::unique_ptr<StagingBuffer> alloc_staging(std::size_t bytes);  // for staging (see StagingBuffer)

@@ -15,6 +15,7 @@
 #include "core/kernels/amg.hpp"
 #include "core/kernels/csr.hpp"
 #include "core/kernels/vec.hpp"
+#include "core/physics/amg_tail.h"
 
 namespace poreflow::linalg {
 
@@ -232,6 +233,7 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
       t2_.fill(T(0));
     }
   }
+  setup_tail();
   op_ = &A;
   setup_seconds_ = since(t0);
   spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
@@ -370,9 +372,121 @@ void Amg<T>::refresh() {
     throw NumericalError("AMG: another process's coarsest level is singular");
   }
   if (failed) std::rethrow_exception(failed);
+  refresh_tail();
   if (across_) across_->refresh();
   ++refreshes_;
   refresh_seconds_ = since(t0);
+}
+
+// The tail: the levels from tail_ on, every one of at most c_.tail_rows rows (never the finest,
+// the operator's own), packed as core/physics/amg_tail.h reads them. Their patterns go up once;
+// their values come from the levels' own arrays at each refresh (refresh_tail).
+template <class T>
+void Amg<T>::setup_tail() {
+  tail_ = lv_.size();
+  tail_table_.clear();
+  tail_copies_.clear();
+  tail_table_buf_.reset();
+  tail_ints_.reset();
+  tail_vals_ = Field<T>();
+  tail_work_ = Field<T>();
+  const std::size_t L = lv_.size();
+  if (c_.tail_rows == 0 || L < 2) return;
+  auto pattern = [&](std::size_t l) -> const CsrPattern& { return l < h_.levels.size() ? h_.levels[l].A : h_.coarsest; };
+  std::size_t t = L;
+  while (t > 1 && L - t < PF_AMG_TAIL_MAX && pattern(t - 1).rows <= c_.tail_rows) --t;
+  if (t == L) return;
+  std::vector<int> ints;
+  std::vector<int> table(PF_AMG_TAIL_FIELDS * (L - t), -1);
+  std::size_t vals = 0, work = 0;
+  std::vector<TailCopy> copies;
+  auto put = [&](const std::vector<int>& v) {
+    const std::size_t at = ints.size();
+    ints.insert(ints.end(), v.begin(), v.end());
+    return at;
+  };
+  auto take = [&](std::size_t& end, std::size_t n) {
+    const std::size_t at = end;
+    end += n;
+    return at;
+  };
+  for (std::size_t l = t; l < L; ++l) {
+    int* e = table.data() + PF_AMG_TAIL_FIELDS * (l - t);
+    const Level& V = *lv_[l];
+    const CsrPattern& A = pattern(l);
+    const std::size_t n = A.rows;
+    std::size_t f[PF_AMG_TAIL_FIELDS];
+    std::fill(f, f + PF_AMG_TAIL_FIELDS, std::size_t(-1));
+    f[PF_AT_ROWS] = n;
+    f[PF_AT_A_PTR] = put(A.ptr);
+    f[PF_AT_A_COL] = put(A.col);
+    f[PF_AT_A_VAL] = take(vals, A.nnz());
+    copies.push_back({&V.A->val.buffer(), A.nnz(), f[PF_AT_A_VAL]});
+    f[PF_AT_DINV] = take(vals, n);
+    copies.push_back({&V.dinv.buffer(), n, f[PF_AT_DINV]});
+    if (l + 1 < L) {
+      const AmgLevelPlan& P = h_.levels[l];
+      f[PF_AT_R_PTR] = put(P.R.ptr);
+      f[PF_AT_R_COL] = put(P.R.col);
+      f[PF_AT_R_VAL] = take(vals, P.R.nnz());
+      copies.push_back({&V.R->val.buffer(), P.R.nnz(), f[PF_AT_R_VAL]});
+      f[PF_AT_P_PTR] = put(P.P.ptr);
+      f[PF_AT_P_COL] = put(P.P.col);
+      f[PF_AT_P_VAL] = take(vals, P.P.nnz());
+      copies.push_back({&V.P->val.buffer(), P.P.nnz(), f[PF_AT_P_VAL]});
+    } else if (cinv_) {
+      f[PF_AT_CINV] = take(vals, n * n);
+      copies.push_back({&cinv_->val.buffer(), n * n, f[PF_AT_CINV]});
+    }
+    const int degree = c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;  // every tail level is below the finest
+    f[PF_AT_DEGREE] = static_cast<std::size_t>(degree);
+    if (l > t) {
+      f[PF_AT_B] = take(work, n);
+      f[PF_AT_X] = take(work, n);
+    }
+    f[PF_AT_Y] = take(work, n);
+    f[PF_AT_D] = take(work, n);
+    for (int k = 0; k < PF_AMG_TAIL_FIELDS; ++k) e[k] = f[k] == std::size_t(-1) ? -1 : static_cast<int>(f[k]);
+  }
+  // the smoothers' coefficients last: one upload at a refresh
+  tail_coef_at_ = vals;
+  for (std::size_t l = t; l < L; ++l) {
+    int* e = table.data() + PF_AMG_TAIL_FIELDS * (l - t);
+    e[PF_AT_COEF] = static_cast<int>(take(vals, 2 * static_cast<std::size_t>(e[PF_AT_DEGREE])));
+  }
+  constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  if (ints.size() > kMax || vals > kMax || work > kMax) {
+    spdlog::warn("AMG: the levels of at most {} rows hold too many values to cycle in one launch; a launch a step",
+                 c_.tail_rows);
+    return;
+  }
+  Backend& be = *be_;
+  tail_table_ = std::move(table);
+  tail_table_buf_ = upload_array(be, tail_table_);
+  tail_ints_n_ = ints.size();
+  tail_ints_ = upload_array(be, ints);
+  tail_vals_ = Field<T>(be, std::max<std::size_t>(vals, 1));
+  tail_vals_.fill(T(0));
+  tail_work_ = Field<T>(be, std::max<std::size_t>(work, 1));
+  tail_work_.fill(T(0));
+  tail_copies_ = std::move(copies);
+  tail_ = t;
+}
+
+// the tail's values from the levels' (enqueued copies) and its smoothers' coefficients (one upload)
+template <class T>
+void Amg<T>::refresh_tail() {
+  if (tail_ >= lv_.size()) return;
+  for (const TailCopy& c : tail_copies_) be_->copy(*c.src, tail_vals_.buffer(), c.values * sizeof(T), 0, c.at * sizeof(T));
+  std::vector<T> coef;
+  for (std::size_t l = tail_; l < lv_.size(); ++l) {
+    const int degree = tail_table_[PF_AMG_TAIL_FIELDS * (l - tail_) + PF_AT_DEGREE];
+    for (const auto& [alpha, beta] : chebyshev_steps(c_.kind, lv_[l]->lo, lv_[l]->hi, degree)) {
+      coef.push_back(static_cast<T>(alpha));
+      coef.push_back(static_cast<T>(beta));
+    }
+  }
+  be_->upload(tail_vals_.buffer(), coef.data(), coef.size() * sizeof(T), tail_coef_at_ * sizeof(T));
 }
 
 template <class T>
@@ -388,22 +502,11 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
 template <class T>
 void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
   Level& L = *lv_[l];
-  const double theta = 0.5 * (L.hi + L.lo), delta = 0.5 * (L.hi - L.lo), sigma = theta / delta;
-  double rho = 1 / sigma;
   const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
+  const auto steps = chebyshev_steps(c_.kind, L.lo, L.hi, degree);
   auto coefficients = [&](int k, double& alpha, double& beta) {
-    if (c_.kind == Chebyshev::Fourth) {  // d_k = (2k-1)/(2k+3) d_(k-1) + (8k+4)/(2k+3) D^-1 r_k / hi
-      alpha = k == 0 ? 0.0 : (2.0 * k - 1) / (2.0 * k + 3);
-      beta = k == 0 ? 4.0 / (3.0 * L.hi) : (8.0 * k + 4) / ((2.0 * k + 3) * L.hi);
-    } else if (k == 0) {
-      alpha = 0;
-      beta = 1 / theta;
-    } else {
-      const double next = 1 / (2 * sigma - rho);
-      alpha = next * rho;
-      beta = 2 * next / delta;
-      rho = next;
-    }
+    alpha = steps[static_cast<std::size_t>(k)].first;
+    beta = steps[static_cast<std::size_t>(k)].second;
   };
   AmgSmoothArgs s;  // the steps apart: an update after each residual (the first from b)
   s.prec = precision_of<T>();
@@ -449,6 +552,25 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   Backend& be = *be_;
   const Precision prec = precision_of<T>();
   auto csr = be.csr();
+  if (l == tail_) {  // this level and those below in one launch
+    AmgTailArgs t;
+    t.prec = prec;
+    t.levels = static_cast<int>(lv_.size() - tail_);
+    t.w = c_.w_cycle ? 1 : 0;
+    t.table = tail_table_buf_.get();
+    t.ints = tail_ints_.get();
+    t.vals = &tail_vals_.buffer();
+    t.work = &tail_work_.buffer();
+    t.b = &b.buffer();
+    t.x = &x.buffer();
+    t.guard = g.ctrl;
+    t.ints_n = tail_ints_n_;
+    t.vals_n = tail_vals_.size();
+    t.work_n = tail_work_.size();
+    t.first_rows = x.size();
+    be.amg().tail_cycle(t, tail_table_);
+    return;
+  }
   if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b, or smoothed when too large to invert
     if (!cinv_) {
       smooth(l, b, x, true, g);
@@ -544,6 +666,7 @@ std::string Amg<T>::describe() const {
   o << "AMG (smoothed aggregation, " << (c_.w_cycle ? "W" : "V") << "-cycle, Chebyshev " << c_.degree;
   if (c_.coarse_degree > 0 && c_.coarse_degree != c_.degree) o << " (" << c_.coarse_degree << " below the finest)";
   if (c_.kind == Chebyshev::Fourth) o << ", fourth kind";
+  if (tail_ < lv_.size()) o << ", levels " << tail_ << " on in one launch";
   o << ")";
   if (!lv_.empty()) o << ": " << h_.describe();
   if (across_) o << "; " << across_->describe();

@@ -38,6 +38,10 @@ struct AmgConfig {
   bool fused = true;           // a 7-point finest level's steps in one pass each (stencil7 chebyshev)
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
+  // The levels below the finest of at most this many rows, down to the coarsest, cycle in one launch
+  // of one work-group (amg tail_cycle: a barrier a step instead of a launch); 0: a launch a step
+  // everywhere. docs/linalg.md, "The coarse levels in one launch", has the measurements.
+  std::size_t tail_rows = 4096;
   // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.5 ms an
   // iteration in host round trips and saved none on Poisson 128^3 (bench linalg-ranks); CPR's
   // pressure AMG takes After (cpr_pressure_amg), where it pays.
@@ -70,6 +74,8 @@ class Amg final : public Preconditioner<T> {
   // whether the coarsest level is solved by its dense inverse (false: one level, or a coarsest too
   // large to invert, which is smoothed)
   bool coarsest_inverted() const { return cinv_ != nullptr; }
+  // the first level of the tail that cycles in one launch (AmgConfig::tail_rows), or levels(): none
+  std::size_t tail_level() const { return tail_; }
   // each level's estimate of D^-1 A's spectral radius: the Gershgorin bound of the current values
   // times the setup's ratio of the power estimate to it (the smoothers' interval)
   const std::vector<double>& bounds() const { return bounds_; }
@@ -82,6 +88,8 @@ class Amg final : public Preconditioner<T> {
   void cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const;
   void smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const;
   void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
+  void setup_tail();
+  void refresh_tail();
 
   AmgConfig c_;
   const Communicator& comm_;
@@ -102,6 +110,19 @@ class Amg final : public Preconditioner<T> {
   std::unique_ptr<HaloExchange> scalar_ex_;          // CPR's pressure block: the system's boxes, a value a cell
   std::unique_ptr<Stencil7Operator<T>> global_op_;
   mutable Field<T> t1_, t2_;                // the multiplicative coarse level's residual and cycle
+  // the tail (core/physics/amg_tail.h): its first level, its table (here and on the device), the
+  // packed patterns, values and vectors, and the copies that bring the levels' values in at a refresh
+  struct TailCopy {
+    const Buffer* src;
+    std::size_t values, at;
+  };
+  std::size_t tail_ = 0;
+  std::vector<int> tail_table_;
+  std::unique_ptr<Buffer> tail_table_buf_, tail_ints_;
+  std::size_t tail_ints_n_ = 0, tail_coef_at_ = 0;
+  Field<T> tail_vals_;
+  mutable Field<T> tail_work_;
+  std::vector<TailCopy> tail_copies_;
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
   long refreshes_ = 0;

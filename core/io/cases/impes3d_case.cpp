@@ -409,14 +409,15 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.design", "pressure.shape", "pressure.zline_lanes",
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
                                                    "pressure.amg_across", "pressure.cuda_graphs",
-                                                   "pressure.amg_float", "pressure.amg_chebyshev"};
+                                                   "pressure.amg_float", "pressure.amg_chebyshev",
+                                                   "pressure.amg_tail_rows"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
       "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
-      "linear.amg_float"};
+      "linear.amg_float",      "linear.amg_tail_rows"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -458,6 +459,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
+  f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, 0, 1 << 30);
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
 
@@ -529,6 +531,9 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.amg_float = cf.get_bool("pressure.amg_float", nm.amg_float);
   if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
+  nm.amg_tail_rows = cf.int_in_range("pressure.amg_tail_rows", nm.amg_tail_rows, 0, 1 << 30);
+  if (cf.has("pressure.amg_tail_rows") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
+    cf.fail("pressure.amg_tail_rows", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");
   if (const auto k = linalg::chebyshev_of(kind)) nm.amg_chebyshev = *k;
   else cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of " + linalg::kChebyshevNames);
