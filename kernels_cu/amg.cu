@@ -10,7 +10,7 @@ namespace poreflow::cu {
 namespace {
 
 constexpr unsigned kBlock = 256;
-constexpr unsigned kTailBlock = 512;  // the one block of tail_kernel (the OpenCL twin's work-group)
+constexpr unsigned kTailBlock = 1024;  // the one block of tail_kernel (the OpenCL twin's work-group)
 
 template <class T>
 __global__ void p_values_kernel(long rows, const int* p_ptr, const int* diag_pos, const int* weak_ptr, const int* weak,

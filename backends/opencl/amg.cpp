@@ -7,7 +7,7 @@
 namespace poreflow::ocl {
 namespace {
 
-constexpr std::size_t kTailBlock = 512;
+constexpr std::size_t kTailBlock = 1024;
 
 class ClAmg final : public AmgImpl {
  public:

@@ -363,6 +363,14 @@ void Amg<T>::refresh() {
       const auto cv = C.A->val.download();
       const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
       cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+      if (tail_ < lv_.size()) {  // the tail's copy by columns (core/physics/amg_tail.h)
+        const std::size_t n = h_.coarsest.rows;
+        std::vector<T> by_columns(n * n);
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t j = 0; j < n; ++j) by_columns[j * n + i] = static_cast<T>(inv[i * n + j]);
+        const int at = tail_table_[PF_AMG_TAIL_FIELDS * (lv_.size() - 1 - tail_) + PF_AT_CINV];
+        be_->upload(tail_vals_.buffer(), by_columns.data(), n * n * sizeof(T), static_cast<std::size_t>(at) * sizeof(T));
+      }
     } catch (const Error&) {
       failed = std::current_exception();
     }
@@ -434,9 +442,8 @@ void Amg<T>::setup_tail() {
       f[PF_AT_P_COL] = put(P.P.col);
       f[PF_AT_P_VAL] = take(vals, P.P.nnz());
       copies.push_back({&V.P->val.buffer(), P.P.nnz(), f[PF_AT_P_VAL]});
-    } else if (cinv_) {
+    } else if (cinv_) {  // by columns, written where the inverse is made (refresh)
       f[PF_AT_CINV] = take(vals, n * n);
-      copies.push_back({&cinv_->val.buffer(), n * n, f[PF_AT_CINV]});
     }
     const int degree = c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;  // every tail level is below the finest
     f[PF_AT_DEGREE] = static_cast<std::size_t>(degree);

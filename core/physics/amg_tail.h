@@ -28,7 +28,7 @@
 #define PF_AT_P_PTR 8 /* ints */
 #define PF_AT_P_COL 9
 #define PF_AT_P_VAL 10 /* vals */
-#define PF_AT_CINV 11  /* vals: the coarsest's dense inverse, row by row; -1: smoothed */
+#define PF_AT_CINV 11  /* vals: the coarsest's dense inverse, column by column; -1: smoothed */
 #define PF_AT_COEF 12  /* vals: the smoother's (alpha, beta) of each step */
 #define PF_AT_DEGREE 13
 #define PF_AT_B 14 /* work; -1: b0 */
@@ -40,12 +40,22 @@
 
 PF_NAMESPACE_BEGIN
 
-/* sum_k val[k] v[col[k]] over row i's entries */
+/* sum_k val[k] v[col[k]] over row i's entries, four at a time: one work-group has too few
+   work-items to hide a load's latency, so each keeps four loads in flight (four sums) */
 PF_TEMPLATE PF_FN pf_real amg_tail_row(PF_GLOBAL const int* ptr, PF_GLOBAL const int* col,
                                        PF_GLOBAL const pf_real* val, PF_GLOBAL const pf_real* v, long i) {
-  pf_real s = 0;
-  for (int k = ptr[i]; k < ptr[i + 1]; ++k) s += val[k] * v[col[k]];
-  return s;
+  pf_real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  const int e = ptr[i + 1];
+  int k = ptr[i];
+  for (; k + 3 < e; k += 4) {
+    const int c0 = col[k], c1 = col[k + 1], c2 = col[k + 2], c3 = col[k + 3];
+    s0 += val[k] * v[c0];
+    s1 += val[k + 1] * v[c1];
+    s2 += val[k + 2] * v[c2];
+    s3 += val[k + 3] * v[c3];
+  }
+  for (; k < e; ++k) s0 += val[k] * v[col[k]];
+  return (s0 + s1) + (s2 + s3);
 }
 
 /* `degree` Chebyshev steps at level t (amg_smooth_point's recurrence, the residual taken in the
@@ -122,13 +132,18 @@ PF_TEMPLATE PF_FN void amg_tail_cycle(int tid, int nt, int levels, int w, PF_GLO
     PF_GLOBAL pf_real* y = work + t[PF_AT_Y];
     PF_GLOBAL pf_real* d = work + t[PF_AT_D];
     if (down && l == levels - 1) { /* the coarsest: its dense inverse, or smoothing */
-      if (t[PF_AT_CINV] >= 0) {
+      if (t[PF_AT_CINV] >= 0) { /* the inverse is stored by columns: neighbouring rows' loads are adjacent */
         const long n = t[PF_AT_ROWS];
         PF_GLOBAL const pf_real* c = vals + t[PF_AT_CINV];
         for (long i = tid; i < n; i += nt) {
-          pf_real s = 0;
-          for (long j = 0; j < n; ++j) s += c[i * n + j] * b[j];
-          x[i] = s;
+          pf_real s0 = 0, s1 = 0;
+          long j = 0;
+          for (; j + 1 < n; j += 2) {
+            s0 += c[j * n + i] * b[j];
+            s1 += c[(j + 1) * n + i] * b[j + 1];
+          }
+          if (j < n) s0 += c[j * n + i] * b[j];
+          x[i] = s0 + s1;
         }
         PF_GROUP_BARRIER();
         cur[l] = 0;
