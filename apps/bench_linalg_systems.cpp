@@ -637,7 +637,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   amg.coarse_degree = o.amg_coarse_degree;
   amg.kind = *linalg::chebyshev_of(o.amg_chebyshev);  // checked by the option
   amg.fused = o.amg_fused;
-  amg.tail_rows = static_cast<std::size_t>(o.amg_tail_rows);
+  amg.tail_rows = o.amg_tail_rows;
   amg.upper = o.amg_upper;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();

@@ -120,9 +120,9 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
       ->capture_default_str()
       ->check(CLI::Range(0.5, 4.0));
   sub.add_option("--amg-tail-rows", o.amg_tail_rows, "systems: AMG's levels below the finest of at most so many rows, "
-                                                     "down to the coarsest, cycle in one launch of one work-group (0: a launch a step)")
+                                                     "down to the coarsest, cycle in one launch of one work-group (0: a launch a step; -1: the backend's choice)")
       ->capture_default_str()
-      ->check(CLI::Range(0L, 1L << 30));
+      ->check(CLI::Range(-1L, 1L << 30));
   sub.add_option("--amg-fused", o.amg_fused, "systems: the finest level's Chebyshev steps in one pass each where it is "
                                              "a 7-point operator (false: a residual and an update)")
       ->capture_default_str();

@@ -141,6 +141,20 @@ TEST_CASE("amg tail: a coarsest level too large to invert is smoothed in the tai
       its[with] = res.iterations;
     }
     CHECK(its[0] == its[1]);
+    // the default is the backend's: none where one_launch_rows() is 0 (the host, cuda, OpenCL on a
+    // CPU), else the levels of at most that many rows
+    Amg<double> M{AmgConfig{}};
+    M.update(dev.op);
+    INFO(M.describe());
+    if (be.one_launch_rows() == 0) {
+      CHECK(M.tail_level() == M.levels());
+    } else {
+      for (std::size_t l = 1; l + 1 < M.levels(); ++l)
+        CHECK((l >= M.tail_level()) == (M.hierarchy().levels[l].A.rows <= be.one_launch_rows()));
+    }
+    AmgConfig bad;
+    bad.tail_rows = -2;
+    CHECK_THROWS_WITH_AS(Amg<double>{bad}, doctest::Contains("-1: the backend's choice"), ConfigError);
   });
 }
 

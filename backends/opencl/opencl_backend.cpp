@@ -138,6 +138,9 @@ class OpenClBackend final : public FamilyBackend {
     else ctx_.fill_bytes(mem(dst), value, n * sizeof(double));
   }
   void sync() override { ctx_.sync(); }
+  // a GPU's launch costs about 5 us and nothing records them (bench/results/2026-12-01_h200_launch_cost/);
+  // the levels of about a thousand rows cycle faster in one work-group (2026-12-02_h200_amg_tail/)
+  std::size_t one_launch_rows() const override { return ctx_.gpu() ? 1100 : 0; }
   // OpenCL 1.2 has no query of free memory: the device's total, and its largest allocation
   MemoryInfo memory() const override {
     cl_ulong total = 0, max_alloc = 0;

@@ -64,6 +64,10 @@ class Backend {
   virtual std::string device_name() const = 0;   // the device it runs on, for logs and tables
   virtual bool supports(Precision) const { return true; }
   bool is_host() const { return name() == "serial" || name() == "omp"; }  // no device launches
+  // AMG's levels of at most this many rows cycle in one launch by default (AmgConfig::tail_rows):
+  // where a launch costs far more than a small level's work and cannot be recorded (docs/linalg.md,
+  // "The coarse levels in one launch"); 0: none
+  virtual std::size_t one_launch_rows() const { return 0; }
 
   // memory
   virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;

@@ -65,6 +65,9 @@ struct Amg<T>::Level {
 
 template <class T>
 Amg<T>::Amg(AmgConfig c, const Communicator& comm) : c_(c), comm_(comm) {
+  if (c_.tail_rows < -1)
+    throw ConfigError("AMG: the rows of the levels in one launch must be at least 0 (-1: the backend's choice), not " +
+                      std::to_string(c_.tail_rows));
   if (c_.degree < 1) throw ConfigError("AMG: the smoother's degree must be at least 1, not " + std::to_string(c_.degree));
   if (c_.coarse_degree < 0)
     throw ConfigError("AMG: the coarse levels' smoother degree must be at least 1 (0: the finest's), not " +
@@ -399,10 +402,11 @@ void Amg<T>::setup_tail() {
   tail_vals_ = Field<T>();
   tail_work_ = Field<T>();
   const std::size_t L = lv_.size();
-  if (c_.tail_rows == 0 || L < 2) return;
+  const std::size_t most = c_.tail_rows >= 0 ? static_cast<std::size_t>(c_.tail_rows) : be_->one_launch_rows();
+  if (most == 0 || L < 2) return;
   auto pattern = [&](std::size_t l) -> const CsrPattern& { return l < h_.levels.size() ? h_.levels[l].A : h_.coarsest; };
   std::size_t t = L;
-  while (t > 1 && L - t < PF_AMG_TAIL_MAX && pattern(t - 1).rows <= c_.tail_rows) --t;
+  while (t > 1 && L - t < PF_AMG_TAIL_MAX && pattern(t - 1).rows <= most) --t;
   if (t == L) return;
   std::vector<int> ints;
   std::vector<int> table(PF_AMG_TAIL_FIELDS * (L - t), -1);
@@ -463,8 +467,7 @@ void Amg<T>::setup_tail() {
   }
   constexpr std::size_t kMax = static_cast<std::size_t>(std::numeric_limits<int>::max());
   if (ints.size() > kMax || vals > kMax || work > kMax) {
-    spdlog::warn("AMG: the levels of at most {} rows hold too many values to cycle in one launch; a launch a step",
-                 c_.tail_rows);
+    spdlog::warn("AMG: the levels of at most {} rows hold too many values to cycle in one launch; a launch a step", most);
     return;
   }
   Backend& be = *be_;

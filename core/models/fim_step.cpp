@@ -54,7 +54,7 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   o.amg.setup.coarse_size = static_cast<std::size_t>(nm.coarse_size);
   o.amg.degree = nm.amg_degree;
   o.amg.w_cycle = nm.amg_w_cycle;
-  o.amg.tail_rows = static_cast<std::size_t>(nm.amg_tail_rows);
+  o.amg.tail_rows = nm.amg_tail_rows;
   o.amg.across = nm.amg_across;
   o.amg.across_rows = static_cast<std::size_t>(nm.across_rows);
   o.float_pressure = nm.amg_float;

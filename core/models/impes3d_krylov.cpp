@@ -48,7 +48,7 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
       linalg::AmgConfig c;
       c.across = nm.amg_across;
       c.kind = nm.amg_chebyshev;
-      c.tail_rows = static_cast<std::size_t>(nm.amg_tail_rows);
+      c.tail_rows = nm.amg_tail_rows;
       // in float under a double solve when asked; a float model's AMG is float already
       if constexpr (std::is_same_v<T, double>) {
         if (nm.amg_float) {

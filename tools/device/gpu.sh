@@ -250,21 +250,22 @@ for s in "${stages[@]}"; do
         [ "${GRAPHS_OPENCL:-1}" = 1 ] && run "graphs_${name}_opencl_true_1" "$PF" run "$deck" --backend opencl --cl-platform NVIDIA --no-output
       done
       ;;
-    run-tail)  # AMG's coarse levels in one launch (linear.amg_tail_rows = each of TAIL_ROWS, 0: a launch a step): the
+    run-tail)  # AMG's coarse levels in one launch (linear.amg_tail_rows = each of TAIL_ROWS, -1: the backend's
+               # choice, 0: a launch a step): the
                # decks (TAIL_DECKS: HETERO, THIN, LAYERED) on cuda and NVIDIA's OpenCL, the settings alternating
                # TAIL_REPS (2) times; then bench linalg's SPE10-like systems (TAIL_SIZES) with TAIL_LINALG_ROWS; tools/device/tail_json.py
       for rep in $(seq "${TAIL_REPS:-2}"); do
         for deck in ${TAIL_DECKS:-validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/LAYERED.DATA}; do
           name=$(basename "$deck" .DATA)
           for b in cuda opencl; do
-            for t in ${TAIL_ROWS:-4096 16384 0}; do
+            for t in ${TAIL_ROWS:--1 0}; do
               run "tail_${name}_${b}_${t}_$rep" "$PF" run "$deck" --backend $b --cl-platform NVIDIA --no-output \
                 --set linear.amg_tail_rows=$t
             done
           done
         done
       done
-      for t in ${TAIL_LINALG_ROWS:-4096 0}; do
+      for t in ${TAIL_LINALG_ROWS:--1 0}; do
         run "tail_linalg_$t" "$PF" bench linalg --backends cuda,opencl --cl-platform NVIDIA --sizes "${TAIL_SIZES:-spe10,spe10-2p}" \
           --solvers amg,amg-w,cpr --amg-tail-rows $t --json "$OUT/tail_linalg_$t.json"
       done

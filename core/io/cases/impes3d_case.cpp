@@ -459,7 +459,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.across_rows = cf.int_in_range("linear.across_rows", f.across_rows, 1, 4096);
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
-  f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, 0, 1 << 30);
+  f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, -1, 1 << 30);
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
 
@@ -531,7 +531,7 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.amg_float = cf.get_bool("pressure.amg_float", nm.amg_float);
   if (cf.has("pressure.amg_float") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_float", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
-  nm.amg_tail_rows = cf.int_in_range("pressure.amg_tail_rows", nm.amg_tail_rows, 0, 1 << 30);
+  nm.amg_tail_rows = cf.int_in_range("pressure.amg_tail_rows", nm.amg_tail_rows, -1, 1 << 30);
   if (cf.has("pressure.amg_tail_rows") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_tail_rows", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");
