@@ -83,14 +83,14 @@ TEST_CASE_TEMPLATE("amg tail: the coarse levels in one launch give the cycle of 
       CHECK(apart.describe.find("one launch") == std::string::npos);
       // every level below the finest, then the levels of at most the second level's rows less one
       for (std::size_t rows : {std::size_t(1) << 30, std::size_t(0)}) {
-        c.tail_rows = rows;
+        c.tail_rows = static_cast<long>(rows);
         if (rows == 0) {  // the first level after the finest stays out
           OnDevice<double> dev(reference(), d);
           AmgConfig probe = c;
           probe.tail_rows = 0;
           Amg<double> M(probe);
           M.update(dev.op);
-          c.tail_rows = M.hierarchy().levels.size() > 1 ? M.hierarchy().levels[1].A.rows - 1 : 1;
+          c.tail_rows = static_cast<long>(M.hierarchy().levels.at(1).A.rows) - 1;
         }
         CAPTURE(v.w);
         CAPTURE(int(v.kind));
@@ -119,7 +119,7 @@ TEST_CASE("amg tail: a coarsest level too large to invert is smoothed in the tai
     c.setup.max_levels = 2;
     c.tail_rows = 0;
     const Cycle ref = apply_once<double>(reference(), d, c);
-    c.tail_rows = std::size_t(1) << 30;
+    c.tail_rows = 1L << 30;
     const Cycle one = apply_once<double>(be, d, c);
     INFO(one.describe);
     CHECK(one.levels == 2);
@@ -131,7 +131,7 @@ TEST_CASE("amg tail: a coarsest level too large to invert is smoothed in the tai
     int its[2] = {0, 0};
     for (int with : {0, 1}) {
       AmgConfig cc;
-      cc.tail_rows = with ? std::size_t(1) << 30 : 0;
+      cc.tail_rows = with ? 1L << 30 : 0;
       Amg<double> M(cc);
       M.update(dev.op);
       CHECK((M.tail_level() < M.levels()) == bool(with));
@@ -141,17 +141,31 @@ TEST_CASE("amg tail: a coarsest level too large to invert is smoothed in the tai
       its[with] = res.iterations;
     }
     CHECK(its[0] == its[1]);
-    // the default is the backend's: none where one_launch_rows() is 0 (the host, cuda, OpenCL on a
-    // CPU), else the levels of at most that many rows
-    Amg<double> M{AmgConfig{}};
+    // none by default; -1: the backend's choice, none where one_launch_rows() is 0 (the host, cuda,
+    // OpenCL on a CPU), else the levels of at most that many rows, unless that is the inverted
+    // coarsest alone
+    Amg<double> plain{AmgConfig{}};
+    plain.update(dev.op);
+    CHECK(plain.tail_level() == plain.levels());
+    AmgConfig chosen;
+    chosen.tail_rows = -1;
+    Amg<double> M{chosen};
     M.update(dev.op);
     INFO(M.describe());
     if (be.one_launch_rows() == 0) {
       CHECK(M.tail_level() == M.levels());
-    } else {
+    } else if (M.tail_level() < M.levels()) {
+      CHECK(M.tail_level() + 1 < M.levels());
       for (std::size_t l = 1; l + 1 < M.levels(); ++l)
         CHECK((l >= M.tail_level()) == (M.hierarchy().levels[l].A.rows <= be.one_launch_rows()));
     }
+    // the inverted coarsest alone makes no tail; the coarsest smoothed alone does (above)
+    AmgConfig last;
+    last.tail_rows = static_cast<long>(M.hierarchy().coarsest.rows);
+    Amg<double> C{last};
+    C.update(dev.op);
+    REQUIRE(C.coarsest_inverted());
+    CHECK(C.tail_level() == C.levels());
     AmgConfig bad;
     bad.tail_rows = -2;
     CHECK_THROWS_WITH_AS(Amg<double>{bad}, doctest::Contains("-1: the backend's choice"), ConfigError);

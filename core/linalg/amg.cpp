@@ -407,7 +407,9 @@ void Amg<T>::setup_tail() {
   auto pattern = [&](std::size_t l) -> const CsrPattern& { return l < h_.levels.size() ? h_.levels[l].A : h_.coarsest; };
   std::size_t t = L;
   while (t > 1 && L - t < PF_AMG_TAIL_MAX && pattern(t - 1).rows <= most) --t;
-  if (t == L) return;
+  // the inverted coarsest alone is one launch either way, and the group's product is the slower
+  // (THIN on the H200's OpenCL, docs/linalg.md)
+  if (t == L || (t + 1 == L && cinv_)) return;
   std::vector<int> ints;
   std::vector<int> table(PF_AMG_TAIL_FIELDS * (L - t), -1);
   std::size_t vals = 0, work = 0;

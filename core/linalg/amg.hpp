@@ -40,9 +40,10 @@ struct AmgConfig {
   bool w_cycle = false;        // two coarse corrections on every level below the finest
   // The levels below the finest of at most this many rows, down to the coarsest, cycle in one launch
   // of one work-group (amg tail_cycle: a barrier a step instead of a launch); 0: a launch a step
-  // everywhere; -1: the backend's choice (Backend::one_launch_rows). docs/linalg.md, "The coarse
-  // levels in one launch", has the measurements.
-  long tail_rows = -1;
+  // everywhere (the default: on the H200 it paid only on OpenCL and on small decks, and cost
+  // OpenCL's SPE10-like systems a quarter); -1: the backend's choice (Backend::one_launch_rows).
+  // docs/linalg.md, "The coarse levels in one launch", has the measurements.
+  long tail_rows = 0;
   // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.5 ms an
   // iteration in host round trips and saved none on Poisson 128^3 (bench linalg-ranks); CPR's
   // pressure AMG takes After (cpr_pressure_amg), where it pays.
