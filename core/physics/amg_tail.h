@@ -1,8 +1,8 @@
 /* AMG's coarse levels in one work-group (the amg family's tail_cycle, core/kernels/amg.hpp):
    the cycle from a level down to the coarsest and back, as core/linalg/amg.cpp's cycle makes it
    with a launch a step, here with a group barrier a step. Small levels cost a launch each far more
-   than their arithmetic (docs/linalg.md, "The coarse levels in one launch"); a group of a few
-   hundred work-items takes their rows in turn. Written once for C++ (one thread, or an OpenMP
+   than their arithmetic (docs/linalg.md, "The coarse levels in one launch"); a group of 1 024
+   work-items takes their rows in turn. Written once for C++ (one thread, or an OpenMP
    team), CUDA (one block) and OpenCL C (one work-group).
 
    The levels' arrays are packed: ints holds the patterns, vals the values (A, D^-1, R, P, the
