@@ -365,8 +365,9 @@ void Amg<T>::refresh() {
       const Level& C = *lv_.back();
       const auto cv = C.A->val.download();
       const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
-      cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
-      if (tail_ < lv_.size()) {  // the tail's copy by columns (core/physics/amg_tail.h)
+      if (tail_ == lv_.size()) {
+        cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
+      } else {  // the tail holds the coarsest, which only it uses: by columns (core/physics/amg_tail.h)
         const std::size_t n = h_.coarsest.rows;
         std::vector<T> by_columns(n * n);
         for (std::size_t i = 0; i < n; ++i)
