@@ -3,7 +3,8 @@
 how far each simulator got and in what time, read from the call's logs and deck_timings.json.
 
 usage: anchor_json.py DEVICE COMMIT DATE DIR > anchor.json
-DIR holds deck_timings.json and logs/deck_DECK_{flow,cuda,opencl,omp}.log.
+DIR holds deck_timings*.json (a call may run poreflow and OPM Flow in two run-decks, DECK_TAG) and
+logs/deck_DECK_{flow,cuda,opencl,omp}.log.
 
 OPM Flow prints no clock per step, only each step's Newton and linear iterations and the seconds of
 its linearizations and linear solves: `opm.step_seconds` sums those (setup, well and output time
@@ -58,7 +59,9 @@ def poreflow(text):
 
 def main():
     device, commit, date, d = sys.argv[1:5]
-    timings = json.load(open(os.path.join(d, "deck_timings.json")))
+    timings = {}
+    for name in sorted(f for f in os.listdir(d) if re.fullmatch(r"deck_timings.*\.json", f)):
+        timings.update(json.load(open(os.path.join(d, name))))
     out = {"device": device, "commit": commit, "date": date, "host": timings.get("host"), "decks": {}}
     for key, t in timings.items():
         if key == "host":
