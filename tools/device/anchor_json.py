@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The JSON of a run-decks call whose OPM Flow run may have been stopped by FLOW_TIMEOUT (gpu.sh):
-how far each simulator got and in what time, read from the call's logs and deck_timings.json.
+how far each simulator got and in what time, read from the call's logs and deck_timings*.json.
 
 usage: anchor_json.py DEVICE COMMIT DATE DIR > anchor.json
 DIR holds deck_timings*.json (a call may run poreflow and OPM Flow in two run-decks, DECK_TAG) and
