@@ -251,8 +251,8 @@ for s in "${stages[@]}"; do
       done
       ;;
     run-tail)  # AMG's coarse levels in one launch (linear.amg_tail_rows = each of TAIL_ROWS, -1: the backend's
-               # choice, 0: a launch a step): the
-               # decks (TAIL_DECKS: HETERO, THIN, LAYERED) on cuda and NVIDIA's OpenCL, the settings alternating
+               # choice, 0: a launch a step): the decks (TAIL_DECKS: HETERO, THIN, LAYERED) on cuda and NVIDIA's
+               # OpenCL, the settings alternating
                # TAIL_REPS (2) times; then bench linalg's SPE10-like systems (TAIL_SIZES) with TAIL_LINALG_ROWS; tools/device/tail_json.py
       for rep in $(seq "${TAIL_REPS:-2}"); do
         for deck in ${TAIL_DECKS:-validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/LAYERED.DATA}; do
