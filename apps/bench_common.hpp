@@ -71,7 +71,7 @@ struct BenchOptions {
   int amg_degree = 3;                 // linalg: the AMG smoother's Chebyshev degree (amg, amg-w, amg-f and cpr rows)
   int amg_coarse_degree = 0;          // linalg: the same below the finest level; 0: amg_degree
   double amg_upper = 1.1;             // linalg: the smoothers' upper end over the level's spectrum estimate
-  bool amg_fused = true;              // linalg: a 7-point finest level's Chebyshev steps in one pass each
+  bool amg_fused = true;              // linalg: every level's Chebyshev steps in one pass each
   long amg_tail_rows = 0;             // linalg: AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
   std::string amg_chebyshev = "first";  // linalg: the smoother's Chebyshev polynomial, first or fourth kind
   bool cuda_graphs = true;            // linalg: the Krylov rows replay their iterations as CUDA graphs on cuda

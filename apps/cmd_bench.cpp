@@ -123,8 +123,8 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                      "down to the coarsest, cycle in one launch of one work-group (0: a launch a step; -1: the backend's choice)")
       ->capture_default_str()
       ->check(CLI::Range(-1L, 1L << 30));
-  sub.add_option("--amg-fused", o.amg_fused, "systems: the finest level's Chebyshev steps in one pass each where it is "
-                                             "a 7-point operator (false: a residual and an update)")
+  sub.add_option("--amg-fused", o.amg_fused, "systems: every level's Chebyshev steps in one pass each (a 7-point "
+                                             "finest level and the scalar CSR levels; false: a residual and an update)")
       ->capture_default_str();
   sub.add_option("--cuda-graphs", o.cuda_graphs, "systems: the Krylov rows record two iterations and replay them as a CUDA "
                                                  "graph on cuda (docs/linalg.md); false: every launch enqueued")

@@ -1,8 +1,14 @@
 /* csr: block-CSR products and diagonals (twin: kernels_cu/csr.cu; contracts in core/kernels/csr.hpp).
-   The program's defines: PF_CSR_B, the block (1 or 2), and PF_CSR_LANES, the work-items summing
-   one row (1, 2, ..., 32; a power of two dividing PF_BLOCK). */
+   The program's defines: PF_CSR_B, the block (1 or 2), PF_CSR_LANES, the work-items summing one
+   row (1, 2, ..., 32; a power of two dividing PF_BLOCK), and PF_CSR_CHEB: 1 makes the product
+   kernel csr_chebyshev, a Chebyshev step of a scalar matrix, in place of csr_spmv. */
 #include "core/base/converge.h"
+#include "core/physics/amg.h"
 #include "core/physics/csr.h"
+
+#ifndef PF_CSR_CHEB
+#define PF_CSR_CHEB 0
+#endif
 
 #if PF_DOUBLE
 #define PF_CSR_REAL2 double2
@@ -35,9 +41,18 @@ pf_real pf_csr_shfl(pf_real v, uint off) { return as_float(pf_csr_shfl_u32(as_ui
    takes the row's entries l, l + LANES, ... (contiguous loads across the lanes), then a reduction
    inside the segment leaves the sum in lane 0: shuffles on NVIDIA, local memory elsewhere. Every
    work-item reaches the reduction, rows past the end with zero sums. */
+#if PF_CSR_CHEB
+/* A Chebyshev step (core/kernels/csr.hpp, CsrChebyshevArgs): the row's sum as csr_spmv makes it,
+   then in lane 0 the residual, the direction and the new iterate. */
+PF_KERNEL void csr_chebyshev(long rows, __global const int* ptr, __global const int* col, __global const pf_real* val,
+                             __global const pf_real* x, __global const pf_real* b, __global const pf_real* dinv,
+                             __global pf_real* d, __global pf_real* x_out, pf_real alpha, pf_real beta,
+                             __global const ulong* guard) {
+#else
 PF_KERNEL void csr_spmv(long rows, __global const int* ptr, __global const int* col, __global const pf_real* val,
                         __global const pf_real* x, pf_real alpha, pf_real beta, __global const pf_real* z,
                         __global pf_real* y, __global const ulong* guard) {
+#endif
   if (guard && !pf_cv_running(guard)) return; /* the same word for every work-item */
   const long t = get_global_id(0);
   const long row = t / PF_CSR_LANES;
@@ -92,7 +107,11 @@ PF_KERNEL void csr_spmv(long rows, __global const int* ptr, __global const int* 
 #endif
 #endif
   if (row >= rows || lane != 0) return;
-#if PF_CSR_B == 1
+#if PF_CSR_CHEB
+  const pf_real dn = amg_cheb_direction(alpha, d[row], beta, dinv[row], b[row] - s0);
+  d[row] = dn;
+  x_out[row] = x[row] + dn;
+#elif PF_CSR_B == 1
   y[row] = z ? alpha * s0 + beta * z[row] : alpha * s0;
 #else
   if (z) {

@@ -1,6 +1,7 @@
 // The csr family (twin: kernels_cl/csr.cl): block-CSR products, a row per thread or per group of
 // lanes of a warp (core/kernels/csr.hpp, csr_lanes), and the diagonal's inverse and bound.
 #include "core/base/converge.h"
+#include "core/physics/amg.h"
 #include "core/physics/csr.h"
 #include "kernels_cu/csr.cuh"
 
@@ -27,14 +28,10 @@ __device__ inline double2 load_pair(const double* p) { return *reinterpret_cast<
 // entries l, l + L, ... so that the group's loads of val and col are contiguous; a shuffle tree
 // leaves the sum in lane 0. Threads past the last row take part in the shuffles with zero sums.
 template <class T, int B, int L>
-__global__ void __launch_bounds__(kCsrThreads)
-    csr_spmv_kernel(long rows, const int* __restrict__ ptr, const int* __restrict__ col, const T* __restrict__ val,
-                    const T* __restrict__ x, T alpha, T beta, const T* z, T* y, const unsigned long long* guard) {
-  if (guard && !phys::pf_cv_running(guard)) return;  // the same word for every thread: no shuffle is left waiting
-  const long t = static_cast<long>(blockIdx.x) * kCsrThreads + threadIdx.x;
-  const long row = t / L;
-  const int lane = static_cast<int>(t % L);
-  T s0 = 0, s1 = 0;
+__device__ inline void row_sum(long rows, long row, int lane, const int* __restrict__ ptr, const int* __restrict__ col,
+                               const T* __restrict__ val, const T* __restrict__ x, T& s0, T& s1) {
+  s0 = 0;
+  s1 = 0;
   if (row < rows) {
     const int k1 = ptr[row + 1];
     for (int k = ptr[row] + lane; k < k1; k += L) {
@@ -56,6 +53,18 @@ __global__ void __launch_bounds__(kCsrThreads)
       if constexpr (B == 2) s1 += __shfl_down_sync(0xffffffffu, s1, off, L);
     }
   }
+}
+
+template <class T, int B, int L>
+__global__ void __launch_bounds__(kCsrThreads)
+    csr_spmv_kernel(long rows, const int* __restrict__ ptr, const int* __restrict__ col, const T* __restrict__ val,
+                    const T* __restrict__ x, T alpha, T beta, const T* z, T* y, const unsigned long long* guard) {
+  if (guard && !phys::pf_cv_running(guard)) return;  // the same word for every thread: no shuffle is left waiting
+  const long t = static_cast<long>(blockIdx.x) * kCsrThreads + threadIdx.x;
+  const long row = t / L;
+  const int lane = static_cast<int>(t % L);
+  T s0, s1;
+  row_sum<T, B, L>(rows, row, lane, ptr, col, val, x, s0, s1);
   if (row >= rows || lane != 0) return;
   if constexpr (B == 1) {
     y[row] = z ? alpha * s0 + beta * z[row] : alpha * s0;
@@ -69,6 +78,25 @@ __global__ void __launch_bounds__(kCsrThreads)
       y[2 * row + 1] = alpha * s1;
     }
   }
+}
+
+// One Chebyshev step of a scalar matrix (CsrChebyshevArgs): apply's row sum, then in lane 0 the
+// residual, the direction and the new iterate.
+template <class T, int L>
+__global__ void __launch_bounds__(kCsrThreads)
+    csr_chebyshev_kernel(long rows, const int* __restrict__ ptr, const int* __restrict__ col, const T* __restrict__ val,
+                         const T* __restrict__ x, const T* __restrict__ b, const T* __restrict__ dinv, T* __restrict__ d,
+                         T* __restrict__ x_out, T alpha, T beta, const unsigned long long* guard) {
+  if (guard && !phys::pf_cv_running(guard)) return;
+  const long t = static_cast<long>(blockIdx.x) * kCsrThreads + threadIdx.x;
+  const long row = t / L;
+  const int lane = static_cast<int>(t % L);
+  T s0, s1;
+  row_sum<T, 1, L>(rows, row, lane, ptr, col, val, x, s0, s1);
+  if (row >= rows || lane != 0) return;
+  const T dn = phys::amg_cheb_direction<T>(alpha, d[row], beta, dinv[row], b[row] - s0);
+  d[row] = dn;
+  x_out[row] = x[row] + dn;
 }
 
 template <class T, int B>
@@ -85,6 +113,22 @@ void spmv_lanes(unsigned grid, long rows, const int* ptr, const int* col, const 
 }
 
 unsigned grid_of(long items) { return static_cast<unsigned>((items + kCsrThreads - 1) / kCsrThreads); }
+
+template <class T>
+void chebyshev_lanes(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv, T* d,
+                     T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t s) {
+  const unsigned grid = grid_of(rows * lanes);
+#define PF_CHEB(L) csr_chebyshev_kernel<T, L><<<grid, kCsrThreads, 0, s>>>(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard)
+  switch (lanes) {
+    case 1: PF_CHEB(1); break;
+    case 2: PF_CHEB(2); break;
+    case 4: PF_CHEB(4); break;
+    case 8: PF_CHEB(8); break;
+    case 16: PF_CHEB(16); break;
+    default: PF_CHEB(32); break;
+  }
+#undef PF_CHEB
+}
 
 // a row per thread: setup kernels, once per matrix
 template <class T, int B>
@@ -148,6 +192,12 @@ void launch_csr_spmv(long rows, const int* ptr, const int* col, const T* val, co
 }
 
 template <class T>
+void launch_csr_chebyshev(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv,
+                          T* d, T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t stream) {
+  chebyshev_lanes<T>(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard, lanes, stream);
+}
+
+template <class T>
 void launch_csr_diag_inv(long rows, const int* ptr, const int* col, const T* val, T* dinv, int* bad,
                          const unsigned long long* guard, int block, cudaStream_t stream) {
   if (block == 1) csr_diag_inv_kernel<T, 1><<<grid_of(rows), kCsrThreads, 0, stream>>>(rows, ptr, col, val, dinv, bad, guard);
@@ -171,6 +221,8 @@ void launch_csr_gather(long nnz, const long* map, const T* src, T* val, const un
 #define PF_CSR_INSTANTIATE(T)                                                                                           \
   template void launch_csr_spmv<T>(long, const int*, const int*, const T*, const T*, T, T, const T*, T*,                 \
                                    const unsigned long long*, CsrLaunch, cudaStream_t);                                 \
+  template void launch_csr_chebyshev<T>(long, const int*, const int*, const T*, const T*, const T*, const T*, T*, T*, T, T, \
+                                        const unsigned long long*, int, cudaStream_t);                                  \
   template void launch_csr_diag_inv<T>(long, const int*, const int*, const T*, T*, int*, const unsigned long long*, int, \
                                        cudaStream_t);                                                                   \
   template void launch_csr_dinv_bound<T>(long, const int*, const T*, const T*, T*, const unsigned long long*, int,       \

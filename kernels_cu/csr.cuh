@@ -20,6 +20,11 @@ template <class T>
 void launch_csr_spmv(long rows, const int* ptr, const int* col, const T* val, const T* x, T alpha, T beta, const T* z, T* y,
                      const unsigned long long* guard, CsrLaunch l, cudaStream_t stream);
 
+// one Chebyshev step of a scalar matrix, lanes threads a row (CsrChebyshevArgs)
+template <class T>
+void launch_csr_chebyshev(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv,
+                          T* d, T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t stream);
+
 // dinv = the diagonal blocks' inverses, the first singular row into *bad (CsrDiagInvArgs)
 template <class T>
 void launch_csr_diag_inv(long rows, const int* ptr, const int* col, const T* val, T* dinv, int* bad,

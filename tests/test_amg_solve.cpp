@@ -2,7 +2,7 @@
 // grow with the grid; with CG it solves heterogeneous diffusion in few iterations; a refresh with
 // new values of the same pattern keeps the hierarchy; the stencil and the CSR form of one matrix
 // are preconditioned alike; a matrix it cannot coarsen is refused, or smoothed alone when asked; a
-// coarsest level too large to invert is smoothed; the fused finest-level steps and the fourth-kind
+// coarsest level too large to invert is smoothed; the fused steps (every level) and the fourth-kind
 // polynomial. AMG (and ILU(0)) in float under a double solve.
 #include <algorithm>
 #include <cmath>
@@ -221,20 +221,30 @@ TEST_CASE("amg: the coarse levels' own smoother degree: the same bits when it eq
   });
 }
 
-TEST_CASE("amg: the finest level's fused Chebyshev steps give the cycle of a residual and an update; the fourth kind") {
+TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual and an update; the fourth kind") {
   for_each_backend([](Backend& be) {
     auto d = diffusion(29, 23, 17, 2, 0.5, 1e-3, 7);
     punch_holes(d, 5, 9);
     const std::size_t e = d.box.extent();
     OnDevice<double> dev(be, d);
+    // the same matrix as CSR: its finest level's steps are csr chebyshev's, as the coarse levels' are
+    const auto pat = csr_pattern_of_stencil7(d.box, d.active);
+    const auto map = stencil7_to_csr_map(d.box, d.active);
+    std::vector<double> vals(map.size());
+    for (std::size_t k = 0; k < map.size(); ++k) vals[k] = d.coef[static_cast<std::size_t>(map[k])];
+    CsrMatrix<double> m(be, pat, 1);
+    m.val.upload(vals);
+    CsrOperator<double> csr_op(m);
     const auto b = make_field(be, random_rhs<double>(d));
-    auto cycle = [&](Chebyshev kind, int degree, bool fused) {
+    auto cycle = [&](Chebyshev kind, int degree, int coarse_degree, bool fused, bool csr) {
       AmgConfig c;
       c.kind = kind;
       c.degree = degree;
+      c.coarse_degree = coarse_degree;
       c.fused = fused;
       Amg<double> M(c);
-      M.update(dev.op);
+      if (csr) M.update(csr_op);
+      else M.update(dev.op);
       REQUIRE(M.levels() >= 3);
       Field<double> z(be, dev.op.size());
       z.fill(std::numeric_limits<double>::quiet_NaN());
@@ -242,25 +252,30 @@ TEST_CASE("amg: the finest level's fused Chebyshev steps give the cycle of a res
       return z.download();
     };
     // degree 2 takes one fused step before the coarse correction (an odd count: from a copy) and two
-    // after; degree 3 two and three
-    for (Chebyshev kind : {Chebyshev::First, Chebyshev::Fourth})
-      for (int degree : {2, 3}) {
-        CAPTURE(int(kind));
-        CAPTURE(degree);
-        const auto fused = cycle(kind, degree, true), apart = cycle(kind, degree, false);
-        double big = 0, diff = 0;
-        bool zeros = true;
-        for (std::size_t L = 0; L < e; ++L) {
-          big = std::max(big, std::abs(apart[L]));
-          diff = std::max(diff, std::abs(fused[L] - apart[L]));
-          if (!d.active[L]) zeros = zeros && fused[L] == 0;
-        }
-        CHECK(zeros);
-        CHECK(big > 0);
-        CHECK(diff <= 1e-12 * big);
-      }
+    // after; degree 3 two and three; the coarse levels' degree 1 none before and one after
+    for (bool csr : {false, true})
+      for (Chebyshev kind : {Chebyshev::First, Chebyshev::Fourth})
+        for (int degree : {2, 3})
+          for (int coarse_degree : {0, 1}) {
+            CAPTURE(csr);
+            CAPTURE(int(kind));
+            CAPTURE(degree);
+            CAPTURE(coarse_degree);
+            const auto fused = cycle(kind, degree, coarse_degree, true, csr);
+            const auto apart = cycle(kind, degree, coarse_degree, false, csr);
+            double big = 0, diff = 0;
+            bool zeros = true;
+            for (std::size_t L = 0; L < e; ++L) {
+              big = std::max(big, std::abs(apart[L]));
+              diff = std::max(diff, std::abs(fused[L] - apart[L]));
+              if (!d.active[L]) zeros = zeros && fused[L] == 0;
+            }
+            CHECK(zeros);
+            CHECK(big > 0);
+            CHECK(diff <= 1e-12 * big);
+          }
     // the two kinds are different cycles, and the fourth preconditions CG to 1e-8
-    CHECK(cycle(Chebyshev::First, 3, true) != cycle(Chebyshev::Fourth, 3, true));
+    CHECK(cycle(Chebyshev::First, 3, 0, true, false) != cycle(Chebyshev::Fourth, 3, 0, true, false));
     AmgConfig c;
     c.kind = Chebyshev::Fourth;
     Amg<double> M(c);

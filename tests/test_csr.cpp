@@ -1,4 +1,4 @@
-// The csr family: spmv, residual, diag_inv, dinv_bound and gather on every backend against a double
+// The csr family: spmv, residual, chebyshev, diag_inv, dinv_bound and gather on every backend against a double
 // reference computed here, blocks of 1 and 2, every lanes strategy on the GPU backends (the
 // local-memory path on PoCL); the guard; bad arguments; CsrOperator over the pattern of a 7-point
 // stencil with its values gathered through stencil7_to_csr_map.
@@ -391,6 +391,59 @@ TEST_CASE_TEMPLATE("csr gather: values through a map of blocks, exactly", T, flo
     }
 }
 
+TEST_CASE_TEMPLATE("csr chebyshev: one smoother step in one pass against the double reference", T, float, double) {
+  for (const Shape& s : kShapes) {
+    if (s.rows != s.cols) continue;
+    CAPTURE(s.what);
+    const HostMatrix m = random_matrix(s.rows, s.cols, 1, s.lo, s.hi, s.long_rows, s.long_len);
+    const std::size_t n = s.rows;
+    const auto x = random_vector<T>(n, -1, 1), b = random_vector<T>(n, -1, 1), d0 = random_vector<T>(n, -1, 1);
+    const auto dinv = random_vector<T>(n, 0.1, 1);
+    const double alpha = 0.37, beta = 1.29;
+    // r = b - A x, d = alpha d0 + beta dinv r, x_out = x + d, each with the scale of its rounding
+    std::vector<double> r, rs, bd = convert<double>(b);
+    reference_product(m, convert<double>(x), -1, 1, &bd, r, rs);
+    std::vector<double> want_d(n), want_x(n), scale_d(n), scale_x(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      want_d[i] = alpha * double(d0[i]) + beta * double(dinv[i]) * r[i];
+      scale_d[i] = std::fabs(alpha * double(d0[i])) + std::fabs(beta * double(dinv[i])) * rs[i];
+      want_x[i] = double(x[i]) + want_d[i];
+      scale_x[i] = std::fabs(double(x[i])) + scale_d[i];
+    }
+    for_each_backend([&](Backend& be) {
+      DeviceMatrix<T> dm(be, m);
+      auto fx = make_field(be, x), fb = make_field(be, b), fdinv = make_field(be, dinv);
+      for (int lanes : lanes_to_test(be)) {
+        CAPTURE(lanes);
+        auto d_in = d0;
+        d_in.push_back(std::numeric_limits<T>::quiet_NaN());
+        auto fd = make_field(be, d_in);
+        Field<T> fo(be, n + 1);
+        fo.fill(std::numeric_limits<T>::quiet_NaN());
+        CsrChebyshevArgs a;
+        a.prec = precision_of<T>();
+        a.a = dm.ref;
+        a.dinv = &fdinv.buffer();
+        a.b = &fb.buffer();
+        a.x = &fx.buffer();
+        a.d = &fd.buffer();
+        a.x_out = &fo.buffer();
+        a.alpha = alpha;
+        a.beta = beta;
+        a.lanes = lanes;
+        be.csr().chebyshev(a);
+        auto got_d = convert<double>(fd.download()), got_x = convert<double>(fo.download());
+        CHECK(std::isnan(got_d.back()));  // one past the end: untouched
+        CHECK(std::isnan(got_x.back()));
+        got_d.pop_back();
+        got_x.pop_back();
+        CHECK(scaled_diff(got_d, want_d, scale_d) <= tol<T>());
+        CHECK(scaled_diff(got_x, want_x, scale_x) <= tol<T>());
+      }
+    });
+  }
+}
+
 TEST_CASE_TEMPLATE("csr: a guard that says stop leaves every output as it was", T, float, double) {
   for_each_backend([](Backend& be) {
     const std::size_t n = 20011;
@@ -417,6 +470,10 @@ TEST_CASE_TEMPLATE("csr: a guard that says stop leaves every output as it was", 
         be.csr().spmv({p, dm.ref, 1.0, 0.0, &fx.buffer(), &fy.buffer(), ctrl.get(), lanes});
         be.csr().residual({p, dm.ref, &fb.buffer(), &fx.buffer(), &fr.buffer(), ctrl.get(), lanes});
       }
+      if (block == 1)  // a step reading fb as its inverse diagonal, writing fd and fo
+        for (int lanes : lanes_to_test(be))
+          be.csr().chebyshev({p, dm.ref, &fb.buffer(), &fb.buffer(), &fx.buffer(), &fd.buffer(), &fo.buffer(), 0.5, 1.0,
+                              ctrl.get(), lanes});
       be.csr().diag_inv({p, dm.ref, &fd.buffer(), bad.get(), ctrl.get()});
       be.csr().dinv_bound({p, dm.ref, &fy.buffer(), &fo.buffer(), ctrl.get()});
       be.csr().gather({p, m.p.nnz(), block, fmap.get(), &fx.buffer(), n * block / b2, &fv.buffer(), ctrl.get()});
@@ -461,6 +518,36 @@ TEST_CASE("arguments: csr checks blocks, sizes, aliases, lanes and squareness th
     CHECK_THROWS_WITH_AS(csr.diag_inv({Precision::Double, dm.ref, &dinv.buffer(), bad.get()}), doctest::Contains("not square"),
                          BackendError);
     CHECK_THROWS_AS(csr.residual({Precision::Double, dm.ref, &y.buffer(), &x.buffer(), &y.buffer()}), BackendError);
+    {  // chebyshev: square, scalar, x_out and the direction apart from the inputs
+      const HostMatrix sq = random_matrix(90, 90, 1, 1, 5);
+      DeviceMatrix<double> ds(be, sq);
+      Field<double> sb(be, 90), sx(be, 90), sd(be, 90), so(be, 90), sdinv(be, 90), s89(be, 89);
+      CsrChebyshevArgs c{Precision::Double, ds.ref, &sdinv.buffer(), &sb.buffer(), &sx.buffer(), &sd.buffer(), &so.buffer()};
+      csr.chebyshev(c);
+      CsrChebyshevArgs bad_c = c;
+      bad_c.x_out = &sx.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("x_out must not be one of the inputs"), BackendError);
+      bad_c = c;
+      bad_c.d = &so.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("must differ"), BackendError);
+      bad_c = c;
+      bad_c.d = &sb.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("direction must not be one of the inputs"), BackendError);
+      bad_c = c;
+      bad_c.x = &s89.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("csr chebyshev"), BackendError);
+      bad_c = c;
+      bad_c.lanes = 5;
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("lanes"), ConfigError);
+      CsrChebyshevArgs rect = c;
+      rect.a = dm.ref;  // 100 x 80
+      CHECK_THROWS_WITH_AS(csr.chebyshev(rect), doctest::Contains("not square"), BackendError);
+      const HostMatrix sq2 = random_matrix(45, 45, 2, 1, 5);
+      DeviceMatrix<double> d2(be, sq2);
+      CsrChebyshevArgs blocks = c;
+      blocks.a = d2.ref;
+      CHECK_THROWS_WITH_AS(csr.chebyshev(blocks), doctest::Contains("scalar"), BackendError);
+    }
     auto tiny = be.alloc(8);
     a.guard = tiny.get();
     CHECK_THROWS_WITH_AS(csr.spmv(a), doctest::Contains("guard"), BackendError);

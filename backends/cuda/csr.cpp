@@ -39,6 +39,16 @@ class CudaCsr final : public CsrImpl {
     PF_CHECK_LAUNCH("csr residual");
   }
 
+  void chebyshev(const CsrChebyshevArgs& a) override {
+    ctx_.activate();
+    const int l = lanes(a.a, a.lanes);
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      cu_launch<T>(&cu::launch_csr_chebyshev<T>, a.kernel_args(), l, ctx_.stream());
+    });
+    PF_CHECK_LAUNCH("csr chebyshev");
+  }
+
   void diag_inv(const CsrDiagInvArgs& a) override {
     ctx_.activate();
     with_type(a.prec, [&](auto t) {

@@ -4,6 +4,7 @@
 #include "backends/host/families.hpp"
 #include "core/base/converge.h"
 #include "core/kernels/csr.hpp"
+#include "core/physics/amg.h"
 #include "core/physics/csr.h"
 
 namespace poreflow {
@@ -29,6 +30,29 @@ class HostCsr final : public CsrImpl {
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
       run<T>(a.a, host_ptr<T>(a.x), T(-1), T(1), host_ptr<T>(a.b), host_ptr<T>(*a.r));
+    });
+  }
+
+  void chebyshev(const CsrChebyshevArgs& a) override {
+    if (stopped(a.guard)) return;
+    with_type(a.prec, [&](auto t) {
+      using T = decltype(t);
+      const int* ptr = host_ptr<int>(a.a.ptr);
+      const int* col = host_ptr<int>(a.a.col);
+      const T* val = host_ptr<T>(a.a.val);
+      const T *x = host_ptr<T>(a.x), *b = host_ptr<T>(a.b), *dinv = host_ptr<T>(a.dinv);
+      T* d = host_ptr<T>(*a.d);
+      T* x_out = host_ptr<T>(*a.x_out);
+      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
+      const long rows = static_cast<long>(a.a.rows);
+#pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(a.a.rows + a.a.nnz))
+      for (long i = 0; i < rows; ++i) {
+        T s = 0;
+        for (int k = ptr[i]; k < ptr[i + 1]; ++k) s += val[k] * x[col[k]];
+        const T di = phys::amg_cheb_direction<T>(alpha, d[i], beta, dinv[i], b[i] - s);
+        d[i] = di;
+        x_out[i] = x[i] + di;
+      }
     });
   }
 

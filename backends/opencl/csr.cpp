@@ -16,6 +16,13 @@ class ClCsr final : public CsrImpl {
   void spmv(const CsrSpmvArgs& a) override { product(a, a.a, lanes(a.a, a.lanes)); }
   void residual(const CsrResidualArgs& a) override { product(a, a.a, lanes(a.a, a.lanes)); }
 
+  void chebyshev(const CsrChebyshevArgs& a) override {
+    const int l = lanes(a.a, a.lanes);
+    ClKernel& k = kernel(a.prec, 1, l, "csr_chebyshev", "#define PF_CSR_CHEB 1\n");
+    ctx_.set_args(k, a.prec, a.kernel_args());
+    ctx_.launch_points(k, a.a.rows * static_cast<std::size_t>(l));
+  }
+
   void diag_inv(const CsrDiagInvArgs& a) override {
     ClKernel& k = kernel(a.prec, a.a.block, 1, "csr_diag_inv");
     ctx_.set_args(k, a.prec, a.kernel_args());
@@ -35,9 +42,9 @@ class ClCsr final : public CsrImpl {
   }
 
  private:
-  ClKernel& kernel(Precision prec, int block, int lanes, const char* name) {
+  ClKernel& kernel(Precision prec, int block, int lanes, const char* name, const std::string& more = "") {
     const std::string defines =
-        "#define PF_CSR_B " + std::to_string(block) + "\n#define PF_CSR_LANES " + std::to_string(lanes) + "\n";
+        "#define PF_CSR_B " + std::to_string(block) + "\n#define PF_CSR_LANES " + std::to_string(lanes) + "\n" + more;
     return ctx_.kernel("csr", prec, ctx_.fast_block(), name, defines);
   }
 

@@ -70,6 +70,32 @@ void CsrKernels::residual(const CsrResidualArgs& a) {
   impl_.residual(a);
 }
 
+void CsrKernels::chebyshev(const CsrChebyshevArgs& a) {
+  const char* w = "csr chebyshev";
+  check_matrix(a.a, a.prec, w);
+  if (a.a.block != 1) throw BackendError(std::string(w) + ": a scalar matrix's step, not of " + std::to_string(a.a.block) +
+                                         " x " + std::to_string(a.a.block) + " blocks");
+  if (a.a.rows != a.a.cols)
+    throw BackendError(std::string(w) + ": the matrix is not square (" + std::to_string(a.a.rows) + " x " +
+                       std::to_string(a.a.cols) + ")");
+  const std::size_t n = a.a.rows;
+  check_values(a.dinv, n, a.prec, w, "inverse diagonal");
+  check_values(a.b, n, a.prec, w, "b");
+  check_values(a.x, n, a.prec, w, "x");
+  check_values(a.d, n, a.prec, w, "direction");
+  check_values(a.x_out, n, a.prec, w, "x_out");
+  for (const Buffer* in : {a.x, a.b, a.dinv, a.a.val}) {
+    if (in == a.x_out) throw BackendError(std::string(w) + ": x_out must not be one of the inputs");
+    if (in == a.d) throw BackendError(std::string(w) + ": the direction must not be one of the inputs");
+  }
+  if (a.d == a.x_out) throw BackendError(std::string(w) + ": the direction and x_out must differ");
+  if (a.lanes != 0 && (a.lanes < 0 || a.lanes > kCsrMaxLanes || (a.lanes & (a.lanes - 1)) != 0))
+    throw ConfigError(std::string(w) + ": lanes " + std::to_string(a.lanes) + " is not 0 (the rule) or a power of two up to 32");
+  if (a.guard) check_control_block(a.guard, w);
+  if (n == 0) return;
+  impl_.chebyshev(a);
+}
+
 void CsrKernels::diag_inv(const CsrDiagInvArgs& a) {
   check_matrix(a.a, a.prec, "csr diag_inv");
   if (a.a.rows != a.a.cols) throw BackendError("csr diag_inv: the matrix is not square (" + std::to_string(a.a.rows) + " x " +

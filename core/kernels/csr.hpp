@@ -78,6 +78,32 @@ struct CsrResidualArgs {
   }
 };
 
+// chebyshev: one step of a Chebyshev (or Jacobi) smoother of a square scalar matrix (block 1;
+// AMG's coarse levels, core/linalg/amg.cpp) in one pass: for each row i
+//   r = b_i - (A x)_i,  d_i = alpha d_i + beta dinv_i r  (core/physics/amg.h),  x_out_i = x_i + d_i.
+// A residual and the smoother's update take two launches and write r and read it back; this one
+// takes one. A row without entries gets d_i = alpha d_i + beta dinv_i b_i (dinv_i is 0 there:
+// diag_inv). x_out may not be x (the step reads x's other entries) nor any other input.
+struct CsrChebyshevArgs {
+  Precision prec = Precision::Double;
+  CsrRef a;
+  const Buffer* dinv = nullptr;
+  const Buffer* b = nullptr;
+  const Buffer* x = nullptr;
+  Buffer* d = nullptr;
+  Buffer* x_out = nullptr;
+  double alpha = 0, beta = 1;
+  const Buffer* guard = nullptr;
+  int lanes = 0;  // GPU backends: 0 the rule of csr_lanes, else forced
+
+  // csr_chebyshev(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard)
+  auto kernel_args() const {
+    using namespace karg;
+    return std::tuple(static_cast<long>(a.rows), In<int>{a.ptr}, In<int>{a.col}, In<Real>{a.val}, In<Real>{x}, In<Real>{b},
+                      In<Real>{dinv}, Out<Real>{d}, Out<Real>{x_out}, Real{alpha}, Real{beta}, Opt<pf_u64>{guard});
+  }
+};
+
 // diag_inv: dinv (rows x block^2 values, block (r, c) of row i at i * block^2 + r * block + c) =
 // the inverse of each row's diagonal block; 0 for a row without entries. A row with entries whose
 // diagonal block is missing, zero (scalar), of zero determinant (2 x 2) or gives a non-finite
@@ -145,6 +171,7 @@ class CsrImpl {
   // arguments checked, rows > 0 (gather: nnz > 0)
   virtual void spmv(const CsrSpmvArgs& a) = 0;
   virtual void residual(const CsrResidualArgs& a) = 0;
+  virtual void chebyshev(const CsrChebyshevArgs& a) = 0;
   virtual void diag_inv(const CsrDiagInvArgs& a) = 0;
   virtual void dinv_bound(const CsrDinvBoundArgs& a) = 0;
   virtual void gather(const CsrGatherArgs& a) = 0;
@@ -162,6 +189,7 @@ class CsrKernels {
   CsrKernels(Backend& be, CsrImpl& impl) : be_(be), impl_(impl) {}
   void spmv(const CsrSpmvArgs& a);
   void residual(const CsrResidualArgs& a);
+  void chebyshev(const CsrChebyshevArgs& a);
   // zeroes a.bad, then launches (no wait)
   void diag_inv(const CsrDiagInvArgs& a);
   // waits and reads the word diag_inv wrote: the first singular row, or -1

@@ -52,6 +52,7 @@ template <class T>
 struct Amg<T>::Level {
   const LinearOperator<T>* op = nullptr;  // apply and residual of this level
   const Stencil7Operator<T>* s7 = nullptr;  // the finest level's, when a scalar 7-point operator: fused steps
+  const CsrOperator<T>* csr = nullptr;      // a scalar CSR level's (the coarse levels): fused steps
   CsrMatrix<T>* A = nullptr;              // its values as CSR (the refresh's input)
   std::unique_ptr<CsrMatrix<T>> own;      // levels >= 1: the matrix itself
   std::unique_ptr<CsrOperator<T>> csr_op;
@@ -157,11 +158,13 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
       L->op = &A;
       L->s7 = fusable ? dynamic_cast<const Stencil7Operator<T>*>(&A) : nullptr;
       L->A = a0_ ? a0_.get() : &dynamic_cast<const CsrOperator<T>&>(A).matrix();
+      if (!a0_ && L->A->block == 1) L->csr = &dynamic_cast<const CsrOperator<T>&>(A);
     } else {
       L->own = std::make_unique<CsrMatrix<T>>(be, pat, 1);
       L->A = L->own.get();
       L->csr_op = std::make_unique<CsrOperator<T>>(*L->own);
       L->op = L->csr_op.get();
+      L->csr = L->csr_op.get();
     }
     const std::size_t n = l == 0 ? A.size() : pat.rows;
     L->x = Field<T>(be, n);
@@ -510,8 +513,8 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
 // Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
 // fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0, whatever it
 // holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point
-// level takes its steps after that in one pass each (stencil7 chebyshev), alternating between x and
-// the level's r, which a step need not keep.
+// or scalar CSR level takes its steps after that in one pass each (stencil7 chebyshev, csr
+// chebyshev), alternating between x and the level's r, which a step need not keep.
 template <class T>
 void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
   Level& L = *lv_[l];
@@ -536,7 +539,7 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     be_->amg().smooth(s);
     s.start = 0;
   }
-  if (L.s7 && c_.fused) {
+  if (c_.fused && (L.s7 || L.csr)) {
     // an even number of passes x -> r -> x ... ends in x; an odd one starts from a copy in r
     Field<T>* from = &x;
     Field<T>* to = &L.r;
@@ -547,7 +550,8 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     for (; k < degree; ++k) {
       double alpha = 0, beta = 0;
       coefficients(k, alpha, beta);
-      L.s7->chebyshev_step(b, *from, *to, L.d, L.dinv, alpha, beta, g);
+      if (L.s7) L.s7->chebyshev_step(b, *from, *to, L.d, L.dinv, alpha, beta, g);
+      else L.csr->chebyshev_step(b, *from, *to, L.d, L.dinv, alpha, beta, g);
       std::swap(from, to);
     }
     return;

@@ -35,7 +35,7 @@ struct AmgConfig {
   int coarse_degree = 0;       // the same on the levels below the finest; 0: degree
   double lower = 1.0 / 30;     // the smoothed interval [lower hi, hi] of D^-1 A's spectrum
   Chebyshev kind = Chebyshev::First;  // the smoother's polynomial (core/linalg/chebyshev.hpp)
-  bool fused = true;           // a 7-point finest level's steps in one pass each (stencil7 chebyshev)
+  bool fused = true;           // a level's steps in one pass each (stencil7 and csr chebyshev)
   double upper = 1.1;          // hi = upper x the level's estimate of D^-1 A's spectral radius (bounds())
   bool w_cycle = false;        // two coarse corrections on every level below the finest
   // The levels below the finest of at most this many rows, down to the coarsest, cycle in one launch

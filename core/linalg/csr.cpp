@@ -162,6 +162,23 @@ void CsrOperator<T>::residual(const Field<T>& b, const Field<T>& x, Field<T>& r,
 }
 
 template <class T>
+void CsrOperator<T>::chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d,
+                                    const Field<T>& dinv, double alpha, double beta, Guard g) const {
+  CsrChebyshevArgs a;  // the family checks the sizes, the block and the aliasing
+  a.prec = precision_of<T>();
+  a.a = m_.ref();
+  a.dinv = &dinv.buffer();
+  a.b = &b.buffer();
+  a.x = &x.buffer();
+  a.d = &d.buffer();
+  a.x_out = &x_out.buffer();
+  a.alpha = alpha;
+  a.beta = beta;
+  a.guard = g.ctrl;
+  backend().csr().chebyshev(a);
+}
+
+template <class T>
 std::string CsrOperator<T>::describe() const {
   const double mean = m_.rows ? double(m_.nnz) / double(m_.rows) : 0.0;
   char buf[64];

@@ -70,6 +70,10 @@ class CsrOperator final : public LinearOperator<T> {
   int block() const override { return m_.block; }
   void apply(const Field<T>& x, Field<T>& y, Guard g) const override;
   void residual(const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const override;
+  // One Chebyshev step in one pass (csr chebyshev; scalar matrices): r = b - A x, d = alpha d +
+  // beta dinv r, x_out = x + d. x_out is neither x nor b.
+  void chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d, const Field<T>& dinv,
+                      double alpha, double beta, Guard g) const;
   std::string describe() const override;
 
  private:
