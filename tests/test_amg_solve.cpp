@@ -236,8 +236,9 @@ TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual
     m.val.upload(vals);
     CsrOperator<double> csr_op(m);
     const auto b = make_field(be, random_rhs<double>(d));
-    auto cycle = [&](Chebyshev kind, int degree, int coarse_degree, bool fused, bool csr) {
+    auto cycle = [&](Chebyshev kind, int degree, int coarse_degree, bool fused, bool csr, bool w = false) {
       AmgConfig c;
+      c.w_cycle = w;
       c.kind = kind;
       c.degree = degree;
       c.coarse_degree = coarse_degree;
@@ -251,27 +252,29 @@ TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual
       M.apply(b, z, {});
       return z.download();
     };
-    // degree 2 takes one fused step before the coarse correction (an odd count: from a copy) and two
-    // after; degree 3 two and three; the coarse levels' degree 1 none before and one after. Both
-    // kinds on the 7-point form; the CSR finest level and the coarse degree with the first kind
-    // (the kind changes coefficients, not the steps' path).
+    // degree 2 takes one fused step before the coarse correction (an odd count: the first step into
+    // r) and two after; degree 3 two and three (a coarse level's result left in its r, the finest
+    // level's copied back); the coarse levels' degree 1 none before and one after. Both kinds on the
+    // 7-point form; the CSR finest level, the coarse degree and the W-cycle (a coarse level visited
+    // twice) with the first kind (the kind changes coefficients, not the steps' path).
     struct Variant {
       Chebyshev kind;
       int degree, coarse_degree;
-      bool csr;
+      bool csr, w;
     };
     const Variant variants[] = {
-        {Chebyshev::First, 2, 0, false},  {Chebyshev::First, 3, 0, false}, {Chebyshev::Fourth, 2, 0, false},
-        {Chebyshev::Fourth, 3, 0, false}, {Chebyshev::First, 3, 1, false}, {Chebyshev::First, 2, 0, true},
-        {Chebyshev::First, 3, 1, true},
+        {Chebyshev::First, 2, 0, false, false},  {Chebyshev::First, 3, 0, false, false}, {Chebyshev::Fourth, 2, 0, false, false},
+        {Chebyshev::Fourth, 3, 0, false, false}, {Chebyshev::First, 3, 1, false, false}, {Chebyshev::First, 2, 0, true, false},
+        {Chebyshev::First, 3, 1, true, false},   {Chebyshev::First, 3, 0, false, true},
     };
     for (const Variant& v : variants) {
       CAPTURE(v.csr);
+      CAPTURE(v.w);
       CAPTURE(int(v.kind));
       CAPTURE(v.degree);
       CAPTURE(v.coarse_degree);
-      const auto fused = cycle(v.kind, v.degree, v.coarse_degree, true, v.csr);
-      const auto apart = cycle(v.kind, v.degree, v.coarse_degree, false, v.csr);
+      const auto fused = cycle(v.kind, v.degree, v.coarse_degree, true, v.csr, v.w);
+      const auto apart = cycle(v.kind, v.degree, v.coarse_degree, false, v.csr, v.w);
       double big = 0, diff = 0;
       bool zeros = true;
       for (std::size_t L = 0; L < e; ++L) {

@@ -151,7 +151,7 @@ const Shape kShapes[] = {
 
 TEST_SUITE("backend") {
 
-TEST_CASE_TEMPLATE("csr spmv: y = alpha A x + beta y against the double reference", T, float, double) {
+TEST_CASE_TEMPLATE("csr spmv: y = alpha A x + beta y (or beta z) against the double reference", T, float, double) {
   for (int block : {1, 2})
     for (const Shape& s : kShapes) {
       CAPTURE(block);
@@ -159,19 +159,27 @@ TEST_CASE_TEMPLATE("csr spmv: y = alpha A x + beta y against the double referenc
       const HostMatrix m = random_matrix(s.rows, s.cols, block, s.lo, s.hi, s.long_rows, s.long_len);
       const auto x = random_vector<T>(s.cols * block, -1, 1);
       const auto y0 = random_vector<T>(s.rows * block + 1, -1, 1);  // one past the end: must stay as it is
-      for (const auto& ab : {std::pair{1.0, 0.0}, std::pair{-0.75, 0.0}, std::pair{1.25, -0.5}}) {
-        const double alpha = ab.first, beta = ab.second;  // named: CAPTURE's lambdas cannot capture bindings (clang)
+      const auto z0 = random_vector<T>(s.rows * block + 1, -1, 1);  // the addend apart from y
+      // (alpha, beta, the addend a vector of its own)
+      for (const auto& [a_, b_, own_z] : {std::tuple{1.0, 0.0, false}, std::tuple{-0.75, 0.0, false},
+                                          std::tuple{1.25, -0.5, false}, std::tuple{0.5, 1.0, true}}) {
+        const double alpha = a_, beta = b_;  // named: CAPTURE's lambdas cannot capture bindings (clang)
+        const bool separate = own_z;
         CAPTURE(alpha);
         CAPTURE(beta);
-        std::vector<double> want, scale, z = convert<double>(y0);
+        CAPTURE(separate);
+        const auto& add0 = separate ? z0 : y0;
+        std::vector<double> want, scale, z = convert<double>(add0);
         reference_product(m, convert<double>(x), alpha, beta, beta != 0 ? &z : nullptr, want, scale);
         for_each_backend([&](Backend& be) {
           DeviceMatrix<T> dm(be, m);
           auto fx = make_field(be, x);
+          auto fz = make_field(be, z0);
           for (int lanes : lanes_to_test(be)) {
             CAPTURE(lanes);
             auto yin = y0;
-            if (beta == 0) std::fill(yin.begin(), yin.end() - 1, std::numeric_limits<T>::quiet_NaN());  // never read
+            if (beta == 0 || separate)  // never read
+              std::fill(yin.begin(), yin.end() - 1, std::numeric_limits<T>::quiet_NaN());
             auto fy = make_field(be, yin);
             CsrSpmvArgs a;
             a.prec = precision_of<T>();
@@ -180,16 +188,19 @@ TEST_CASE_TEMPLATE("csr spmv: y = alpha A x + beta y against the double referenc
             a.beta = beta;
             a.x = &fx.buffer();
             a.y = &fy.buffer();
+            if (separate) a.z = &fz.buffer();
             a.lanes = lanes;
             be.csr().spmv(a);
             auto got = convert<double>(fy.download());
             CHECK(got.back() == double(y0.back()));
             got.pop_back();
             CHECK(scaled_diff(got, want, scale) <= tol<T>());
-            // rows without entries: exactly beta y (0 with beta 0)
+            if (separate) CHECK(fz.download() == z0);  // the addend is only read
+            // rows without entries: exactly beta times the addend (0 with beta 0)
             for (std::size_t r = 0; r < m.p.rows; ++r)
               if (m.p.ptr[r] == m.p.ptr[r + 1])
-                for (int u = 0; u < block; ++u) CHECK(got[r * block + u] == double(T(beta) * T(beta != 0 ? y0[r * block + u] : 0)));
+                for (int u = 0; u < block; ++u)
+                  CHECK(got[r * block + u] == double(T(beta) * T(beta != 0 ? add0[r * block + u] : 0)));
           }
         });
       }
@@ -515,6 +526,14 @@ TEST_CASE("arguments: csr checks blocks, sizes, aliases, lanes and squareness th
     a.a.block = 2;  // the values are too few for 2 x 2 blocks
     CHECK_THROWS_WITH_AS(csr.spmv(a), doctest::Contains("values"), BackendError);
     a.a.block = 1;
+    a.beta = 1;  // an addend z of its own: the rows' size; cuSPARSE's product adds y alone
+    a.z = &small.buffer();
+    CHECK_THROWS_WITH_AS(csr.spmv(a), doctest::Contains("csr spmv z"), BackendError);
+    a.z = &dinv.buffer();
+    csr.spmv(a);
+    CHECK_THROWS_AS(csr.vendor_spmv(a), BackendError);
+    a.z = nullptr;
+    a.beta = 0;
     CHECK_THROWS_WITH_AS(csr.diag_inv({Precision::Double, dm.ref, &dinv.buffer(), bad.get()}), doctest::Contains("not square"),
                          BackendError);
     CHECK_THROWS_AS(csr.residual({Precision::Double, dm.ref, &y.buffer(), &x.buffer(), &y.buffer()}), BackendError);

@@ -20,7 +20,7 @@ class HostCsr final : public CsrImpl {
     if (stopped(a.guard)) return;
     with_type(a.prec, [&](auto t) {
       using T = decltype(t);
-      run<T>(a.a, host_ptr<T>(a.x), static_cast<T>(a.alpha), static_cast<T>(a.beta), a.beta != 0 ? host_ptr<T>(*a.y) : nullptr,
+      run<T>(a.a, host_ptr<T>(a.x), static_cast<T>(a.alpha), static_cast<T>(a.beta), a.beta != 0 ? host_ptr<T>(*a.addend()) : nullptr,
              host_ptr<T>(*a.y));
     });
   }

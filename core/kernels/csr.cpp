@@ -49,6 +49,7 @@ void CsrKernels::spmv(const CsrSpmvArgs& a) {
   check_values(a.y, a.a.vector_rows(), a.prec, "csr spmv y");
   if (a.x == a.y) throw BackendError("csr spmv: x and y must be distinct buffers");
   if (a.y == a.a.val) throw BackendError("csr spmv: y must not be the matrix's values");
+  if (a.z && a.beta != 0) check_values(a.z, a.a.vector_rows(), a.prec, "csr spmv z");
   if (a.lanes != 0 && (a.lanes < 0 || a.lanes > kCsrMaxLanes || (a.lanes & (a.lanes - 1)) != 0))
     throw ConfigError("csr spmv: lanes " + std::to_string(a.lanes) + " is not 0 (the rule) or a power of two up to 32");
   if (a.guard) check_control_block(a.guard, "csr spmv guard");
@@ -157,6 +158,7 @@ void CsrKernels::vendor_spmv(const CsrSpmvArgs& a) {
   check_values(a.x, a.a.vector_cols(), a.prec, "csr vendor_spmv x");
   check_values(a.y, a.a.vector_rows(), a.prec, "csr vendor_spmv y");
   if (a.x == a.y) throw BackendError("csr vendor_spmv: x and y must be distinct buffers");
+  if (a.z && a.z != a.y && a.beta != 0) throw BackendError("csr vendor_spmv: the addend is y itself, not another vector z");
   if (impl_.vendor_name(a.a.block).empty())
     throw BackendError("csr vendor_spmv: no vendor product of " + std::to_string(a.a.block) + " x " +
                        std::to_string(a.a.block) + " blocks on this backend");

@@ -49,13 +49,16 @@ struct CsrSpmvArgs {
   Buffer* y = nullptr;
   const Buffer* guard = nullptr;  // a control block (core/base/converge.h); null: always run
   int lanes = 0;                  // GPU backends: 0 the rule of csr_lanes, else forced
+  const Buffer* z = nullptr;      // the addend beta scales; null: y itself (a prolongation into another vector)
+
+  const Buffer* addend() const { return beta == 0 ? nullptr : z ? z : y; }
 
   // csr_spmv(rows, ptr, col, val, x, alpha, beta, z, y, guard) (core/kernels/kernel_args.hpp):
   // y = alpha A x + beta z, z null when beta is 0 (never read)
   auto kernel_args() const {
     using namespace karg;
     return std::tuple(static_cast<long>(a.rows), In<int>{a.ptr}, In<int>{a.col}, In<Real>{a.val}, In<Real>{x},
-                      Real{alpha}, Real{beta}, Opt<Real>{beta != 0 ? y : nullptr}, Out<Real>{y}, Opt<pf_u64>{guard});
+                      Real{alpha}, Real{beta}, Opt<Real>{addend()}, Out<Real>{y}, Opt<pf_u64>{guard});
   }
 };
 

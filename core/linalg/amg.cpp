@@ -510,13 +510,22 @@ void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field
   lv_[l]->op->residual(b, x, r, g);
 }
 
+template <class T>
+bool Amg<T>::odd_fused(std::size_t l) const {
+  const Level& L = *lv_[l];
+  const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
+  return c_.fused && (L.s7 || L.csr) && degree % 2 == 1;
+}
+
 // Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
-// fourth kind over [0, hi]: Lottes 2023), `degree` steps; from_zero: x is taken as 0, whatever it
+// fourth kind over [0, hi]: Lottes 2023), `degree` steps; From::Zero: x is taken as 0, whatever it
 // holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point
 // or scalar CSR level takes its steps after that in one pass each (stencil7 chebyshev, csr
-// chebyshev), alternating between x and the level's r, which a step need not keep.
+// chebyshev), alternating between x and the level's r, which a step need not keep. The passes end
+// in x: from zero the first step writes whichever of the two makes them, and an odd number from x
+// starts from a copy in r, which the cycle saves by prolonging into r (From::R).
 template <class T>
-void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const {
+void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, Guard g) const {
   Level& L = *lv_[l];
   const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
   const auto steps = chebyshev_steps(c_.kind, L.lo, L.hi, degree);
@@ -524,29 +533,32 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     alpha = steps[static_cast<std::size_t>(k)].first;
     beta = steps[static_cast<std::size_t>(k)].second;
   };
+  const bool fused = c_.fused && (L.s7 || L.csr);
+  if (start == From::R && !odd_fused(l)) throw Error("AMG: a smoothing from r takes an odd number of fused passes");
+  Field<T>* from = &x;
+  Field<T>* to = &L.r;
   AmgSmoothArgs s;  // the steps apart: an update after each residual (the first from b)
   s.prec = precision_of<T>();
   s.n = x.size();
   s.dinv = &L.dinv.buffer();
   s.d = &L.d.buffer();
-  s.x = &x.buffer();
   s.guard = g.ctrl;
   int k = 0;
-  if (from_zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
+  if (start == From::Zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
+    if (fused && (degree - 1) % 2 == 1) std::swap(from, to);  // into r: the passes after it end in x
+    s.x = &from->buffer();
     s.r = &b.buffer();
     s.start = 1;
     coefficients(k++, s.alpha, s.beta);
     be_->amg().smooth(s);
     s.start = 0;
+  } else if (start == From::R) {
+    std::swap(from, to);
+  } else if (odd_fused(l)) {
+    be_->copy(x.buffer(), L.r.buffer(), x.size() * sizeof(T));
+    std::swap(from, to);
   }
-  if (c_.fused && (L.s7 || L.csr)) {
-    // an even number of passes x -> r -> x ... ends in x; an odd one starts from a copy in r
-    Field<T>* from = &x;
-    Field<T>* to = &L.r;
-    if ((degree - k) % 2 == 1) {
-      be_->copy(x.buffer(), L.r.buffer(), x.size() * sizeof(T));
-      std::swap(from, to);
-    }
+  if (fused) {
     for (; k < degree; ++k) {
       double alpha = 0, beta = 0;
       coefficients(k, alpha, beta);
@@ -556,6 +568,7 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zer
     }
     return;
   }
+  s.x = &x.buffer();
   s.r = &L.r.buffer();
   for (; k < degree; ++k) {
     residual(l, b, x, L.r, g);
@@ -590,7 +603,7 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   }
   if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b, or smoothed when too large to invert
     if (!cinv_) {
-      smooth(l, b, x, true, g);
+      smooth(l, b, x, From::Zero, g);
       return;
     }
     CsrSpmvArgs s;
@@ -602,10 +615,12 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
     csr.spmv(s);
     return;
   }
-  const Level& L = *lv_[l];
+  Level& L = *lv_[l];
   Level& N = *lv_[l + 1];
-  smooth(l, b, x, true, g);
-  for (int pass = 0; pass < (c_.w_cycle && l > 0 ? 2 : 1); ++pass) {
+  smooth(l, b, x, From::Zero, g);
+  const int passes = c_.w_cycle && l > 0 ? 2 : 1;
+  const bool into_r = odd_fused(l);  // the last prolongation into r: the smoothing after it ends in x
+  for (int pass = 0; pass < passes; ++pass) {
     residual(l, b, x, L.r, g);
     CsrSpmvArgs rs;  // b_(l+1) = R r
     rs.prec = prec;
@@ -615,16 +630,17 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
     rs.guard = g.ctrl;
     csr.spmv(rs);
     cycle(l + 1, N.b, N.x, g);
-    CsrSpmvArgs ps;  // x += P x_(l+1)
+    CsrSpmvArgs ps;  // x += P x_(l+1), or r = x + P x_(l+1)
     ps.prec = prec;
     ps.a = L.P->ref();
     ps.x = &N.x.buffer();
-    ps.y = &x.buffer();
+    ps.y = into_r && pass + 1 == passes ? &L.r.buffer() : &x.buffer();
+    ps.z = &x.buffer();
     ps.beta = 1;
     ps.guard = g.ctrl;
     csr.spmv(ps);
   }
-  smooth(l, b, x, false, g);
+  smooth(l, b, x, into_r ? From::R : From::X, g);
 }
 
 template <class T>
@@ -671,10 +687,10 @@ void Amg<T>::local(const Field<T>& r, Field<T>& z, Guard g) const {
     cycle(0, r, z, g);
     return;
   }
-  smooth(0, r, z, true, g);
+  smooth(0, r, z, From::Zero, g);
   if (!match_depth_) return;
   residual(0, r, z, lv_[0]->r, g);
-  smooth(0, r, z, false, g);
+  smooth(0, r, z, From::X, g);
 }
 
 template <class T>

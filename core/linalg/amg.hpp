@@ -87,8 +87,12 @@ class Amg final : public Preconditioner<T> {
   void setup(const LinearOperator<T>& A);
   void refresh();
   void local(const Field<T>& r, Field<T>& z, Guard g) const;
+  // where a smoothing starts: x taken as 0, the iterate in x, or the iterate in the level's r (a
+  // prolongation put it there, so that an odd number of fused passes ends in x)
+  enum class From { Zero, X, R };
   void cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const;
-  void smooth(std::size_t l, const Field<T>& b, Field<T>& x, bool from_zero, Guard g) const;
+  void smooth(std::size_t l, const Field<T>& b, Field<T>& x, From from, Guard g) const;
+  bool odd_fused(std::size_t l) const;  // a smoothing from x of level l takes an odd number of fused passes
   void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
   void setup_tail();
   void refresh_tail();
