@@ -43,11 +43,12 @@ pf_real pf_csr_shfl(pf_real v, uint off) { return as_float(pf_csr_shfl_u32(as_ui
    work-item reaches the reduction, rows past the end with zero sums. */
 #if PF_CSR_CHEB
 /* A Chebyshev step (core/kernels/csr.hpp, CsrChebyshevArgs): the row's sum as csr_spmv makes it,
-   then in lane 0 the residual, the direction and the new iterate. */
+   then in lane 0 the residual, the direction and the new iterate. From zero (start), x's entries
+   are start D^-1 b's, and with r the step stops at the residual. */
 PF_KERNEL void csr_chebyshev(long rows, __global const int* ptr, __global const int* col, __global const pf_real* val,
                              __global const pf_real* x, __global const pf_real* b, __global const pf_real* dinv,
-                             __global pf_real* d, __global pf_real* x_out, pf_real alpha, pf_real beta,
-                             __global const ulong* guard) {
+                             __global pf_real* d, __global pf_real* x_out, __global pf_real* r, pf_real alpha,
+                             pf_real beta, pf_real start, __global const ulong* guard) {
 #else
 PF_KERNEL void csr_spmv(long rows, __global const int* ptr, __global const int* col, __global const pf_real* val,
                         __global const pf_real* x, pf_real alpha, pf_real beta, __global const pf_real* z,
@@ -62,7 +63,9 @@ PF_KERNEL void csr_spmv(long rows, __global const int* ptr, __global const int* 
     const int k1 = ptr[row + 1];
     for (int k = ptr[row] + lane; k < k1; k += PF_CSR_LANES) {
       const long c = col[k];
-#if PF_CSR_B == 1
+#if PF_CSR_CHEB
+      s0 += val[k] * (start != 0 ? start * dinv[c] * b[c] : x[c]);
+#elif PF_CSR_B == 1
       s0 += val[k] * x[c];
 #else
       const PF_CSR_REAL4 m = vload4((size_t)k, val);
@@ -108,9 +111,16 @@ PF_KERNEL void csr_spmv(long rows, __global const int* ptr, __global const int* 
 #endif
   if (row >= rows || lane != 0) return;
 #if PF_CSR_CHEB
-  const pf_real dn = amg_cheb_direction(alpha, d[row], beta, dinv[row], b[row] - s0);
+  const pf_real xi = start != 0 ? start * dinv[row] * b[row] : x[row];
+  if (r) {
+    r[row] = b[row] - s0;
+    d[row] = xi;
+    x_out[row] = xi;
+    return;
+  }
+  const pf_real dn = amg_cheb_direction(alpha, start != 0 ? xi : d[row], beta, dinv[row], b[row] - s0);
   d[row] = dn;
-  x_out[row] = x[row] + dn;
+  x_out[row] = xi + dn;
 #elif PF_CSR_B == 1
   y[row] = z ? alpha * s0 + beta * z[row] : alpha * s0;
 #else

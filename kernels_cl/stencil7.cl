@@ -53,25 +53,45 @@ PF_KERNEL void s7_apply(__global const pf_real* coef, __global const int* active
 }
 
 #if PF_S7_BLOCK == 1
-/* one Chebyshev step (core/kernels/stencil7.hpp): apply's residual, the direction, the new iterate */
+/* one Chebyshev step (core/kernels/stencil7.hpp): apply's residual, the direction, the new iterate.
+   From zero (start), x's entries are start D^-1 b's, and with r the step stops at the residual. */
 PF_KERNEL void s7_chebyshev(__global const pf_real* coef, __global const int* active, __global const pf_real* dinv,
                             __global const pf_real* b, __global const pf_real* x, __global pf_real* d,
-                            __global pf_real* x_out, pf_real alpha, pf_real beta, long extent, long sy, long sz,
-                            __global const ulong* guard) {
+                            __global pf_real* x_out, __global pf_real* r, pf_real alpha, pf_real beta, pf_real start,
+                            long extent, long sy, long sz, __global const ulong* guard) {
   if (guard && !pf_cv_running(guard)) return;
   const long L = get_global_id(0);
   if (L >= extent) return;
   if (!active[L]) {
     d[L] = 0;
     x_out[L] = 0;
+    if (r) r[L] = 0;
     return;
   }
-  pf_real v = coef[L] * x[L];
+  pf_real v = 0, xi;
+  if (start != 0) {
+    xi = start * dinv[L] * b[L];
+    v = coef[L] * xi;
 #pragma unroll
-  for (int q = 1; q < 7; ++q) v += coef[q * extent + L] * x[L + pf_s7_offset(q, sy, sz)];
-  const pf_real dn = amg_cheb_direction(alpha, d[L], beta, dinv[L], b[L] - v);
+    for (int q = 1; q < 7; ++q) {
+      const long n = L + pf_s7_offset(q, sy, sz);
+      v += coef[q * extent + L] * (start * dinv[n] * b[n]);
+    }
+  } else {
+    xi = x[L];
+    v = coef[L] * xi;
+#pragma unroll
+    for (int q = 1; q < 7; ++q) v += coef[q * extent + L] * x[L + pf_s7_offset(q, sy, sz)];
+  }
+  if (r) {
+    r[L] = b[L] - v;
+    d[L] = xi;
+    x_out[L] = xi;
+    return;
+  }
+  const pf_real dn = amg_cheb_direction(alpha, start != 0 ? xi : d[L], beta, dinv[L], b[L] - v);
   d[L] = dn;
-  x_out[L] = x[L] + dn;
+  x_out[L] = xi + dn;
 }
 #endif
 

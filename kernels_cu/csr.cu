@@ -24,12 +24,27 @@ __device__ inline Block2<double> load_block2(const double* p) {
 __device__ inline float2 load_pair(const float* p) { return *reinterpret_cast<const float2*>(p); }
 __device__ inline double2 load_pair(const double* p) { return *reinterpret_cast<const double2*>(p); }
 
+// x's entries as a product reads them: stored, or (a Chebyshev step from zero) start D^-1 b
+template <class T>
+struct XStored {
+  const T* __restrict__ x;
+  __device__ T operator()(long c) const { return x[c]; }
+};
+template <class T>
+struct XFromZero {
+  const T* __restrict__ b;
+  const T* __restrict__ dinv;
+  T start;
+  __device__ T operator()(long c) const { return start * dinv[c] * b[c]; }
+};
+
 // L lanes (a power of two, at most 32, aligned inside a warp) sum a row: lane l takes the row's
 // entries l, l + L, ... so that the group's loads of val and col are contiguous; a shuffle tree
 // leaves the sum in lane 0. Threads past the last row take part in the shuffles with zero sums.
-template <class T, int B, int L>
+// A scalar row reads x through xs; 2 x 2 blocks read pairs of x.
+template <class T, int B, int L, class XS>
 __device__ inline void row_sum(long rows, long row, int lane, const int* __restrict__ ptr, const int* __restrict__ col,
-                               const T* __restrict__ val, const T* __restrict__ x, T& s0, T& s1) {
+                               const T* __restrict__ val, const T* __restrict__ x, const XS& xs, T& s0, T& s1) {
   s0 = 0;
   s1 = 0;
   if (row < rows) {
@@ -37,7 +52,7 @@ __device__ inline void row_sum(long rows, long row, int lane, const int* __restr
     for (int k = ptr[row] + lane; k < k1; k += L) {
       const long c = col[k];
       if constexpr (B == 1) {
-        s0 += val[k] * x[c];
+        s0 += val[k] * xs(c);
       } else {
         const Block2<T> m = load_block2(val + 4 * static_cast<long>(k));
         const auto xv = load_pair(x + 2 * c);
@@ -64,7 +79,7 @@ __global__ void __launch_bounds__(kCsrThreads)
   const long row = t / L;
   const int lane = static_cast<int>(t % L);
   T s0, s1;
-  row_sum<T, B, L>(rows, row, lane, ptr, col, val, x, s0, s1);
+  row_sum<T, B, L>(rows, row, lane, ptr, col, val, x, XStored<T>{x}, s0, s1);
   if (row >= rows || lane != 0) return;
   if constexpr (B == 1) {
     y[row] = z ? alpha * s0 + beta * z[row] : alpha * s0;
@@ -81,22 +96,32 @@ __global__ void __launch_bounds__(kCsrThreads)
 }
 
 // One Chebyshev step of a scalar matrix (CsrChebyshevArgs): apply's row sum, then in lane 0 the
-// residual, the direction and the new iterate.
-template <class T, int L>
+// residual, the direction and the new iterate. FROM_ZERO: x's entries are start D^-1 b's, and
+// with r the step stops at the residual.
+template <class T, int L, bool FROM_ZERO>
 __global__ void __launch_bounds__(kCsrThreads)
     csr_chebyshev_kernel(long rows, const int* __restrict__ ptr, const int* __restrict__ col, const T* __restrict__ val,
                          const T* __restrict__ x, const T* __restrict__ b, const T* __restrict__ dinv, T* __restrict__ d,
-                         T* __restrict__ x_out, T alpha, T beta, const unsigned long long* guard) {
+                         T* __restrict__ x_out, T* __restrict__ r, T alpha, T beta, T start,
+                         const unsigned long long* guard) {
   if (guard && !phys::pf_cv_running(guard)) return;
   const long t = static_cast<long>(blockIdx.x) * kCsrThreads + threadIdx.x;
   const long row = t / L;
   const int lane = static_cast<int>(t % L);
   T s0, s1;
-  row_sum<T, 1, L>(rows, row, lane, ptr, col, val, x, s0, s1);
+  if constexpr (FROM_ZERO) row_sum<T, 1, L>(rows, row, lane, ptr, col, val, x, XFromZero<T>{b, dinv, start}, s0, s1);
+  else row_sum<T, 1, L>(rows, row, lane, ptr, col, val, x, XStored<T>{x}, s0, s1);
   if (row >= rows || lane != 0) return;
-  const T dn = phys::amg_cheb_direction<T>(alpha, d[row], beta, dinv[row], b[row] - s0);
+  const T xi = FROM_ZERO ? start * dinv[row] * b[row] : x[row];
+  if (FROM_ZERO && r) {
+    r[row] = b[row] - s0;
+    d[row] = xi;
+    x_out[row] = xi;
+    return;
+  }
+  const T dn = phys::amg_cheb_direction<T>(alpha, FROM_ZERO ? xi : d[row], beta, dinv[row], b[row] - s0);
   d[row] = dn;
-  x_out[row] = x[row] + dn;
+  x_out[row] = xi + dn;
 }
 
 template <class T, int B>
@@ -114,11 +139,13 @@ void spmv_lanes(unsigned grid, long rows, const int* ptr, const int* col, const 
 
 unsigned grid_of(long items) { return static_cast<unsigned>((items + kCsrThreads - 1) / kCsrThreads); }
 
-template <class T>
+template <class T, bool FROM_ZERO>
 void chebyshev_lanes(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv, T* d,
-                     T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t s) {
+                     T* x_out, T* r, T alpha, T beta, T start, const unsigned long long* guard, int lanes, cudaStream_t s) {
   const unsigned grid = grid_of(rows * lanes);
-#define PF_CHEB(L) csr_chebyshev_kernel<T, L><<<grid, kCsrThreads, 0, s>>>(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard)
+#define PF_CHEB(L)                                                                                                   \
+  csr_chebyshev_kernel<T, L, FROM_ZERO><<<grid, kCsrThreads, 0, s>>>(rows, ptr, col, val, x, b, dinv, d, x_out, r, alpha, \
+                                                                      beta, start, guard)
   switch (lanes) {
     case 1: PF_CHEB(1); break;
     case 2: PF_CHEB(2); break;
@@ -193,8 +220,10 @@ void launch_csr_spmv(long rows, const int* ptr, const int* col, const T* val, co
 
 template <class T>
 void launch_csr_chebyshev(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv,
-                          T* d, T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t stream) {
-  chebyshev_lanes<T>(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard, lanes, stream);
+                          T* d, T* x_out, T* r, T alpha, T beta, T start, const unsigned long long* guard, int lanes,
+                          cudaStream_t stream) {
+  if (start != T(0)) chebyshev_lanes<T, true>(rows, ptr, col, val, x, b, dinv, d, x_out, r, alpha, beta, start, guard, lanes, stream);
+  else chebyshev_lanes<T, false>(rows, ptr, col, val, x, b, dinv, d, x_out, r, alpha, beta, start, guard, lanes, stream);
 }
 
 template <class T>
@@ -221,8 +250,8 @@ void launch_csr_gather(long nnz, const long* map, const T* src, T* val, const un
 #define PF_CSR_INSTANTIATE(T)                                                                                           \
   template void launch_csr_spmv<T>(long, const int*, const int*, const T*, const T*, T, T, const T*, T*,                 \
                                    const unsigned long long*, CsrLaunch, cudaStream_t);                                 \
-  template void launch_csr_chebyshev<T>(long, const int*, const int*, const T*, const T*, const T*, const T*, T*, T*, T, T, \
-                                        const unsigned long long*, int, cudaStream_t);                                  \
+  template void launch_csr_chebyshev<T>(long, const int*, const int*, const T*, const T*, const T*, const T*, T*, T*, T*, T, \
+                                        T, T, const unsigned long long*, int, cudaStream_t);                            \
   template void launch_csr_diag_inv<T>(long, const int*, const int*, const T*, T*, int*, const unsigned long long*, int, \
                                        cudaStream_t);                                                                   \
   template void launch_csr_dinv_bound<T>(long, const int*, const T*, const T*, T*, const unsigned long long*, int,       \

@@ -23,7 +23,8 @@ void launch_csr_spmv(long rows, const int* ptr, const int* col, const T* val, co
 // one Chebyshev step of a scalar matrix, lanes threads a row (CsrChebyshevArgs)
 template <class T>
 void launch_csr_chebyshev(long rows, const int* ptr, const int* col, const T* val, const T* x, const T* b, const T* dinv,
-                          T* d, T* x_out, T alpha, T beta, const unsigned long long* guard, int lanes, cudaStream_t stream);
+                          T* d, T* x_out, T* r, T alpha, T beta, T start, const unsigned long long* guard, int lanes,
+                          cudaStream_t stream);
 
 // dinv = the diagonal blocks' inverses, the first singular row into *bad (CsrDiagInvArgs)
 template <class T>

@@ -94,13 +94,14 @@ __global__ void __launch_bounds__(B) s7_apply_kernel(const T* __restrict__ coef,
 
 // One Chebyshev step (core/kernels/stencil7.hpp): the residual of apply's scalar path, then the
 // direction and the new iterate. d is read and written once (plain loads: its line is written
-// back), dinv and b streamed, x as in apply.
-template <class T, class I>
+// back), dinv and b streamed, x as in apply. FROM_ZERO: x's entries are start D^-1 b's (b and dinv
+// read as x would be), and with r the step stops at the residual.
+template <class T, class I, bool FROM_ZERO>
 __global__ void __launch_bounds__(B) s7_chebyshev_kernel(const T* __restrict__ coef, const int* __restrict__ active,
                                                          const T* __restrict__ dinv, const T* __restrict__ b,
                                                          const T* __restrict__ x, T* __restrict__ d, T* __restrict__ x_out,
-                                                         T alpha, T beta, long extent_l, long sy_l, long sz_l,
-                                                         const u64* guard) {
+                                                         T* __restrict__ r, T alpha, T beta, T start, long extent_l,
+                                                         long sy_l, long sz_l, const u64* guard) {
   if (guard && !phys::pf_cv_running(guard)) return;
   const I extent = static_cast<I>(extent_l), sy = static_cast<I>(sy_l), sz = static_cast<I>(sz_l);
   const I L = static_cast<I>(blockIdx.x) * B + static_cast<I>(threadIdx.x);
@@ -109,14 +110,27 @@ __global__ void __launch_bounds__(B) s7_chebyshev_kernel(const T* __restrict__ c
   if (__ldcs(active + L) == 0) {
     d[L] = 0;
     __stcs(x_out + L, T(0));
+    if (FROM_ZERO && r) __stcs(r + L, T(0));
     return;
   }
+  auto xv = [&](I j) -> T {
+    if constexpr (FROM_ZERO) return start * __ldg(dinv + j) * __ldg(b + j);
+    else return __ldg(x + j);
+  };
   T v = 0;
 #pragma unroll
-  for (int q = 0; q < 7; ++q) v += __ldcs(coef + q * extent + L) * __ldg(x + L + off[q]);
-  const T dn = phys::amg_cheb_direction<T>(alpha, d[L], beta, __ldcs(dinv + L), __ldcs(b + L) - v);
+  for (int q = 0; q < 7; ++q) v += __ldcs(coef + q * extent + L) * xv(L + off[q]);
+  const T xi = xv(L);
+  if (FROM_ZERO && r) {
+    __stcs(r + L, __ldg(b + L) - v);
+    d[L] = xi;
+    __stcs(x_out + L, xi);
+    return;
+  }
+  const T dl = FROM_ZERO ? __ldg(dinv + L) : __ldcs(dinv + L), bl = FROM_ZERO ? __ldg(b + L) : __ldcs(b + L);
+  const T dn = phys::amg_cheb_direction<T>(alpha, FROM_ZERO ? xi : d[L], beta, dl, bl - v);
   d[L] = dn;
-  __stcs(x_out + L, __ldg(x + L) + dn);
+  __stcs(x_out + L, xi + dn);
 }
 
 template <class T, int BLK>
@@ -182,18 +196,25 @@ void launch_s7_apply(const T* coef, const int* active, const T* x, const T* b, T
 }
 
 template <class T>
-void launch_s7_chebyshev(const T* coef, const int* active, const T* dinv, const T* b, const T* x, T* d, T* x_out, T alpha,
-                         T beta, long extent, long sy, long sz, const u64* guard, cudaStream_t stream) {
+void launch_s7_chebyshev(const T* coef, const int* active, const T* dinv, const T* b, const T* x, T* d, T* x_out, T* r,
+                         T alpha, T beta, T start, long extent, long sy, long sz, const u64* guard, cudaStream_t stream) {
   const unsigned grid = static_cast<unsigned>((extent + B - 1) / B);
-  if (7 * extent + sz + 1 < static_cast<long>(INT_MAX))  // 32-bit indices, as apply's
-    s7_chebyshev_kernel<T, int><<<grid, B, 0, stream>>>(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard);
-  else
-    s7_chebyshev_kernel<T, long><<<grid, B, 0, stream>>>(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard);
+#define PF_S7_CHEB(I, Z) \
+  s7_chebyshev_kernel<T, I, Z><<<grid, B, 0, stream>>>(coef, active, dinv, b, x, d, x_out, r, alpha, beta, start, extent, sy, sz, guard)
+  const bool narrow = 7 * extent + sz + 1 < static_cast<long>(INT_MAX);  // 32-bit indices, as apply's
+  if (start != T(0)) {
+    if (narrow) PF_S7_CHEB(int, true);
+    else PF_S7_CHEB(long, true);
+  } else {
+    if (narrow) PF_S7_CHEB(int, false);
+    else PF_S7_CHEB(long, false);
+  }
+#undef PF_S7_CHEB
 }
 template void launch_s7_chebyshev<float>(const float*, const int*, const float*, const float*, const float*, float*, float*,
-                                         float, float, long, long, long, const u64*, cudaStream_t);
+                                         float*, float, float, float, long, long, long, const u64*, cudaStream_t);
 template void launch_s7_chebyshev<double>(const double*, const int*, const double*, const double*, const double*, double*,
-                                          double*, double, double, long, long, long, const u64*, cudaStream_t);
+                                          double*, double*, double, double, double, long, long, long, const u64*, cudaStream_t);
 
 unsigned s7_invert_grid(long extent, int sm_count) {
   const long want = (extent + 16L * B - 1) / (16L * B);

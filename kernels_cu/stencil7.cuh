@@ -16,8 +16,9 @@ void launch_s7_apply(const T* coef, const int* active, const T* x, const T* b, T
 
 // one Chebyshev step of a scalar operator
 template <class T>
-void launch_s7_chebyshev(const T* coef, const int* active, const T* dinv, const T* b, const T* x, T* d, T* x_out, T alpha,
-                         T beta, long extent, long sy, long sz, const unsigned long long* guard, cudaStream_t stream);
+void launch_s7_chebyshev(const T* coef, const int* active, const T* dinv, const T* b, const T* x, T* d, T* x_out, T* r,
+                         T alpha, T beta, T start, long extent, long sy, long sz, const unsigned long long* guard,
+                         cudaStream_t stream);
 
 // The persistent grid of the inversion for `extent` entries, its partials (one word per block) and
 // last-block counter (0 between launches).

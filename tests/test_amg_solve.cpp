@@ -252,9 +252,9 @@ TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual
       M.apply(b, z, {});
       return z.download();
     };
-    // degree 2 takes one fused step before the coarse correction (an odd count: the first step into
-    // r) and two after; degree 3 two and three (a coarse level's result left in its r, the finest
-    // level's copied back); the coarse levels' degree 1 none before and one after. Both kinds on the
+    // From zero the first two steps share a pass, and degree 1's step its residual: degree 2 takes
+    // one pass before the coarse correction and two after; degree 3 two (the first into r) and three
+    // (after a prolongation into r); degree 1 one and one, on every level or on the coarse levels. Both kinds on the
     // 7-point form; the CSR finest level, the coarse degree and the W-cycle (a coarse level visited
     // twice) with the first kind (the kind changes coefficients, not the steps' path).
     struct Variant {
@@ -265,7 +265,8 @@ TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual
     const Variant variants[] = {
         {Chebyshev::First, 2, 0, false, false},  {Chebyshev::First, 3, 0, false, false}, {Chebyshev::Fourth, 2, 0, false, false},
         {Chebyshev::Fourth, 3, 0, false, false}, {Chebyshev::First, 3, 1, false, false}, {Chebyshev::First, 2, 0, true, false},
-        {Chebyshev::First, 3, 1, true, false},   {Chebyshev::First, 3, 0, false, true},
+        {Chebyshev::First, 3, 1, true, false},   {Chebyshev::First, 3, 0, false, true},  {Chebyshev::First, 1, 0, false, false},
+        {Chebyshev::First, 1, 0, true, false},
     };
     for (const Variant& v : variants) {
       CAPTURE(v.csr);

@@ -455,6 +455,66 @@ TEST_CASE_TEMPLATE("csr chebyshev: one smoother step in one pass against the dou
   }
 }
 
+TEST_CASE_TEMPLATE("csr chebyshev from zero: the first two steps, or the first and its residual, in one pass", T, float,
+                   double) {
+  for (const Shape& s : kShapes) {
+    if (s.rows != s.cols) continue;
+    CAPTURE(s.what);
+    const HostMatrix m = random_matrix(s.rows, s.cols, 1, s.lo, s.hi, s.long_rows, s.long_len);
+    const std::size_t n = s.rows;
+    const auto b = random_vector<T>(n, -1, 1), dinv = random_vector<T>(n, 0.1, 1);
+    const double start = 0.83, alpha = 0.37, beta = 1.29;
+    // x0 = start dinv b (rounded as the kernel rounds it); r = b - A x0
+    std::vector<double> x0(n), r, rs, bd = convert<double>(b);
+    for (std::size_t i = 0; i < n; ++i) x0[i] = double(T(start) * dinv[i] * b[i]);
+    reference_product(m, x0, -1, 1, &bd, r, rs);
+    for (bool residual : {false, true}) {
+      CAPTURE(residual);
+      std::vector<double> want_d(n), want_x(n), scale_d(n), scale_x(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        want_d[i] = residual ? x0[i] : alpha * x0[i] + beta * double(dinv[i]) * r[i];
+        scale_d[i] = residual ? std::fabs(x0[i]) : std::fabs(alpha * x0[i]) + std::fabs(beta * double(dinv[i])) * rs[i];
+        want_x[i] = residual ? x0[i] : x0[i] + want_d[i];
+        scale_x[i] = std::fabs(x0[i]) + scale_d[i];
+      }
+      for_each_backend([&](Backend& be) {
+        DeviceMatrix<T> dm(be, m);
+        auto fb = make_field(be, b), fdinv = make_field(be, dinv);
+        for (int lanes : lanes_to_test(be)) {
+          CAPTURE(lanes);
+          Field<T> fd(be, n + 1), fo(be, n + 1), fr(be, n + 1);  // poisoned; d is not read from zero
+          for (Field<T>* f : {&fd, &fo, &fr}) f->fill(std::numeric_limits<T>::quiet_NaN());
+          CsrChebyshevArgs a;
+          a.prec = precision_of<T>();
+          a.a = dm.ref;
+          a.dinv = &fdinv.buffer();
+          a.b = &fb.buffer();
+          a.d = &fd.buffer();
+          a.x_out = &fo.buffer();
+          a.r = residual ? &fr.buffer() : nullptr;
+          a.alpha = alpha;
+          a.beta = beta;
+          a.start = start;
+          a.lanes = lanes;
+          be.csr().chebyshev(a);
+          auto got_d = convert<double>(fd.download()), got_x = convert<double>(fo.download());
+          auto got_r = convert<double>(fr.download());
+          CHECK(std::isnan(got_d.back()));  // one past the end: untouched
+          CHECK(std::isnan(got_x.back()));
+          CHECK(std::isnan(got_r.back()));
+          got_d.pop_back();
+          got_x.pop_back();
+          got_r.pop_back();
+          CHECK(scaled_diff(got_d, want_d, scale_d) <= tol<T>());
+          CHECK(scaled_diff(got_x, want_x, scale_x) <= tol<T>());
+          if (residual) CHECK(scaled_diff(got_r, r, rs) <= tol<T>());
+          else CHECK(std::all_of(got_r.begin(), got_r.end(), [](double v) { return std::isnan(v); }));
+        }
+      });
+    }
+  }
+}
+
 TEST_CASE_TEMPLATE("csr: a guard that says stop leaves every output as it was", T, float, double) {
   for_each_backend([](Backend& be) {
     const std::size_t n = 20011;
@@ -558,6 +618,20 @@ TEST_CASE("arguments: csr checks blocks, sizes, aliases, lanes and squareness th
       bad_c = c;
       bad_c.lanes = 5;
       CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("lanes"), ConfigError);
+      // from zero: x is not read (none needed); a residual only from zero, of its own buffer
+      bad_c = c;
+      bad_c.start = 0.5;
+      bad_c.x = nullptr;
+      bad_c.r = &sx.buffer();
+      csr.chebyshev(bad_c);
+      bad_c.r = &sd.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("must differ"), BackendError);
+      bad_c.r = &s89.buffer();
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("csr chebyshev"), BackendError);
+      bad_c.r = &sx.buffer();
+      bad_c.x = &sx.buffer();
+      bad_c.start = 0;
+      CHECK_THROWS_WITH_AS(csr.chebyshev(bad_c), doctest::Contains("from zero"), BackendError);
       CsrChebyshevArgs rect = c;
       rect.a = dm.ref;  // 100 x 80
       CHECK_THROWS_WITH_AS(csr.chebyshev(rect), doctest::Contains("not square"), BackendError);

@@ -176,6 +176,67 @@ TEST_CASE_TEMPLATE("stencil7 chebyshev: one fused step against the double refere
   });
 }
 
+TEST_CASE_TEMPLATE("stencil7 chebyshev from zero: the first two steps, or the first and its residual, in one pass", T, float,
+                   double) {
+  for_each_backend([](Backend& be) {
+    for (const auto& L : layouts()) {
+      for (bool residual : {false, true}) {
+        CAPTURE(L.box.describe());
+        CAPTURE(residual);
+        const std::size_t e = L.extent;
+        const auto act = mask(L.box, e, 7);
+        const auto coef = random_vector<T>(7 * e, -1, 1);
+        const auto dinv = random_vector<T>(e, 0.2, 2), b = random_vector<T>(e, -1, 1);
+        const double start = 0.61, alpha = 0.37, beta = 1.9;
+        auto fc = make_field(be, coef), fdi = make_field(be, dinv), fb = make_field(be, b);
+        auto fa = be.alloc(e * sizeof(int));
+        be.upload(*fa, act.data(), e * sizeof(int));
+        Field<T> xo(be, e), fd(be, e), fr(be, e);  // every output poisoned; d is not read from zero
+        for (Field<T>* f : {&xo, &fd, &fr}) f->fill(T(kNaN));
+        Stencil7ChebyshevArgs a;
+        a.prec = precision_of<T>();
+        a.box = L.box;
+        a.coef = &fc.buffer();
+        a.active = fa.get();
+        a.dinv = &fdi.buffer();
+        a.b = &fb.buffer();
+        a.d = &fd.buffer();
+        a.x_out = &xo.buffer();
+        a.r = residual ? &fr.buffer() : nullptr;
+        a.alpha = alpha;
+        a.beta = beta;
+        a.start = start;
+        be.stencil7().chebyshev(a);
+        // x0 = start dinv b (every entry, as the kernel reads it); r = b - A x0; then either r with
+        // d = x_out = x0, or d = alpha x0 + beta dinv r and x_out = x0 + d
+        std::vector<double> x0(e), want_d(e, 0.0), want_x(e, 0.0), want_r(e, 0.0);
+        for (std::size_t l = 0; l < e; ++l) x0[l] = start * double(dinv[l]) * double(b[l]);
+        const long off[7] = {0, -1, 1, -L.box.sy, L.box.sy, -L.box.sz, L.box.sz};
+        for (std::size_t l = 0; l < e; ++l) {
+          if (!act[l]) continue;
+          double r = double(b[l]);
+          for (int q = 0; q < 7; ++q) r -= double(coef[q * e + l]) * x0[l + off[q]];
+          want_r[l] = r;
+          want_d[l] = residual ? x0[l] : alpha * x0[l] + beta * double(dinv[l]) * r;
+          want_x[l] = residual ? x0[l] : x0[l] + want_d[l];
+        }
+        const auto got_d = convert<double>(fd.download()), got_x = convert<double>(xo.download());
+        const auto got_r = convert<double>(fr.download());
+        bool zeros = true, untouched = true;
+        for (std::size_t l = 0; l < e; ++l) {
+          if (!act[l]) zeros = zeros && got_d[l] == 0 && got_x[l] == 0 && (!residual || got_r[l] == 0);
+          if (!residual) untouched = untouched && std::isnan(got_r[l]);
+        }
+        CHECK(zeros);
+        CHECK(untouched);
+        CHECK(max_rel_diff(got_d, want_d, 1.0) <= 100 * tol<T>());
+        CHECK(max_rel_diff(got_x, want_x, 1.0) <= 100 * tol<T>());
+        if (residual) CHECK(max_rel_diff(got_r, want_r, 1.0) <= 100 * tol<T>());
+      }
+    }
+  });
+}
+
 TEST_CASE_TEMPLATE("stencil7 invert: the inverse diagonal (blocks) and the first singular row", T, float, double) {
   for_each_backend([](Backend& be) {
     for (const auto& L : layouts()) {

@@ -40,18 +40,27 @@ class HostCsr final : public CsrImpl {
       const int* ptr = host_ptr<int>(a.a.ptr);
       const int* col = host_ptr<int>(a.a.col);
       const T* val = host_ptr<T>(a.a.val);
-      const T *x = host_ptr<T>(a.x), *b = host_ptr<T>(a.b), *dinv = host_ptr<T>(a.dinv);
+      const T* x = a.start != 0 ? nullptr : host_ptr<T>(a.x);  // from zero: x = start D^-1 b
+      const T *b = host_ptr<T>(a.b), *dinv = host_ptr<T>(a.dinv);
       T* d = host_ptr<T>(*a.d);
       T* x_out = host_ptr<T>(*a.x_out);
-      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
+      T* r = a.r ? host_ptr<T>(*a.r) : nullptr;
+      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta), start = static_cast<T>(a.start);
+      auto xv = [&](long j) { return x ? x[j] : start * dinv[j] * b[j]; };
       const long rows = static_cast<long>(a.a.rows);
 #pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(a.a.rows + a.a.nnz))
       for (long i = 0; i < rows; ++i) {
         T s = 0;
-        for (int k = ptr[i]; k < ptr[i + 1]; ++k) s += val[k] * x[col[k]];
-        const T di = phys::amg_cheb_direction<T>(alpha, d[i], beta, dinv[i], b[i] - s);
+        for (int k = ptr[i]; k < ptr[i + 1]; ++k) s += val[k] * xv(col[k]);
+        const T xi = xv(i);
+        if (r) {
+          r[i] = b[i] - s;
+          d[i] = x_out[i] = xi;
+          continue;
+        }
+        const T di = phys::amg_cheb_direction<T>(alpha, x ? d[i] : xi, beta, dinv[i], b[i] - s);
         d[i] = di;
-        x_out[i] = x[i] + di;
+        x_out[i] = xi + di;
       }
     });
   }

@@ -64,10 +64,13 @@ class HostStencil7 final : public Stencil7Impl {
     if (a.guard && !phys::pf_cv_running(host_ptr<unsigned long long>(*a.guard))) return;
     with_type(a.prec, [&](auto tag) {
       using T = decltype(tag);
-      const T *c = host_ptr<T>(a.coef), *dinv = host_ptr<T>(a.dinv), *b = host_ptr<T>(a.b), *x = host_ptr<T>(a.x);
+      const T *c = host_ptr<T>(a.coef), *dinv = host_ptr<T>(a.dinv), *b = host_ptr<T>(a.b);
+      const T* x = a.start != 0 ? nullptr : host_ptr<T>(a.x);  // from zero: x = start D^-1 b
       const int* act = host_ptr<int>(a.active);
       T *d = host_ptr<T>(a.d), *xo = host_ptr<T>(a.x_out);
-      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta);
+      T* r = a.r ? host_ptr<T>(a.r) : nullptr;
+      const T alpha = static_cast<T>(a.alpha), beta = static_cast<T>(a.beta), start = static_cast<T>(a.start);
+      auto xv = [&](long j) { return x ? x[j] : start * dinv[j] * b[j]; };
       const long e = static_cast<long>(a.box.extent());
       long off[7] = {0};
       for (int q = 1; q < 7; ++q) off[q] = phys::pf_s7_offset(q, a.box.sy, a.box.sz);
@@ -75,13 +78,20 @@ class HostStencil7 final : public Stencil7Impl {
       for (long L = 0; L < e; ++L) {
         if (!act[L]) {
           d[L] = xo[L] = 0;
+          if (r) r[L] = 0;
           continue;
         }
         T v = 0;
-        for (int q = 0; q < 7; ++q) v += c[q * e + L] * x[L + off[q]];
-        const T dn = phys::amg_cheb_direction<T>(alpha, d[L], beta, dinv[L], b[L] - v);
+        for (int q = 0; q < 7; ++q) v += c[q * e + L] * xv(L + off[q]);
+        const T xi = xv(L);
+        if (r) {
+          r[L] = b[L] - v;
+          d[L] = xo[L] = xi;
+          continue;
+        }
+        const T dn = phys::amg_cheb_direction<T>(alpha, x ? d[L] : xi, beta, dinv[L], b[L] - v);
         d[L] = dn;
-        xo[L] = x[L] + dn;
+        xo[L] = xi + dn;
       }
     });
   }

@@ -87,6 +87,9 @@ struct CsrResidualArgs {
 // A residual and the smoother's update take two launches and write r and read it back; this one
 // takes one. A row without entries gets d_i = alpha d_i + beta dinv_i b_i (dinv_i is 0 there:
 // diag_inv). x_out may not be x (the step reads x's other entries) nor any other input.
+// start != 0: x is not read (it may be null); the step starts from x = start D^-1 b and d = x (the
+// smoother's first step from zero, core/physics/amg.h, amg_smooth_point, taken in the same pass).
+// With start and r: the step stops at the residual, r = b - A x, and writes d = x_out = x.
 struct CsrChebyshevArgs {
   Precision prec = Precision::Double;
   CsrRef a;
@@ -98,12 +101,15 @@ struct CsrChebyshevArgs {
   double alpha = 0, beta = 1;
   const Buffer* guard = nullptr;
   int lanes = 0;  // GPU backends: 0 the rule of csr_lanes, else forced
+  double start = 0;     // not 0: the first step from zero, x = start D^-1 b (above)
+  Buffer* r = nullptr;  // with start: the residual of that x, and no update
 
-  // csr_chebyshev(rows, ptr, col, val, x, b, dinv, d, x_out, alpha, beta, guard)
+  // csr_chebyshev(rows, ptr, col, val, x, b, dinv, d, x_out, r, alpha, beta, start, guard)
   auto kernel_args() const {
     using namespace karg;
-    return std::tuple(static_cast<long>(a.rows), In<int>{a.ptr}, In<int>{a.col}, In<Real>{a.val}, In<Real>{x}, In<Real>{b},
-                      In<Real>{dinv}, Out<Real>{d}, Out<Real>{x_out}, Real{alpha}, Real{beta}, Opt<pf_u64>{guard});
+    return std::tuple(static_cast<long>(a.rows), In<int>{a.ptr}, In<int>{a.col}, In<Real>{a.val}, Opt<Real>{start != 0 ? nullptr : x},
+                      In<Real>{b}, In<Real>{dinv}, Out<Real>{d}, Out<Real>{x_out}, OptOut<Real>{r}, Real{alpha}, Real{beta},
+                      Real{start}, Opt<pf_u64>{guard});
   }
 };
 

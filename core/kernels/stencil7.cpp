@@ -49,14 +49,19 @@ void Stencil7Kernels::chebyshev(const Stencil7ChebyshevArgs& a) {
   const std::size_t n = a.box.extent();
   check_values(a.dinv, n, a.prec, w, "inverse diagonal");
   check_values(a.b, n, a.prec, w, "b");
-  check_values(a.x, n, a.prec, w, "x");
+  const Buffer* x = a.start != 0 ? nullptr : a.x;  // from zero: x is not read
+  if (x) check_values(x, n, a.prec, w, "x");
   check_values(a.d, n, a.prec, w, "direction");
   check_values(a.x_out, n, a.prec, w, "x_out");
-  for (const Buffer* in : {a.x, a.b, a.dinv, a.coef, a.active}) {
-    if (in == a.x_out) throw BackendError(std::string(w) + ": x_out must not be one of the inputs");
-    if (in == a.d) throw BackendError(std::string(w) + ": the direction must not be one of the inputs");
+  if (a.r && a.start == 0) throw BackendError(std::string(w) + ": a residual r is the step from zero's (start), not another's");
+  if (a.r) check_values(a.r, n, a.prec, w, "r");
+  for (const Buffer* in : {x, a.b, a.dinv, a.coef, a.active}) {
+    if (in && in == a.x_out) throw BackendError(std::string(w) + ": x_out must not be one of the inputs");
+    if (in && in == a.d) throw BackendError(std::string(w) + ": the direction must not be one of the inputs");
+    if (in && in == a.r) throw BackendError(std::string(w) + ": r must not be one of the inputs");
   }
-  if (a.d == a.x_out) throw BackendError(std::string(w) + ": the direction and x_out must differ");
+  if (a.d == a.x_out || (a.r && (a.r == a.d || a.r == a.x_out)))
+    throw BackendError(std::string(w) + ": the direction, x_out and r must differ");
   if (a.guard) check_control_block(a.guard, w);
   impl_.chebyshev(a);
 }

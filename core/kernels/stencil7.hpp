@@ -43,6 +43,11 @@ struct Stencil7ApplyArgs {
 // and d_L = x_out_L = 0 elsewhere. A residual and the smoother's update take two passes: in float
 // 44 + 24 bytes an entry against this one's 56 (no r written and read back, x read once).
 // x_out may not be x (the step reads x's neighbours) nor any other input.
+// start != 0: x is not read (it may be null); the step starts from x = start D^-1 b and d = x (the
+// smoother's first step from zero, core/physics/amg.h, amg_smooth_point, taken in the same pass;
+// an operator whose neighbours lie on another process exchanges x, not b: there it cannot).
+// With start and r: the step stops at the residual, r = b - A x (0 off the active entries), and
+// writes d = x_out = x.
 struct Stencil7ChebyshevArgs {
   Precision prec = Precision::Double;
   Box3 box;
@@ -55,12 +60,15 @@ struct Stencil7ChebyshevArgs {
   Buffer* x_out = nullptr;
   double alpha = 0, beta = 1;
   const Buffer* guard = nullptr;
+  double start = 0;     // not 0: the first step from zero, x = start D^-1 b (above)
+  Buffer* r = nullptr;  // with start: the residual of that x, and no update
 
-  // s7_chebyshev(coef, active, dinv, b, x, d, x_out, alpha, beta, extent, sy, sz, guard)
+  // s7_chebyshev(coef, active, dinv, b, x, d, x_out, r, alpha, beta, start, extent, sy, sz, guard)
   auto kernel_args() const {
     using namespace karg;
-    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{dinv}, In<Real>{b}, In<Real>{x}, Out<Real>{d},
-                      Out<Real>{x_out}, Real{alpha}, Real{beta}, long(box.extent()), box.sy, box.sz, Opt<pf_u64>{guard});
+    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{dinv}, In<Real>{b}, Opt<Real>{start != 0 ? nullptr : x},
+                      Out<Real>{d}, Out<Real>{x_out}, OptOut<Real>{r}, Real{alpha}, Real{beta}, Real{start},
+                      long(box.extent()), box.sy, box.sz, Opt<pf_u64>{guard});
   }
 };
 

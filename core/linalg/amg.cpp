@@ -520,12 +520,14 @@ bool Amg<T>::odd_fused(std::size_t l) const {
 // Chebyshev's recurrence on D^-1 A (first kind over [lo, hi]: Saad, Iterative Methods, alg. 12.1;
 // fourth kind over [0, hi]: Lottes 2023), `degree` steps; From::Zero: x is taken as 0, whatever it
 // holds (the first residual is b itself: one product saved, and x is written, not read). A 7-point
-// or scalar CSR level takes its steps after that in one pass each (stencil7 chebyshev, csr
-// chebyshev), alternating between x and the level's r, which a step need not keep. The passes end
-// in x: from zero the first step writes whichever of the two makes them, and an odd number from x
+// or scalar CSR level takes its steps in one pass each (stencil7 chebyshev, csr chebyshev),
+// alternating between x and the level's r, which a step need not keep; from zero its first two
+// steps share a pass (the first's x, start D^-1 b, computed where the second reads it), or with
+// degree 1 the step and its residual do, where the level's x needs no exchange. The passes end in
+// x: from zero the first pass writes whichever of the two makes them, and an odd number from x
 // starts from a copy in r, which the cycle saves by prolonging into r (From::R).
 template <class T>
-void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, Guard g) const {
+bool Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, Guard g, bool want_residual) const {
   Level& L = *lv_[l];
   const int degree = l > 0 && c_.coarse_degree > 0 ? c_.coarse_degree : c_.degree;
   const auto steps = chebyshev_steps(c_.kind, L.lo, L.hi, degree);
@@ -534,24 +536,42 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, G
     beta = steps[static_cast<std::size_t>(k)].second;
   };
   const bool fused = c_.fused && (L.s7 || L.csr);
+  // the first step from zero inside the next pass: b and D^-1 read where x would be
+  const bool fused_start = fused && (L.csr || !L.s7->exchange());
+  auto start_pass = [&](Field<T>& out, double first, double alpha, double beta, Field<T>* r) {
+    if (L.s7) L.s7->chebyshev_start(b, out, L.d, L.dinv, first, alpha, beta, r, g);
+    else L.csr->chebyshev_start(b, out, L.d, L.dinv, first, alpha, beta, r, g);
+  };
   if (start == From::R && !odd_fused(l)) throw Error("AMG: a smoothing from r takes an odd number of fused passes");
   Field<T>* from = &x;
   Field<T>* to = &L.r;
-  AmgSmoothArgs s;  // the steps apart: an update after each residual (the first from b)
-  s.prec = precision_of<T>();
-  s.n = x.size();
-  s.dinv = &L.dinv.buffer();
-  s.d = &L.d.buffer();
-  s.guard = g.ctrl;
   int k = 0;
-  if (start == From::Zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
+  if (start == From::Zero && fused_start && degree == 1 && want_residual) {
+    double first = 0, unused = 0;
+    coefficients(0, unused, first);
+    start_pass(x, first, 0, 0, &L.r);
+    return true;
+  }
+  if (start == From::Zero && fused_start && degree >= 2) {
+    double first = 0, alpha = 0, beta = 0, unused = 0;
+    coefficients(0, unused, first);
+    coefficients(1, alpha, beta);
+    if ((degree - 2) % 2 == 1) std::swap(from, to);  // into r: the passes after it end in x
+    start_pass(*from, first, alpha, beta, nullptr);
+    k = 2;
+  } else if (start == From::Zero) {  // d = beta D^-1 b, x = d, neither read (x need not hold 0)
     if (fused && (degree - 1) % 2 == 1) std::swap(from, to);  // into r: the passes after it end in x
+    AmgSmoothArgs s;
+    s.prec = precision_of<T>();
+    s.n = x.size();
+    s.dinv = &L.dinv.buffer();
+    s.d = &L.d.buffer();
+    s.guard = g.ctrl;
     s.x = &from->buffer();
     s.r = &b.buffer();
     s.start = 1;
     coefficients(k++, s.alpha, s.beta);
     be_->amg().smooth(s);
-    s.start = 0;
   } else if (start == From::R) {
     std::swap(from, to);
   } else if (odd_fused(l)) {
@@ -566,8 +586,14 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, G
       else L.csr->chebyshev_step(b, *from, *to, L.d, L.dinv, alpha, beta, g);
       std::swap(from, to);
     }
-    return;
+    return false;
   }
+  AmgSmoothArgs s;  // the steps apart: an update after each residual
+  s.prec = precision_of<T>();
+  s.n = x.size();
+  s.dinv = &L.dinv.buffer();
+  s.d = &L.d.buffer();
+  s.guard = g.ctrl;
   s.x = &x.buffer();
   s.r = &L.r.buffer();
   for (; k < degree; ++k) {
@@ -575,6 +601,7 @@ void Amg<T>::smooth(std::size_t l, const Field<T>& b, Field<T>& x, From start, G
     coefficients(k, s.alpha, s.beta);
     be_->amg().smooth(s);
   }
+  return false;
 }
 
 template <class T>
@@ -617,11 +644,11 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
   }
   Level& L = *lv_[l];
   Level& N = *lv_[l + 1];
-  smooth(l, b, x, From::Zero, g);
+  const bool have_r = smooth(l, b, x, From::Zero, g, true);
   const int passes = c_.w_cycle && l > 0 ? 2 : 1;
   const bool into_r = odd_fused(l);  // the last prolongation into r: the smoothing after it ends in x
   for (int pass = 0; pass < passes; ++pass) {
-    residual(l, b, x, L.r, g);
+    if (pass > 0 || !have_r) residual(l, b, x, L.r, g);
     CsrSpmvArgs rs;  // b_(l+1) = R r
     rs.prec = prec;
     rs.a = L.R->ref();

@@ -91,7 +91,9 @@ class Amg final : public Preconditioner<T> {
   // prolongation put it there, so that an odd number of fused passes ends in x)
   enum class From { Zero, X, R };
   void cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const;
-  void smooth(std::size_t l, const Field<T>& b, Field<T>& x, From from, Guard g) const;
+  // want_residual: the caller needs r = b - A x in the level's r next; true when the smoothing
+  // left it there (a degree-1 smoothing from zero takes its step and the residual in one pass)
+  bool smooth(std::size_t l, const Field<T>& b, Field<T>& x, From from, Guard g, bool want_residual = false) const;
   bool odd_fused(std::size_t l) const;  // a smoothing from x of level l takes an odd number of fused passes
   void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
   void setup_tail();

@@ -179,6 +179,25 @@ void CsrOperator<T>::chebyshev_step(const Field<T>& b, const Field<T>& x, Field<
 }
 
 template <class T>
+void CsrOperator<T>::chebyshev_start(const Field<T>& b, Field<T>& x_out, Field<T>& d, const Field<T>& dinv, double start,
+                                     double alpha, double beta, Field<T>* r, Guard g) const {
+  if (start == 0) throw ConfigError("csr Chebyshev step from zero: the first step's coefficient is 0");
+  CsrChebyshevArgs a;  // the family checks the sizes, the block and the aliasing
+  a.prec = precision_of<T>();
+  a.a = m_.ref();
+  a.dinv = &dinv.buffer();
+  a.b = &b.buffer();
+  a.d = &d.buffer();
+  a.x_out = &x_out.buffer();
+  a.r = r ? &r->buffer() : nullptr;
+  a.alpha = alpha;
+  a.beta = beta;
+  a.start = start;
+  a.guard = g.ctrl;
+  backend().csr().chebyshev(a);
+}
+
+template <class T>
 std::string CsrOperator<T>::describe() const {
   const double mean = m_.rows ? double(m_.nnz) / double(m_.rows) : 0.0;
   char buf[64];

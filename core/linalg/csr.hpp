@@ -74,6 +74,10 @@ class CsrOperator final : public LinearOperator<T> {
   // beta dinv r, x_out = x + d. x_out is neither x nor b.
   void chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d, const Field<T>& dinv,
                       double alpha, double beta, Guard g) const;
+  // The first step from zero (x = start dinv b, d = x) and in the same pass the next step (into
+  // x_out), or, with r, that x's residual (x_out = x).
+  void chebyshev_start(const Field<T>& b, Field<T>& x_out, Field<T>& d, const Field<T>& dinv, double start, double alpha,
+                       double beta, Field<T>* r, Guard g) const;
   std::string describe() const override;
 
  private:

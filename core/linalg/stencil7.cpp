@@ -77,6 +77,35 @@ void Stencil7Operator<T>::chebyshev_step(const Field<T>& b, const Field<T>& x, F
 }
 
 template <class T>
+void Stencil7Operator<T>::chebyshev_start(const Field<T>& b, Field<T>& x_out, Field<T>& d, const Field<T>& dinv, double start,
+                                          double alpha, double beta, Field<T>* r, Guard g) const {
+  const char* w = "7-point Chebyshev step from zero";
+  if (m_.block != 1) throw ConfigError(std::string(w) + ": a scalar operator's, not " + describe());
+  if (ex_) throw ConfigError(std::string(w) + ": a decomposed operator exchanges x's ghosts, and this step reads b's");
+  if (start == 0) throw ConfigError(std::string(w) + ": the first step's coefficient is 0");
+  check_vector(*this, b, w, "b");
+  check_vector(*this, x_out, w, "x_out");
+  check_vector(*this, d, w, "the direction");
+  check_vector(*this, dinv, w, "the inverse diagonal");
+  if (r) check_vector(*this, *r, w, "r");
+  Stencil7ChebyshevArgs a;
+  a.prec = precision_of<T>();
+  a.box = m_.box;
+  a.coef = &m_.coef.buffer();
+  a.active = m_.active.get();
+  a.dinv = &dinv.buffer();
+  a.b = &b.buffer();
+  a.d = &d.buffer();
+  a.x_out = &x_out.buffer();
+  a.r = r ? &r->buffer() : nullptr;
+  a.alpha = alpha;
+  a.beta = beta;
+  a.start = start;
+  a.guard = g.ctrl;
+  backend().stencil7().chebyshev(a);
+}
+
+template <class T>
 void Stencil7Operator<T>::set_exchange(const HaloExchange* e) {
   if (e && e->block() != m_.block)
     throw ConfigError("a decomposed 7-point operator of " + std::to_string(m_.block) + " unknowns a cell with an exchange of " +

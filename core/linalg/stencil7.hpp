@@ -56,6 +56,11 @@ class Stencil7Operator final : public LinearOperator<T> {
   // r = b - A x, d = alpha d + beta dinv r and x_out = x + d. x_out may not be x.
   void chebyshev_step(const Field<T>& b, const Field<T>& x, Field<T>& x_out, Field<T>& d, const Field<T>& dinv,
                       double alpha, double beta, Guard g) const;
+  // The first step from zero (x = start dinv b, d = x) and in the same pass the next step (into
+  // x_out), or, with r, that x's residual (x_out = x). Not for a decomposed operator: its ghosts
+  // are exchanged for x, which this step does not read.
+  void chebyshev_start(const Field<T>& b, Field<T>& x_out, Field<T>& d, const Field<T>& dinv, double start,
+                       double alpha, double beta, Field<T>* r, Guard g) const;
 
   // A process's part of a decomposed operator (docs/mpi.md): its coefficients to the cells across
   // a shared face are the matrix's own, and every product first fills x's ghosts from the
