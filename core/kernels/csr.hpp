@@ -39,8 +39,9 @@ struct CsrRef {
 int csr_lanes(const CsrRef& a, int requested, bool gpu);
 constexpr int kCsrMaxLanes = 32;
 
-// spmv: y = alpha A x + beta y. y has vector_rows values, x vector_cols; x and y are distinct.
-// beta == 0 does not read y (it may hold NaN). Nothing once the guard says stop.
+// spmv: y = alpha A x + beta z, z = y unless given. y (and z) have vector_rows values, x
+// vector_cols; x and y are distinct. beta == 0 reads neither (y may hold NaN). Nothing once the
+// guard says stop.
 struct CsrSpmvArgs {
   Precision prec = Precision::Double;
   CsrRef a;
