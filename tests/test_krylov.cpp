@@ -431,11 +431,57 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
     long enq = first, reads = 1, batch = 16;
     while (enq < r.iterations + 1) enq += batch, batch *= 2, ++reads;
     CHECK(r.control_reads == reads);
+    CHECK(r.enqueued == enq);
     x.fill(T(0));
     const auto again = cg.solve(d.b, x);
     CHECK(again.control_reads == 1);  // the first batch is the last solve's count plus one
+    CHECK(again.enqueued == r.iterations + 1);
     CHECK(again.iterations == r.iterations);
     CHECK(again.history == r.history);  // deterministic, bit for bit
+    // the smaller of the last two converged counts, and a solve stopped at its limit leaves the
+    // guess as it was. From near the solution a solve takes fewer iterations than from 0.
+    x.fill(T(0));
+    const auto full = cg.solve(d.b, x);
+    auto near = x.download();
+    for (auto& v : near) v *= T(1 + 1e-5);
+    Field<T> xn = make_field(be, near);
+    auto from_near = [&](KrylovSolver<T>& s) {
+      xn.upload(near);
+      return s.solve(d.b, xn);
+    };
+    auto from_zero = [&](KrylovSolver<T>& s) {
+      x.fill(T(0));
+      return s.solve(d.b, x);
+    };
+    // what a solve enqueues with a first batch of guess + 1 (on cuda lengthened to a recorded
+    // pair's start, as above), then batches of 16, 32, ...
+    auto expected = [&](long guess, long iterations) {
+      long f = guess + 1;
+      if (be.can_record() && f > 1 && (f - 1) % 2 != 0) ++f;
+      long e = f, b16 = 16;
+      while (e < iterations + 1) e += b16, b16 *= 2;
+      return e;
+    };
+    const auto few = from_near(cg);
+    REQUIRE(few.converged);
+    REQUIRE(few.iterations > 0);
+    REQUIRE(few.iterations + 4 < full.iterations);
+    const auto z1 = from_zero(cg);  // the last two: full and few
+    CHECK(z1.iterations == full.iterations);
+    CHECK(z1.enqueued == expected(few.iterations, z1.iterations));
+    const auto z2 = from_zero(cg);  // the last two: few and full: still the smaller
+    CHECK(z2.enqueued == expected(few.iterations, z2.iterations));
+    KrylovOptions lim = opt;
+    lim.max_iterations = few.iterations + 4;
+    KrylovSolver<T> lim_cg(d.op, lim);
+    const auto a = from_near(lim_cg);
+    REQUIRE(a.converged);
+    for (int k = 0; k < 2; ++k) {  // twice: the smaller of two limits would be the limit
+      const auto cut = from_zero(lim_cg);
+      REQUIRE(!cut.converged);
+      CHECK(cut.enqueued == lim.max_iterations + 1);  // held to the limit
+    }
+    CHECK(from_near(lim_cg).enqueued == expected(a.iterations, a.iterations));
   });
 }
 

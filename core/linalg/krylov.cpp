@@ -340,7 +340,15 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   KrylovResult res;
   std::uint64_t words[PF_CV_WORDS] = {};
   BatchSizes sizes = opt_.batches;
-  if (sizes.first <= 0) sizes.first = last_iterations_ > 0 ? last_iterations_ + 1 : 16;
+  // The first batch guesses the solve's count: the smaller of the last two converged solves' plus
+  // one (a stop needs one iteration more to be seen). Newton's later solves in a step need fewer
+  // iterations than the one before, and a solve stopped at its limit says nothing of the next.
+  // Each iteration past the stop still enqueues its launches (about 0.27 ms on NVIDIA's OpenCL);
+  // a short guess costs a read and a batch of `then`.
+  if (sizes.first <= 0) {
+    const long guess = before_last_ > 0 ? std::min(last_iterations_, before_last_) : last_iterations_;
+    sizes.first = guess > 0 ? guess + 1 : 16;
+  }
   // Recording: from `periodic` on, CG's and BiCGSTAB's iterations repeat their launches every two
   // (their slots alternate); the first such pair of the solve is recorded and every pair replays
   // it. Recorded anew each solve (an updated recording costs little), so a preconditioner
@@ -377,7 +385,7 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
     ++res.replays;
     return true;
   };
-  run_batches(
+  res.enqueued = run_batches(
       opt_.max_iterations + 1, sizes,
       [&](long from, long count) {
         for (long it = from; it < from + count;) {
@@ -417,7 +425,10 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   res.relative_residual = res.history.empty() ? -1 : res.history.back();
   const double bb = double(sv[kBB]), tr = double(sv[static_cast<std::size_t>(true_slot)]);
   res.true_relative_residual = std::sqrt(tr / (bb > 0 ? bb : 1.0));
-  last_iterations_ = res.iterations;
+  if (res.converged) {
+    before_last_ = last_iterations_;
+    last_iterations_ = res.iterations;
+  }
 
   if (res.reason == KrylovStop::NonFinite) {
     // a NaN or infinity in b stops at the first check: name its row

@@ -57,6 +57,7 @@ struct KrylovResult {
   double true_relative_residual = -1;
   long control_reads = 0;  // reads of the control block (batches)
   long replays = 0;        // pairs of iterations replayed from a recording (KrylovOptions::record)
+  long enqueued = 0;       // iterations enqueued, those past the stop (their launches return at once) included
   std::string describe() const;
 };
 
@@ -96,7 +97,8 @@ class KrylovSolver {
   Backend& be_;
   std::size_t n_;
   std::unique_ptr<Work> w_;
-  long last_iterations_ = 0;
+  // the last two converged solves' counts (0: none yet): the next first batch is the smaller plus one
+  long last_iterations_ = 0, before_last_ = 0;
   bool record_failed_ = false;  // a recording failed once: enqueue every iteration from then on
 };
 

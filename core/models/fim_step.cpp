@@ -336,6 +336,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     linear_last_ = r.iterations;
     linear_total_ += r.iterations;
     replayed_ += 2 * r.replays;
+    enqueued_ += r.enqueued;
     if (since_refresh_ == 0) linear_fresh_ = r.iterations;
     seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
     if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
@@ -461,6 +462,8 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["linear_iterations_per_newton"] = newton_total_ ? double(linear_total_) / double(newton_total_) : 0.0;
   // enqueued as pairs replayed from a recording (CUDA Graphs), some past a solve's stop (empty)
   s["linear_iterations_replayed"] = double(replayed_);
+  // every linear iteration enqueued, those past a solve's stop (empty) included
+  s["linear_iterations_enqueued"] = double(enqueued_);
   s["well_control_switches"] = double(switches_total_);
   s["seconds_assemble"] = seconds_assemble_;
   s["seconds_linear"] = seconds_linear_;

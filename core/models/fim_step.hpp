@@ -113,6 +113,7 @@ class FimStep final : public ReservoirScheme<T> {
   ImpesStepResult result_;
   long newton_total_ = 0, linear_total_ = 0, linear_last_ = 0, switches_total_ = 0;
   long replayed_ = 0;  // linear iterations replayed from a recording (CUDA Graphs), since this process started
+  long enqueued_ = 0;  // linear iterations enqueued, those past a solve's stop included
   long since_refresh_ = 1 << 30, linear_fresh_ = 0, refreshes_ = 0;  // the pressure AMG's reuse
   long cuts_newton_ = 0, cuts_linear_ = 0, cuts_nonfinite_ = 0;      // the attempts that failed, by cause
   int last_newton_ = 0;
