@@ -17,7 +17,7 @@ void pf_ilu_record(__global int* piv, long row, int colour) {
   __global const pf_real *coef, __global const int *active, __global pf_real *dinv, __global int *pivot, pf_box3 b, long E
 #define PF_ILU_S7_SWEEP_ARGS                                                                                             \
   __global const pf_real *coef, __global const int *active, __global const pf_real *dinv, __global const pf_real *r, \
-      __global pf_real *z, __global const ulong *guard, pf_box3 b, long E
+      __global pf_real *z, __global pf_real *sum, __global const ulong *guard, pf_box3 b, long E
 
 /* colour 0 over the whole extent */
 PF_KERNEL void ilu_s7_factor0(PF_ILU_S7_FACTOR_ARGS) {
@@ -43,14 +43,14 @@ PF_KERNEL void ilu_s7_lower1(PF_ILU_S7_SWEEP_ARGS) {
   if (guard && !pf_cv_running(guard)) return;
   const long t = get_global_id(0);
   long i, j, k;
-  if (t < pf_rb_m(b) && pf_ilu_s7_rb_cell(b, 1, t, &i, &j, &k)) pf_ilu_s7_lower1(PF_ILU_B, coef, active, dinv, r, z, b, E, i, j, k);
+  if (t < pf_rb_m(b) && pf_ilu_s7_rb_cell(b, 1, t, &i, &j, &k)) pf_ilu_s7_lower1(PF_ILU_B, coef, active, dinv, r, z, sum, b, E, i, j, k);
 }
 
 PF_KERNEL void ilu_s7_upper0(PF_ILU_S7_SWEEP_ARGS) {
   if (guard && !pf_cv_running(guard)) return;
   const long t = get_global_id(0);
   long i, j, k;
-  if (t < pf_rb_m(b) && pf_ilu_s7_rb_cell(b, 0, t, &i, &j, &k)) pf_ilu_s7_upper0(PF_ILU_B, coef, active, dinv, z, b, E, i, j, k);
+  if (t < pf_rb_m(b) && pf_ilu_s7_rb_cell(b, 0, t, &i, &j, &k)) pf_ilu_s7_upper0(PF_ILU_B, coef, active, dinv, z, sum, b, E, i, j, k);
 }
 
 /* ILU(0) when lu is given, else DILU */
@@ -69,16 +69,16 @@ PF_KERNEL void ilu_csr_factor(__global const int* ptr, __global const int* col, 
 #define PF_ILU_CSR_SWEEP_ARGS                                                                                      \
   __global const int *ptr, __global const int *col, __global const pf_real *v, __global const int *order,         \
       __global const int *ent, __global const int *dpos, __global const pf_real *dinv, __global const pf_real *r, \
-      __global pf_real *z, __global const ulong *guard, int first, int count
+      __global pf_real *z, __global pf_real *sum, __global const ulong *guard, int first, int count
 
 PF_KERNEL void ilu_csr_lower(PF_ILU_CSR_SWEEP_ARGS) {
   if (guard && !pf_cv_running(guard)) return;
   const int t = (int)get_global_id(0);
-  if (t < count) pf_ilu_csr_lower(PF_ILU_B, ptr, col, v, ent, dpos, dinv, r, z, order[first + t]);
+  if (t < count) pf_ilu_csr_lower(PF_ILU_B, ptr, col, v, ent, dpos, dinv, r, z, sum, order[first + t]);
 }
 
 PF_KERNEL void ilu_csr_upper(PF_ILU_CSR_SWEEP_ARGS) {
   if (guard && !pf_cv_running(guard)) return;
   const int t = (int)get_global_id(0);
-  if (t < count) pf_ilu_csr_upper(PF_ILU_B, ptr, col, v, ent, dpos, dinv, z, order[first + t]);
+  if (t < count) pf_ilu_csr_upper(PF_ILU_B, ptr, col, v, ent, dpos, dinv, z, sum, order[first + t]);
 }

@@ -42,8 +42,8 @@ __global__ void s7_factor1_kernel(const T* __restrict__ coef, const int* __restr
 
 template <class T, int B>
 __global__ void s7_sweep_kernel(const T* __restrict__ coef, const int* __restrict__ active, const T* __restrict__ dinv,
-                                const T* __restrict__ r, T* z, const unsigned long long* guard, pf_box3 b, long E,
-                                int sweep) {
+                                const T* __restrict__ r, T* z, T* sum, const unsigned long long* guard, pf_box3 b,
+                                long E, int sweep) {
   if (stopped(guard)) return;
   const long t = thread_index();
   if (sweep == 0) {
@@ -53,8 +53,8 @@ __global__ void s7_sweep_kernel(const T* __restrict__ coef, const int* __restric
   long i, j, k;
   const int c = sweep == 1 ? 1 : 0;
   if (t >= phys::pf_rb_m(b) || !phys::pf_ilu_s7_rb_cell(b, c, t, &i, &j, &k)) return;
-  if (sweep == 1) phys::pf_ilu_s7_lower1<T>(B, coef, active, dinv, r, z, b, E, i, j, k);
-  else phys::pf_ilu_s7_upper0<T>(B, coef, active, dinv, z, b, E, i, j, k);
+  if (sweep == 1) phys::pf_ilu_s7_lower1<T>(B, coef, active, dinv, r, z, sum, b, E, i, j, k);
+  else phys::pf_ilu_s7_upper0<T>(B, coef, active, dinv, z, sum, b, E, i, j, k);
 }
 
 template <class T, int B>
@@ -72,14 +72,14 @@ __global__ void csr_factor_kernel(const int* __restrict__ ptr, const int* __rest
 template <class T, int B>
 __global__ void csr_sweep_kernel(const int* __restrict__ ptr, const int* __restrict__ col, const T* __restrict__ v,
                                  const int* __restrict__ order, const int* __restrict__ ent, const int* __restrict__ dpos,
-                                 const T* __restrict__ dinv, const T* __restrict__ r, T* z, const unsigned long long* guard,
-                                 int first, int count, bool lower) {
+                                 const T* __restrict__ dinv, const T* __restrict__ r, T* z, T* sum,
+                                 const unsigned long long* guard, int first, int count, bool lower) {
   if (stopped(guard)) return;
   const long t = thread_index();
   if (t >= count) return;
   const int i = order[first + t];
-  if (lower) phys::pf_ilu_csr_lower<T>(B, ptr, col, v, ent, dpos, dinv, r, z, i);
-  else phys::pf_ilu_csr_upper<T>(B, ptr, col, v, ent, dpos, dinv, z, i);
+  if (lower) phys::pf_ilu_csr_lower<T>(B, ptr, col, v, ent, dpos, dinv, r, z, sum, i);
+  else phys::pf_ilu_csr_upper<T>(B, ptr, col, v, ent, dpos, dinv, z, sum, i);
 }
 
 }  // namespace
@@ -99,12 +99,12 @@ void launch_ilu_s7_factor(const T* coef, const int* active, T* dinv, int* pivot,
 }
 
 template <class T>
-void launch_ilu_s7_sweep(const T* coef, const int* active, const T* dinv, const T* r, T* z, const unsigned long long* guard,
-                         pf_box3 b, long E, int block, int sweep, cudaStream_t stream) {
+void launch_ilu_s7_sweep(const T* coef, const int* active, const T* dinv, const T* r, T* z, T* sum,
+                         const unsigned long long* guard, pf_box3 b, long E, int block, int sweep, cudaStream_t stream) {
   const long n = sweep == 0 ? E : phys::pf_rb_m(b);
   if (n <= 0) return;
-  if (block == 1) s7_sweep_kernel<T, 1><<<blocks_for(n), kBlock, 0, stream>>>(coef, active, dinv, r, z, guard, b, E, sweep);
-  else s7_sweep_kernel<T, 2><<<blocks_for(n), kBlock, 0, stream>>>(coef, active, dinv, r, z, guard, b, E, sweep);
+  if (block == 1) s7_sweep_kernel<T, 1><<<blocks_for(n), kBlock, 0, stream>>>(coef, active, dinv, r, z, sum, guard, b, E, sweep);
+  else s7_sweep_kernel<T, 2><<<blocks_for(n), kBlock, 0, stream>>>(coef, active, dinv, r, z, sum, guard, b, E, sweep);
 }
 
 template <class T>
@@ -121,25 +121,25 @@ void launch_ilu_csr_factor(const int* ptr, const int* col, const T* val, const i
 
 template <class T>
 void launch_ilu_csr_sweep(const int* ptr, const int* col, const T* v, const int* order, const int* ent, const int* dpos,
-                          const T* dinv, const T* r, T* z, const unsigned long long* guard, int first, int count, int block,
-                          bool lower, cudaStream_t stream) {
+                          const T* dinv, const T* r, T* z, T* sum, const unsigned long long* guard, int first, int count,
+                          int block, bool lower, cudaStream_t stream) {
   if (count <= 0) return;
   if (block == 1)
-    csr_sweep_kernel<T, 1><<<blocks_for(count), kBlock, 0, stream>>>(ptr, col, v, order, ent, dpos, dinv, r, z, guard, first,
-                                                                      count, lower);
+    csr_sweep_kernel<T, 1><<<blocks_for(count), kBlock, 0, stream>>>(ptr, col, v, order, ent, dpos, dinv, r, z, sum, guard,
+                                                                      first, count, lower);
   else
-    csr_sweep_kernel<T, 2><<<blocks_for(count), kBlock, 0, stream>>>(ptr, col, v, order, ent, dpos, dinv, r, z, guard, first,
-                                                                      count, lower);
+    csr_sweep_kernel<T, 2><<<blocks_for(count), kBlock, 0, stream>>>(ptr, col, v, order, ent, dpos, dinv, r, z, sum, guard,
+                                                                      first, count, lower);
 }
 
 #define PF_ILU_INSTANTIATE(T)                                                                                             \
   template void launch_ilu_s7_factor<T>(const T*, const int*, T*, int*, pf_box3, long, int, int, cudaStream_t);          \
-  template void launch_ilu_s7_sweep<T>(const T*, const int*, const T*, const T*, T*, const unsigned long long*, pf_box3, \
-                                       long, int, int, cudaStream_t);                                                    \
+  template void launch_ilu_s7_sweep<T>(const T*, const int*, const T*, const T*, T*, T*, const unsigned long long*,     \
+                                       pf_box3, long, int, int, cudaStream_t);                                           \
   template void launch_ilu_csr_factor<T>(const int*, const int*, const T*, const int*, const int*, const int*, T*, T*,   \
                                          int*, int, int, int, int, cudaStream_t);                                        \
   template void launch_ilu_csr_sweep<T>(const int*, const int*, const T*, const int*, const int*, const int*, const T*,  \
-                                        const T*, T*, const unsigned long long*, int, int, int, bool, cudaStream_t);
+                                        const T*, T*, T*, const unsigned long long*, int, int, int, bool, cudaStream_t);
 PF_ILU_INSTANTIATE(float)
 PF_ILU_INSTANTIATE(double)
 #undef PF_ILU_INSTANTIATE

@@ -16,8 +16,8 @@ void launch_ilu_s7_factor(const T* coef, const int* active, T* dinv, int* pivot,
 // IluStencilArgs::sweep_args; sweep 0: forward colour 0 (over the extent), 1: forward colour 1,
 // 2: backward colour 0
 template <class T>
-void launch_ilu_s7_sweep(const T* coef, const int* active, const T* dinv, const T* r, T* z, const unsigned long long* guard,
-                         pf_box3 b, long E, int block, int sweep, cudaStream_t stream);
+void launch_ilu_s7_sweep(const T* coef, const int* active, const T* dinv, const T* r, T* z, T* sum,
+                         const unsigned long long* guard, pf_box3 b, long E, int block, int sweep, cudaStream_t stream);
 
 // IluCsrArgs::factor_args; lu null: DILU
 template <class T>
@@ -27,7 +27,7 @@ void launch_ilu_csr_factor(const int* ptr, const int* col, const T* val, const i
 // IluCsrArgs::sweep_args; lower: the forward sweep, else the backward one
 template <class T>
 void launch_ilu_csr_sweep(const int* ptr, const int* col, const T* v, const int* order, const int* ent, const int* dpos,
-                          const T* dinv, const T* r, T* z, const unsigned long long* guard, int first, int count, int block,
-                          bool lower, cudaStream_t stream);
+                          const T* dinv, const T* r, T* z, T* sum, const unsigned long long* guard, int first, int count,
+                          int block, bool lower, cudaStream_t stream);
 
 }  // namespace poreflow::cu

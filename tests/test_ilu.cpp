@@ -389,14 +389,17 @@ TEST_CASE_TEMPLATE("ilu stencil: each kernel against the double reference, block
         const std::vector<double> r = rounded<T>(s7_vector(s));
         // the state between the kernels: dinv and z, poisoned until written
         std::vector<double> dinv(b2 * E, kNaN), z(static_cast<std::size_t>(b) * E, kNaN);
-        // one stage on `on` in precision U from the state, the state's new dinv and z
+        // the sweeps that make z final (forward colour 1, backward) also add it to a sum: fresh values
+        const std::vector<double> sum0 = rounded<T>(random_values(static_cast<std::size_t>(b) * E));
+        // one stage on `on` in precision U from the state, the state's new dinv and z, and the sum
         auto stage = [&](Backend& on, auto u, int which) {
           using U = decltype(u);
           Field<U> coef = make_field(on, convert<U>(s.coef)), fd = make_field(on, convert<U>(dinv)), fr = make_field(on, convert<U>(r)),
-                   fz = make_field(on, convert<U>(z));
+                   fz = make_field(on, convert<U>(z)), fs = make_field(on, convert<U>(sum0));
           auto active = on.alloc(E * sizeof(int)), pivot = on.alloc(kIluPivotBytes);
           on.upload(*active, s.active.data(), E * sizeof(int));
           IluStencilArgs a{precision_of<U>(), box, b, &coef.buffer(), active.get(), &fd.buffer(), pivot.get(), &fr.buffer(), &fz.buffer()};
+          if (which >= 3) a.sum = &fs.buffer();
           auto k = on.ilu();
           k.reset_pivot(*pivot);
           switch (which) {
@@ -407,17 +410,31 @@ TEST_CASE_TEMPLATE("ilu stencil: each kernel against the double reference, block
             default: k.s7_upper(a); break;
           }
           CHECK_FALSE(k.read_pivot(*pivot).bad());
-          return std::pair(convert<double>(fd.download()), convert<double>(fz.download()));
+          return std::tuple(convert<double>(fd.download()), convert<double>(fz.download()), convert<double>(fs.download()));
         };
         const char* names[] = {"factor colour 0", "factor colour 1", "lower colour 0", "lower colour 1", "upper colour 0"};
         for (int which = 0; which < 5; ++which) {
           CAPTURE(names[which]);
-          const auto [gd, gz] = stage(be, T{}, which);
+          const auto [gd, gz, gs] = stage(be, T{}, which);
           dinv = rounded<T>(dinv), z = rounded<T>(z);
-          const auto [wd, wz] = stage(ref, double{}, which);
+          const auto [wd, wz, ws] = stage(ref, double{}, which);
           std::string why;
           CHECK_MESSAGE(close(gd, wd, 4 * tol<T>(), &why), ("dinv " + why));
           CHECK_MESSAGE(close(gz, wz, 4 * tol<T>(), &why), ("z " + why));
+          CHECK_MESSAGE(close(gs, ws, 4 * tol<T>(), &why), ("sum " + why));
+          // the reference's sum gained the final z of exactly the stage's colour's active cells
+          std::size_t gained = 0;
+          for (std::size_t L = 0; L < E; ++L) {
+            long i, j, k;
+            const bool cell = phys::pf_ilu_s7_cell(box.view(), static_cast<long>(L), &i, &j, &k) && s.active[L];
+            const bool adds = which >= 3 && cell && phys::pf_rb_colour(i, j, k) == (which == 3 ? 1 : 0);
+            for (int u = 0; u < b; ++u) {
+              const std::size_t at = L * static_cast<std::size_t>(b) + static_cast<std::size_t>(u);
+              REQUIRE(ws[at] == (adds ? sum0[at] + wz[at] : sum0[at]));
+            }
+            gained += adds;
+          }
+          if (which >= 3) CHECK(gained > 0);
           dinv = wd, z = wz;
         }
         // after the last stage every entry is written, 0 off the active cells
@@ -447,6 +464,10 @@ TEST_CASE_TEMPLATE("ilu csr: each kernel against the double reference, both vari
         const std::size_t n = h.p.rows, nnz = h.p.nnz(), b2 = static_cast<std::size_t>(b * b);
         const std::vector<double> r = rounded<T>(random_values(n * static_cast<std::size_t>(b)));
         std::vector<double> lu(nnz * b2, kNaN), dinv(n * b2, kNaN), z(n * static_cast<std::size_t>(b), kNaN);
+        // the launches that make z final (the last colour's forward one, every backward one) also
+        // add it to a sum of fresh values
+        const std::vector<double> sum0 = rounded<T>(random_values(n * static_cast<std::size_t>(b)));
+        auto adds = [&](int kind, int c) { return kind == 2 || (kind == 1 && c == plan.colours - 1); };
         // stage (kind 0 factor, 1 lower, 2 upper) of colour c on `on` in U from the state
         auto stage = [&](Backend& on, auto u, int kind, int c) {
           using U = decltype(u);
@@ -458,7 +479,7 @@ TEST_CASE_TEMPLATE("ilu csr: each kernel against the double reference, both vari
           auto ptr = ints(h.p.ptr), col = ints(h.p.col), order = ints(plan.order), ent = ints(plan.ent), dpos = ints(plan.dpos);
           auto pivot = on.alloc(kIluPivotBytes);
           Field<U> val = make_field(on, convert<U>(h.val)), flu = make_field(on, convert<U>(lu)), fd = make_field(on, convert<U>(dinv)),
-                   fr = make_field(on, convert<U>(r)), fz = make_field(on, convert<U>(z));
+                   fr = make_field(on, convert<U>(r)), fz = make_field(on, convert<U>(z)), fs = make_field(on, convert<U>(sum0));
           IluCsrArgs a;
           a.prec = precision_of<U>();
           a.variant = v;
@@ -470,13 +491,15 @@ TEST_CASE_TEMPLATE("ilu csr: each kernel against the double reference, both vari
           a.lu = v == IluVariant::Ilu0 ? &flu.buffer() : nullptr;
           a.dinv = &fd.buffer(), a.pivot = pivot.get(), a.r = &fr.buffer(), a.z = &fz.buffer();
           a.first = plan.colour_ptr[static_cast<std::size_t>(c)], a.count = plan.colour_rows(c), a.colour = c;
+          if (adds(kind, c)) a.sum = &fs.buffer();
           auto k = on.ilu();
           k.reset_pivot(*pivot);
           if (kind == 0) k.csr_factor(a);
           else if (kind == 1) k.csr_lower(a);
           else k.csr_upper(a);
           CHECK_FALSE(k.read_pivot(*pivot).bad());
-          return std::tuple(convert<double>(flu.download()), convert<double>(fd.download()), convert<double>(fz.download()));
+          return std::tuple(convert<double>(flu.download()), convert<double>(fd.download()), convert<double>(fz.download()),
+                            convert<double>(fs.download()));
         };
         std::vector<std::pair<int, int>> stages;  // the apply's order: factor, forward, backward
         for (int c = 0; c < plan.colours; ++c) stages.push_back({0, c});
@@ -486,13 +509,19 @@ TEST_CASE_TEMPLATE("ilu csr: each kernel against the double reference, both vari
           const int kind = st.first, c = st.second;  // named: CAPTURE's lambdas cannot capture bindings (clang)
           CAPTURE(kind);
           CAPTURE(c);
-          const auto [glu, gd, gz] = stage(be, T{}, kind, c);
+          const auto [glu, gd, gz, gs] = stage(be, T{}, kind, c);
           lu = rounded<T>(lu), dinv = rounded<T>(dinv), z = rounded<T>(z);
-          const auto [wlu, wd, wz] = stage(ref, double{}, kind, c);
+          const auto [wlu, wd, wz, ws] = stage(ref, double{}, kind, c);
           std::string why;
           CHECK_MESSAGE(close(glu, wlu, 4 * tol<T>(), &why), ("lu " + why));
           CHECK_MESSAGE(close(gd, wd, 4 * tol<T>(), &why), ("dinv " + why));
           CHECK_MESSAGE(close(gz, wz, 4 * tol<T>(), &why), ("z " + why));
+          CHECK_MESSAGE(close(gs, ws, 4 * tol<T>(), &why), ("sum " + why));
+          // the reference's sum gained the final z of exactly the launch's rows
+          std::vector<char> in_launch(n, 0);
+          for (int t = 0; t < plan.colour_rows(c); ++t) in_launch[static_cast<std::size_t>(plan.order[static_cast<std::size_t>(plan.colour_ptr[static_cast<std::size_t>(c)] + t)])] = 1;
+          for (std::size_t i = 0; i < n * static_cast<std::size_t>(b); ++i)
+            REQUIRE(ws[i] == (adds(kind, c) && in_launch[i / static_cast<std::size_t>(b)] ? sum0[i] + wz[i] : sum0[i]));
           lu = wlu, dinv = wd, z = wz;
         }
         for (double x : z) REQUIRE(!std::isnan(x));
@@ -525,6 +554,15 @@ TEST_CASE_TEMPLATE("ilu: the kernels' argument checks", T, float, double) {
     CHECK_THROWS_WITH_AS(be.ilu().s7_lower(s, 0), doctest::Contains("ilu stencil r: missing buffer"), BackendError);
     s.r = &d.buffer(), s.z = &d.buffer();
     CHECK_THROWS_WITH_AS(be.ilu().s7_lower(s, 0), doctest::Contains("z must be a buffer of its own"), BackendError);
+    Field<T> r(be, 216), z(be, 216), sum(be, 216), small(be, 215);
+    s.dinv = &d.buffer(), s.r = &r.buffer(), s.z = &z.buffer(), s.sum = &sum.buffer();
+    CHECK_THROWS_WITH_AS(be.ilu().s7_lower(s, 0), doctest::Contains("colour 0 takes no sum"), BackendError);
+    s.sum = &z.buffer();
+    CHECK_THROWS_WITH_AS(be.ilu().s7_upper(s), doctest::Contains("sum must be a buffer of its own"), BackendError);
+    s.sum = &r.buffer();
+    CHECK_THROWS_WITH_AS(be.ilu().s7_lower(s, 1), doctest::Contains("sum must be a buffer of its own"), BackendError);
+    s.sum = &small.buffer();
+    CHECK_THROWS_WITH_AS(be.ilu().s7_upper(s), doctest::Contains("ilu stencil sum"), BackendError);
   });
 }
 
@@ -840,6 +878,39 @@ TEST_CASE_TEMPLATE("ilu: a guard that says stop leaves z as it was", T, float, d
       p->apply(r, z, {ctrl.get()});
       CHECK(z.download() == z0);
     }
+  });
+}
+
+TEST_CASE_TEMPLATE("ilu: apply_add gives apply's z and adds it to the sum, stencil and CSR", T, float, double) {
+  for_each_backend([](Backend& be) {
+    HostS7 s = random_s7(Box3::standalone(25, 21, 19, 1), 2, 0.1);
+    auto ms = make_s7<T>(be, s);
+    HostCsr h = random_csr(9001, 2, 6, 40);
+    auto mc = make_csr<T>(be, h);
+    Ilu0<T> ps, pc;
+    ps.update(*ms);
+    pc.update(*mc);
+    for (const Ilu0<T>* p : {&ps, &pc}) {
+      CAPTURE(p == &ps ? "stencil" : "csr");
+      const std::size_t n = p == &ps ? ms->vector_size() : h.p.rows * 2;
+      auto r = make_field(be, convert<T>(random_values(n)));
+      const std::vector<T> sum0 = convert<T>(random_values(n)), poison(n, std::numeric_limits<T>::quiet_NaN());
+      auto z = make_field(be, poison), z2 = make_field(be, poison), sum = make_field(be, sum0);
+      p->apply(r, z, {});
+      p->apply_add(r, z2, sum, {});
+      const std::vector<T> want = z.download(), got = z2.download(), total = sum.download();
+      REQUIRE(got == want);
+      // the same addition as a separate z + sum: equal bits
+      std::size_t changed = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        REQUIRE(total[i] == sum0[i] + want[i]);
+        changed += total[i] != sum0[i];
+      }
+      CHECK(changed > n / 2);
+    }
+    Field<T> r(be, h.p.rows * 2), z(be, h.p.rows * 2), small(be, h.p.rows * 2 - 1);
+    CHECK_THROWS_WITH_AS(pc.apply_add(r, z, small, {}), doctest::Contains("r, z and sum hold"), BackendError);
+    CHECK_THROWS_WITH_AS(pc.apply_add(r, z, z, {}), doctest::Contains("sum must be a buffer of its own"), BackendError);
   });
 }
 

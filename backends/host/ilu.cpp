@@ -66,13 +66,14 @@ class HostIlu final : public IluImpl {
       const T* dinv = host_ptr<T>(a.dinv);
       const T* r = host_ptr<T>(a.r);
       T* z = host_ptr<T>(a.z);
+      T* sum = a.sum ? host_ptr<T>(a.sum) : nullptr;
       const pf_box3 b = a.box.view();
       const long E = a.extent();
       if (colour == 0) {
 #pragma omp parallel for schedule(static) num_threads(hc_.threads) if (hc_.par(std::size_t(E)))
         for (long L = 0; L < E; ++L) phys::pf_ilu_s7_lower0<T>(B, active, dinv, r, z, b, L);
       } else {
-        colour_cells(b, 1, [&](long i, long j, long k) { phys::pf_ilu_s7_lower1<T>(B, coef, active, dinv, r, z, b, E, i, j, k); });
+        colour_cells(b, 1, [&](long i, long j, long k) { phys::pf_ilu_s7_lower1<T>(B, coef, active, dinv, r, z, sum, b, E, i, j, k); });
       }
     });
   }
@@ -86,9 +87,10 @@ class HostIlu final : public IluImpl {
       const int* active = host_ptr<int>(a.active);
       const T* dinv = host_ptr<T>(a.dinv);
       T* z = host_ptr<T>(a.z);
+      T* sum = a.sum ? host_ptr<T>(a.sum) : nullptr;
       const pf_box3 b = a.box.view();
       const long E = a.extent();
-      colour_cells(b, 0, [&](long i, long j, long k) { phys::pf_ilu_s7_upper0<T>(B, coef, active, dinv, z, b, E, i, j, k); });
+      colour_cells(b, 0, [&](long i, long j, long k) { phys::pf_ilu_s7_upper0<T>(B, coef, active, dinv, z, sum, b, E, i, j, k); });
     });
   }
 
@@ -153,8 +155,9 @@ class HostIlu final : public IluImpl {
       const T* dinv = host_ptr<T>(a.dinv);
       const T* r = host_ptr<T>(a.r);
       T* z = host_ptr<T>(a.z);
-      if (lower) colour_rows(a, [&](int i) { phys::pf_ilu_csr_lower<T>(B, ptr, col, v, ent, dpos, dinv, r, z, i); });
-      else colour_rows(a, [&](int i) { phys::pf_ilu_csr_upper<T>(B, ptr, col, v, ent, dpos, dinv, z, i); });
+      T* sum = a.sum ? host_ptr<T>(a.sum) : nullptr;
+      if (lower) colour_rows(a, [&](int i) { phys::pf_ilu_csr_lower<T>(B, ptr, col, v, ent, dpos, dinv, r, z, sum, i); });
+      else colour_rows(a, [&](int i) { phys::pf_ilu_csr_upper<T>(B, ptr, col, v, ent, dpos, dinv, z, sum, i); });
     });
   }
 

@@ -47,6 +47,10 @@ void IluKernels::check(const IluStencilArgs& a, bool factor) const {
   check_values(a.r, a.block * E, a.prec, "ilu stencil r");
   check_values(a.z, a.block * E, a.prec, "ilu stencil z");
   if (a.z == a.r || a.z == a.coef || a.z == a.dinv) throw BackendError("ilu stencil: z must be a buffer of its own");
+  if (a.sum) {
+    check_values(a.sum, a.block * E, a.prec, "ilu stencil sum");
+    if (a.sum == a.r || a.sum == a.z || a.sum == a.coef || a.sum == a.dinv) throw BackendError("ilu stencil: sum must be a buffer of its own");
+  }
   if (a.guard) check_control_block(a.guard, "ilu stencil guard");
 }
 
@@ -80,6 +84,11 @@ void IluKernels::check(const IluCsrArgs& a, bool factor) const {
   check_values(a.z, a.rows * a.block, a.prec, "ilu csr z");
   if (a.z == a.r || a.z == a.val || a.z == a.dinv || (a.lu && a.z == a.lu))
     throw BackendError("ilu csr: z must be a buffer of its own");
+  if (a.sum) {
+    check_values(a.sum, a.rows * a.block, a.prec, "ilu csr sum");
+    if (a.sum == a.r || a.sum == a.z || a.sum == a.val || a.sum == a.dinv || (a.lu && a.sum == a.lu))
+      throw BackendError("ilu csr: sum must be a buffer of its own");
+  }
   if (a.guard) check_control_block(a.guard, "ilu csr guard");
 }
 
@@ -92,6 +101,8 @@ void IluKernels::s7_factor(const IluStencilArgs& a, int colour) {
 void IluKernels::s7_lower(const IluStencilArgs& a, int colour) {
   check(a, false);
   if (colour != 0 && colour != 1) throw BackendError("ilu stencil lower: colour " + std::to_string(colour) + " is not 0 or 1");
+  // colour 0's z is not final (the backward sweep changes it)
+  if (colour == 0 && a.sum) throw BackendError("ilu stencil lower: colour 0 takes no sum");
   impl_.s7_lower(a, colour);
 }
 

@@ -52,6 +52,9 @@ struct IluStencilArgs {
   Buffer* pivot = nullptr;      // factor: kIluPivotBytes
   const Buffer* r = nullptr;    // sweeps
   Buffer* z = nullptr;          // sweeps
+  // sweeps, optional: sum += the z this launch makes final (forward colour 1 and the backward
+  // sweep; the forward colour 0 refuses it), so a caller's z += ILU r takes no launch of its own
+  Buffer* sum = nullptr;
   const Buffer* guard = nullptr;
 
   long extent() const { return static_cast<long>(box.extent()); }
@@ -60,11 +63,11 @@ struct IluStencilArgs {
     using namespace karg;
     return std::tuple(In<Real>{coef}, In<int>{active}, Out<Real>{dinv}, Out<int>{pivot}, box.view(), extent());
   }
-  // a sweep's: coef, active, dinv, r, z, guard, b, E (the backward sweep does not read r)
+  // a sweep's: coef, active, dinv, r, z, sum, guard, b, E (the backward sweep does not read r)
   auto sweep_args() const {
     using namespace karg;
-    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{dinv}, In<Real>{r}, Out<Real>{z}, Opt<pf_u64>{guard},
-                      box.view(), extent());
+    return std::tuple(In<Real>{coef}, In<int>{active}, In<Real>{dinv}, In<Real>{r}, Out<Real>{z}, OptOut<Real>{sum},
+                      Opt<pf_u64>{guard}, box.view(), extent());
   }
 };
 
@@ -92,6 +95,9 @@ struct IluCsrArgs {
   Buffer* pivot = nullptr;    // factor: kIluPivotBytes
   const Buffer* r = nullptr;  // sweeps
   Buffer* z = nullptr;        // sweeps
+  // sweeps, optional: sum += z of the launch's rows (give it where their z is final: the last
+  // colour's forward launch and every backward one)
+  Buffer* sum = nullptr;
   const Buffer* guard = nullptr;
   int first = 0, count = 0, colour = 0;  // the launch
 
@@ -103,12 +109,12 @@ struct IluCsrArgs {
                       OptOut<Real>{variant == IluVariant::Ilu0 ? lu : nullptr}, Out<Real>{dinv}, Out<int>{pivot}, first,
                       count, colour);
   }
-  // a sweep's: ptr, col, V, order, ent, dpos, dinv, r, z, guard, first, count (upper: r unread)
+  // a sweep's: ptr, col, V, order, ent, dpos, dinv, r, z, sum, guard, first, count (upper: r unread)
   auto sweep_args() const {
     using namespace karg;
     const Buffer* v = variant == IluVariant::Ilu0 ? lu : val;
     return std::tuple(In<int>{ptr}, In<int>{col}, In<Real>{v}, In<int>{order}, In<int>{ent}, In<int>{dpos},
-                      In<Real>{dinv}, In<Real>{r}, Out<Real>{z}, Opt<pf_u64>{guard}, first, count);
+                      In<Real>{dinv}, In<Real>{r}, Out<Real>{z}, OptOut<Real>{sum}, Opt<pf_u64>{guard}, first, count);
   }
 };
 

@@ -182,10 +182,9 @@ void Cpr<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
   k.restrict_residual({prec, cells_, &w_.buffer(), &r.buffer(), &rp_.buffer(), g.ctrl});
   pressure_stage().apply(rp_, xp_, g);
   k.prolong({prec, cells_, &xp_.buffer(), &z.buffer(), g.ctrl});
-  // 2. the whole system on what the pressure left: z += ILU (r - A z)
+  // 2. the whole system on what the pressure left: z += ILU (r - A z), the sum in the ILU's sweeps
   op_->residual(r, z, r2_, g);
-  ilu_.apply(r2_, z2_, g);
-  be.vec().axpby({prec, z.size(), VecCoef::constant(1), VecCoef::constant(1), &z2_.buffer(), &z.buffer(), nullptr, g.ctrl});
+  ilu_.apply_add(r2_, z2_, z, g);
 }
 
 template <class T>

@@ -134,18 +134,31 @@ void Ilu0<T>::factor() {
 
 template <class T>
 void Ilu0<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
+  sweeps(r, z, nullptr, g);
+}
+
+template <class T>
+void Ilu0<T>::apply_add(const Field<T>& r, Field<T>& z, Field<T>& sum, Guard g) const {
+  sweeps(r, z, &sum, g);
+}
+
+template <class T>
+void Ilu0<T>::sweeps(const Field<T>& r, Field<T>& z, Field<T>* sum, Guard g) const {
   if (!factored_) throw Error(describe() + ": applied before a successful update");
   const std::size_t n = s7_ ? s7_->vector_size() : m_->rows * static_cast<std::size_t>(m_->block);
-  if (r.size() != n || z.size() != n)
-    throw BackendError("ILU apply: r and z hold " + std::to_string(r.size()) + " and " + std::to_string(z.size()) +
+  if (r.size() != n || z.size() != n || (sum && sum->size() != n))
+    throw BackendError("ILU apply: r, z" + std::string(sum ? " and sum" : "") + " hold " + std::to_string(r.size()) + ", " +
+                       std::to_string(z.size()) + (sum ? " and " + std::to_string(sum->size()) : "") +
                        " values, the operator's vectors " + std::to_string(n));
   auto k = dinv_.backend().ilu();
+  Buffer* add = sum ? &sum->buffer() : nullptr;
   if (s7_) {
     IluStencilArgs a = stencil_args();
     a.r = &r.buffer();
     a.z = &z.buffer();
     a.guard = g.ctrl;
     k.s7_lower(a, 0);
+    a.sum = add;  // the black cells' z is final after their forward sweep, the red cells' after the backward one
     k.s7_lower(a, 1);
     k.s7_upper(a);
     return;
@@ -159,10 +172,12 @@ void Ilu0<T>::apply(const Field<T>& r, Field<T>& z, Guard g) const {
     a.first = p.colour_ptr[static_cast<std::size_t>(c)];
     a.count = p.colour_rows(c);
     a.colour = c;
+    // a row's z is final after the last colour's forward sweep or its own backward one
+    a.sum = c == p.colours - 1 ? add : nullptr;
   };
   for (int c = 0; c < p.colours; ++c) at(c), k.csr_lower(a);
   // the last colour has nothing after it: its backward sweep is the identity
-  for (int c = p.colours - 2; c >= 0; --c) at(c), k.csr_upper(a);
+  for (int c = p.colours - 2; c >= 0; --c) at(c), a.sum = add, k.csr_upper(a);
 }
 
 template <class T>

@@ -42,6 +42,9 @@ class Ilu0 final : public Preconditioner<T> {
   void update(const Stencil7Matrix<T>& m);
   void update(const CsrMatrix<T>& m);
   void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
+  // z = ILU r as apply, and sum += z in the same launches (each sweep that makes a row's z final
+  // adds it): CPR's z += ILU (r - A z) without a launch of its own. sum is a field of its own.
+  void apply_add(const Field<T>& r, Field<T>& z, Field<T>& sum, Guard g) const;
   std::string describe() const override;
 
   IluVariant variant() const { return opts_.variant; }
@@ -63,6 +66,7 @@ class Ilu0 final : public Preconditioner<T> {
   IluStencilArgs stencil_args() const;
   IluCsrArgs csr_args() const;
   void factor();
+  void sweeps(const Field<T>& r, Field<T>& z, Field<T>* sum, Guard g) const;
 
   IluOptions opts_;
   const Stencil7Matrix<T>* s7_ = nullptr;

@@ -213,10 +213,12 @@ PF_TEMPLATE PF_FN void pf_ilu_s7_lower0(int bs, PF_GLOBAL const int* active, PF_
   for (int u = 0; u < bs; ++u) z[L * bs + u] = y[u];
 }
 
-/* Forward sweep, colour 1, at black cell (i, j, k): w = dinv (r - sum_N A_LN w_N) */
+/* Forward sweep, colour 1, at black cell (i, j, k): w = dinv (r - sum_N A_LN w_N). A black cell's w
+   is its final z (nothing comes after it), so `sum`, where given, gains it: the caller's z += ILU r
+   without a launch of its own. */
 PF_TEMPLATE PF_FN void pf_ilu_s7_lower1(int bs, PF_GLOBAL const pf_real* coef, PF_GLOBAL const int* active,
                                         PF_GLOBAL const pf_real* dinv, PF_GLOBAL const pf_real* r, PF_GLOBAL pf_real* z,
-                                        pf_box3 b, long E, long i, long j, long k) {
+                                        PF_GLOBAL pf_real* sum, pf_box3 b, long E, long i, long j, long k) {
   const long L = pf_box_at(b, i, j, k), b2 = bs * bs;
   if (!active[L]) return;
   pf_real acc[2], y[2];
@@ -225,20 +227,27 @@ PF_TEMPLATE PF_FN void pf_ilu_s7_lower1(int bs, PF_GLOBAL const pf_real* coef, P
     if (pf_ilu_s7_inside(b, q, i, j, k)) pf_ilu_mv_sub(bs, coef + (q * E + L) * b2, z + (L + pf_ilu_s7_step(b, q)) * bs, acc);
   pf_ilu_mv(bs, dinv + L * b2, acc, y);
   for (int u = 0; u < bs; ++u) z[L * bs + u] = y[u];
+  if (sum)
+    for (int u = 0; u < bs; ++u) sum[L * bs + u] += y[u];
 }
 
 /* Backward sweep, colour 0, at red cell (i, j, k): z = w - dinv sum_N A_LN z_N (the black cells,
-   last in the order, have no later neighbours: their z is their w) */
+   last in the order, have no later neighbours: their z is their w); `sum`, where given, gains the
+   final z */
 PF_TEMPLATE PF_FN void pf_ilu_s7_upper0(int bs, PF_GLOBAL const pf_real* coef, PF_GLOBAL const int* active,
-                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* z, pf_box3 b, long E, long i,
-                                        long j, long k) {
+                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* z, PF_GLOBAL pf_real* sum,
+                                        pf_box3 b, long E, long i, long j, long k) {
   const long L = pf_box_at(b, i, j, k), b2 = bs * bs;
   if (!active[L]) return;
   pf_real acc[2] = {0, 0}, y[2];
   for (int q = 1; q < 7; ++q)
     if (pf_ilu_s7_inside(b, q, i, j, k)) pf_ilu_mv_sub(bs, coef + (q * E + L) * b2, z + (L + pf_ilu_s7_step(b, q)) * bs, acc);
   pf_ilu_mv(bs, dinv + L * b2, acc, y);
-  for (int u = 0; u < bs; ++u) z[L * bs + u] += y[u];
+  for (int u = 0; u < bs; ++u) {
+    const pf_real v = z[L * bs + u] + y[u];
+    z[L * bs + u] = v;
+    if (sum) sum[L * bs + u] += v;
+  }
 }
 
 /* ---- block CSR in a colouring of its graph ----------------------------------------------------
@@ -320,11 +329,12 @@ PF_TEMPLATE PF_FN int pf_ilu_csr_factor_dilu(int bs, PF_GLOBAL const int* ptr, P
 }
 
 /* Forward sweep at row i: z_i = dinv_i (r_i - sum_k V_ik z_k) over the entries before the diagonal
-   (V: lu for ILU(0), A's values for DILU) */
+   (V: lu for ILU(0), A's values for DILU). `sum`, where given (the last colour's launch, whose z is
+   final), gains z_i. */
 PF_TEMPLATE PF_FN void pf_ilu_csr_lower(int bs, PF_GLOBAL const int* ptr, PF_GLOBAL const int* col,
                                         PF_GLOBAL const pf_real* v, PF_GLOBAL const int* ent, PF_GLOBAL const int* dpos,
                                         PF_GLOBAL const pf_real* dinv, PF_GLOBAL const pf_real* r, PF_GLOBAL pf_real* z,
-                                        int i) {
+                                        PF_GLOBAL pf_real* sum, int i) {
   const int b2 = bs * bs;
   pf_real acc[2], y[2];
   for (int u = 0; u < bs; ++u) acc[u] = r[(long)i * bs + u];
@@ -334,12 +344,15 @@ PF_TEMPLATE PF_FN void pf_ilu_csr_lower(int bs, PF_GLOBAL const int* ptr, PF_GLO
   }
   pf_ilu_mv(bs, dinv + (long)i * b2, acc, y);
   for (int u = 0; u < bs; ++u) z[(long)i * bs + u] = y[u];
+  if (sum)
+    for (int u = 0; u < bs; ++u) sum[(long)i * bs + u] += y[u];
 }
 
-/* Backward sweep at row i: z_i -= dinv_i sum_j V_ij z_j over the entries after the diagonal */
+/* Backward sweep at row i: z_i -= dinv_i sum_j V_ij z_j over the entries after the diagonal; `sum`,
+   where given, gains the final z_i */
 PF_TEMPLATE PF_FN void pf_ilu_csr_upper(int bs, PF_GLOBAL const int* ptr, PF_GLOBAL const int* col,
                                         PF_GLOBAL const pf_real* v, PF_GLOBAL const int* ent, PF_GLOBAL const int* dpos,
-                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* z, int i) {
+                                        PF_GLOBAL const pf_real* dinv, PF_GLOBAL pf_real* z, PF_GLOBAL pf_real* sum, int i) {
   const int b2 = bs * bs;
   pf_real acc[2] = {0, 0}, y[2];
   for (int q = dpos[i] + 1; q < ptr[i + 1]; ++q) {
@@ -347,7 +360,11 @@ PF_TEMPLATE PF_FN void pf_ilu_csr_upper(int bs, PF_GLOBAL const int* ptr, PF_GLO
     pf_ilu_mv_sub(bs, v + (long)p * b2, z + (long)col[p] * bs, acc);
   }
   pf_ilu_mv(bs, dinv + (long)i * b2, acc, y);
-  for (int u = 0; u < bs; ++u) z[(long)i * bs + u] += y[u];
+  for (int u = 0; u < bs; ++u) {
+    const pf_real x = z[(long)i * bs + u] + y[u];
+    z[(long)i * bs + u] = x;
+    if (sum) sum[(long)i * bs + u] += x;
+  }
 }
 
 PF_NAMESPACE_END
