@@ -420,7 +420,7 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
   for_each_backend([](Backend& be) {
     const Problem p = make_problem(21, 19, 17, 0, {0, 0, 0});
     Device<T> d(be, p);
-    KrylovOptions opt;  // batches of 16, then 16, 32, ...; later solves start from the last count
+    KrylovOptions opt;  // batches of 16, then 16, 32, ...; later solves start from the last counts
     KrylovSolver<T> cg(d.op, opt);
     Field<T> x(be, p.n());
     x.fill(T(0));
@@ -443,7 +443,7 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
     };
     x.fill(T(0));
     const auto again = cg.solve(d.b, x);
-    CHECK(again.control_reads == 1);  // the first batch is the last solve's count plus one
+    CHECK(again.control_reads == 1);  // the first batch: the one converged count so far plus one
     CHECK(again.enqueued == expected(r.iterations, again.iterations));
     CHECK(again.iterations == r.iterations);
     CHECK(again.history == r.history);  // deterministic, bit for bit

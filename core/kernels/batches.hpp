@@ -9,7 +9,7 @@
 namespace poreflow {
 
 struct BatchSizes {
-  long first = 16;   // the first batch: a guess of the iterations the solve needs (e.g. the last solve's)
+  long first = 16;   // the first batch: a guess of the iterations the solve needs (e.g. from the last solves)
   long then = 16;    // the next batch, doubling from here ...
   long max = 65536;  // ... up to this (the first batch is not held to it)
 };

@@ -357,8 +357,8 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   bool record = opt_.record && periodic > 0 && !record_failed_ && comm_.single() && be_.can_record();
   // A pair straddling two batches runs as plain launches. The first batch ends where a pair starts
   // (one iteration longer at most), so batches of an even size after it replay whole pairs: with
-  // the last solve's count plus one as the first batch, about half of the solves replayed nothing
-  // after it (linear.batch = 2).
+  // a count plus one as the first batch, about half of the solves replayed nothing after it
+  // (linear.batch = 2).
   if (record && sizes.first > periodic && (sizes.first - periodic) % 2 != 0) ++sizes.first;
   bool recorded = false;
   auto replay_pair = [&](long it) {

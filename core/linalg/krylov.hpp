@@ -34,7 +34,8 @@ struct KrylovOptions {
   long max_iterations = 1000;
   int restart = 30;             // FGMRES: the columns of a cycle
   bool reorthogonalize = true;  // FGMRES: classical Gram-Schmidt twice (once: two launches fewer a column)
-  // the batches of iterations between reads of the control block; first = 0: the last solve's count
+  // the batches of iterations between reads of the control block; first = 0: guessed from the last
+  // two converged solves' counts (krylov.cpp)
   BatchSizes batches{0, 16, 1024};
   // CG and BiCGSTAB on one process: record two iterations' launches once a solve and replay them
   // as one launch (CUDA Graphs), where the backend can record (Backend::can_record)

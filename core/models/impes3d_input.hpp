@@ -151,7 +151,8 @@ struct FimNumerics {
   linalg::AmgAcross amg_across = linalg::AmgAcross::After;
   long across_rows = 256;
   // linear.batch: the BiCGSTAB iterations enqueued between two reads of a solve's convergence after
-  // its first batch (the last solve's count plus one), doubling at each read up to 1024. Small:
+  // its first batch (the smaller of the last two converged solves' counts plus one), doubling at
+  // each read up to 1024. Small:
   // an iteration past the stop still runs its launches, empty (roughly 40 us replayed on an H200).
   long linear_batch = 2;
   bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
