@@ -7,24 +7,10 @@
 // the time per launch until the queue is drained, the same when all 15 arguments are set before
 // every launch, each with the guard clear and set (every launch returns at once); and whether the
 // driver offers clCloneKernel and cl_khr_command_buffer.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
+#include <functional>
 
-#define CK(x)                                                     \
-  do {                                                            \
-    cl_int e_ = (x);                                              \
-    if (e_ != CL_SUCCESS) {                                       \
-      std::printf("%s:%d error %d\n", __FILE__, __LINE__, (int)e_); \
-      std::exit(1);                                               \
-    }                                                             \
-  } while (0)
+#include "experiment_cl.hpp"
 
 static const char* kSource = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -39,41 +25,16 @@ __kernel void axpby(__global const ulong* restrict ctrl, long n, double a, __glo
 
 int main(int argc, char** argv) {
   const std::string want = argc > 1 ? argv[1] : "NVIDIA";
-  cl_uint np = 0;
-  CK(clGetPlatformIDs(0, nullptr, &np));
-  std::vector<cl_platform_id> ps(np);
-  CK(clGetPlatformIDs(np, ps.data(), nullptr));
-  cl_platform_id plat = nullptr;
-  for (auto p : ps) {
-    char name[256] = {};
-    CK(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr));
-    if (std::strstr(name, want.c_str())) plat = p;
-  }
-  if (!plat) {
-    std::printf("no platform named %s\n", want.c_str());
-    return 1;
-  }
-  cl_device_id dev;
-  CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
+  const ClExperiment e = open_cl(want, kSource);
+  cl_device_id dev = e.dev;
+  cl_context ctx = e.ctx;
+  cl_command_queue q = e.q;
   char ext[8192] = {}, ver[256] = {};
   CK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, nullptr));
   CK(clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof ver, ver, nullptr));
   std::printf("opencl device %s; cl_khr_command_buffer: %s\n", ver, std::strstr(ext, "cl_khr_command_buffer") ? "yes" : "no");
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-  CK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CK(err);
-  if (clBuildProgram(prog, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
-    char log[16384] = {};
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-    std::printf("build failed:\n%s\n", log);
-    return 1;
-  }
-  cl_kernel k = clCreateKernel(prog, "axpby", &err);
-  CK(err);
+  cl_kernel k = make_kernel(e, "axpby");
   cl_kernel clone = clCloneKernel(k, &err);
   std::printf("clCloneKernel: %s (%d)\n", err == CL_SUCCESS ? "yes" : "no", (int)err);
   if (err == CL_SUCCESS) clReleaseKernel(clone);

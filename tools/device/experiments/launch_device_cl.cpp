@@ -8,24 +8,10 @@
 // take events. With the .devkit unpacked in /opt/kit (gpu.sh does it):
 //   g++ -O2 -std=c++17 -I/opt/kit/usr/include -o /tmp/launch_dev_cl tools/device/experiments/launch_device_cl.cpp \
 //     -L/opt/kit/usr/lib/x86_64-linux-gnu -lOpenCL && /tmp/launch_dev_cl NVIDIA
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <string>
-#include <vector>
+#include <functional>
 
-#define CK(x)                                                       \
-  do {                                                              \
-    cl_int e_ = (x);                                                \
-    if (e_ != CL_SUCCESS) {                                         \
-      std::printf("%s:%d error %d\n", __FILE__, __LINE__, (int)e_); \
-      std::exit(1);                                                 \
-    }                                                               \
-  } while (0)
+#include "experiment_cl.hpp"
 
 static const char* kSource = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -47,42 +33,13 @@ __kernel void axpby(__global const ulong* restrict ctrl, long n, double a, __glo
 int main(int argc, char** argv) {
   const std::string want = argc > 1 ? argv[1] : "NVIDIA";
   const long spin_iters = argc > 2 ? std::atol(argv[2]) : 10000000;
-  cl_uint np = 0;
-  CK(clGetPlatformIDs(0, nullptr, &np));
-  std::vector<cl_platform_id> ps(np);
-  CK(clGetPlatformIDs(np, ps.data(), nullptr));
-  cl_platform_id plat = nullptr;
-  for (auto p : ps) {
-    char name[256] = {};
-    CK(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr));
-    if (std::strstr(name, want.c_str())) plat = p;
-  }
-  if (!plat) {
-    std::printf("no platform named %s\n", want.c_str());
-    return 1;
-  }
-  cl_device_id dev;
-  CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
+  const ClExperiment e = open_cl(want, kSource, true);  // profiling: the spin's and the last launch's events
+  cl_context ctx = e.ctx;
+  cl_command_queue q = e.q;
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CK(err);
-  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
-  CK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CK(err);
-  if (clBuildProgram(prog, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
-    char log[16384] = {};
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-    std::printf("build failed:\n%s\n", log);
-    return 1;
-  }
-  cl_kernel spin = clCreateKernel(prog, "spin", &err);
-  CK(err);
-  cl_kernel empty = clCreateKernel(prog, "empty", &err);
-  CK(err);
-  cl_kernel axpby = clCreateKernel(prog, "axpby", &err);
-  CK(err);
+  cl_kernel spin = make_kernel(e, "spin");
+  cl_kernel empty = make_kernel(e, "empty");
+  cl_kernel axpby = make_kernel(e, "axpby");
   const long nmax = 72000;
   cl_mem x = clCreateBuffer(ctx, CL_MEM_READ_WRITE, nmax * sizeof(double), nullptr, &err);
   CK(err);

@@ -11,25 +11,10 @@
 //   map            the word in a CL_MEM_ALLOC_HOST_PTR buffer the kernel writes, a blocking map/unmap
 //   g++ -O2 -std=c++17 -I/opt/kit/usr/include -o /tmp/read_cl tools/device/experiments/read_cost_cl.cpp \
 //     -L/opt/kit/usr/lib/x86_64-linux-gnu -lOpenCL && /tmp/read_cl NVIDIA
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
-#include <string>
-#include <vector>
 
-#define CK(x)                                                       \
-  do {                                                              \
-    cl_int e_ = (x);                                                \
-    if (e_ != CL_SUCCESS) {                                         \
-      std::printf("%s:%d error %d\n", __FILE__, __LINE__, (int)e_); \
-      std::exit(1);                                                 \
-    }                                                               \
-  } while (0)
+#include "experiment_cl.hpp"
 
 static const char* kSource = R"(
 __kernel void touch(__global ulong* ctrl, __global double* y, long n) {
@@ -41,37 +26,11 @@ __kernel void touch(__global ulong* ctrl, __global double* y, long n) {
 
 int main(int argc, char** argv) {
   const std::string want = argc > 1 ? argv[1] : "NVIDIA";
-  cl_uint np = 0;
-  CK(clGetPlatformIDs(0, nullptr, &np));
-  std::vector<cl_platform_id> ps(np);
-  CK(clGetPlatformIDs(np, ps.data(), nullptr));
-  cl_platform_id plat = nullptr;
-  for (auto p : ps) {
-    char name[256] = {};
-    CK(clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr));
-    if (std::strstr(name, want.c_str())) plat = p;
-  }
-  if (!plat) {
-    std::printf("no platform named %s\n", want.c_str());
-    return 1;
-  }
-  cl_device_id dev;
-  CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
+  const ClExperiment e = open_cl(want, kSource);
+  cl_context ctx = e.ctx;
+  cl_command_queue q = e.q;
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CK(err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-  CK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CK(err);
-  if (clBuildProgram(prog, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
-    char log[16384] = {};
-    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, nullptr);
-    std::printf("build failed:\n%s\n", log);
-    return 1;
-  }
-  cl_kernel k = clCreateKernel(prog, "touch", &err);
-  CK(err);
+  cl_kernel k = make_kernel(e, "touch");
   const long n = 72000;
   const size_t block = 256, global = (n + block - 1) / block * block;
   cl_mem y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(double), nullptr, &err);
