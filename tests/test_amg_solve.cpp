@@ -44,6 +44,36 @@ double stationary_factor(Backend& be, const Diffusion& d, int its) {
   return std::pow(norm2(convert<double>(r.download())) / r0, 1.0 / its);
 }
 
+// a diffusion problem with holes on the device, as a 7-point and as a CSR operator
+struct TwoForms {
+  Diffusion d;
+  OnDevice<double> dev;
+  CsrPattern pat;
+  CsrMatrix<double> m, ns;  // the same matrix, and one whose off-diagonal entries are scaled unevenly
+  CsrOperator<double> csr_op, ns_op;
+  Field<double> b;
+  TwoForms(Backend& be, Diffusion dd)
+      : d(std::move(dd)), dev(be, d), pat(csr_pattern_of_stencil7(d.box, d.active)), m(be, pat, 1), ns(be, pat, 1),
+        csr_op(m), ns_op(ns), b(make_field(be, random_rhs<double>(d))) {
+    const auto map = stencil7_to_csr_map(d.box, d.active);
+    std::vector<double> vals(map.size());
+    for (std::size_t k = 0; k < map.size(); ++k) vals[k] = d.coef[static_cast<std::size_t>(map[k])];
+    m.val.upload(vals);
+    // not symmetric (a transposed factor is caught), still diagonally dominant: off-diagonals shrink
+    for (std::size_t i = 0; i < pat.rows; ++i)
+      for (int e = pat.ptr[i]; e < pat.ptr[i + 1]; ++e)
+        if (static_cast<std::size_t>(pat.col[static_cast<std::size_t>(e)]) != i)
+          vals[static_cast<std::size_t>(e)] *= 0.6 + 0.4 * std::sin(1.7 * double(e));
+    ns.val.upload(vals);
+  }
+};
+
+Diffusion holed(long nx, long ny, long nz, unsigned seed) {
+  auto d = diffusion(nx, ny, nz, 2, 0.5, 1e-3, seed);
+  punch_holes(d, 5, 9);
+  return d;
+}
+
 }  // namespace
 
 TEST_SUITE("backend") {
@@ -298,6 +328,115 @@ TEST_CASE("amg: every level's fused Chebyshev steps give the cycle of a residual
     INFO(res.describe());
     CHECK(res.converged);
     CHECK(res.true_relative_residual <= 1e-7);
+  });
+}
+
+TEST_CASE("amg: the coarse correction above the coarsest in one product equals R, the inverse and P apart") {
+  for_each_backend([](Backend& be) {
+    TwoForms big(be, holed(29, 23, 17, 11)), small(be, holed(11, 9, 8, 3));
+    auto& d = big.d;
+    auto& dev = big.dev;
+    const auto& b = big.b;
+    enum Form { Stencil, Csr, NonSymmetric };
+    struct Variant {
+      int degree;
+      Form form;
+      bool w, two_levels;
+    };
+    // degree 3 (the product into r, its post-smoothing from r), 2, and 1 (the residual of the
+    // pre-smoothing's pass is the product's input); the W-cycle (the product twice); a CSR finest
+    // level, and a non-symmetric one; two levels, so the finest is combined (a 7-point level's
+    // residual and fused steps)
+    const Variant variants[] = {{3, Stencil, false, false}, {2, Stencil, false, false}, {1, Stencil, false, false},
+                                {1, Csr, false, false},     {3, Stencil, true, false},  {3, Csr, true, false},
+                                {3, NonSymmetric, false, false}, {1, NonSymmetric, true, false},
+                                {3, Stencil, false, true},  {1, Stencil, false, true},  {2, Csr, false, true},
+                                {3, NonSymmetric, false, true}};
+    for (const Variant& v : variants) {
+      CAPTURE(v.degree);
+      CAPTURE(int(v.form));
+      CAPTURE(v.w);
+      CAPTURE(v.two_levels);
+      TwoForms& P = v.two_levels ? small : big;
+      auto cycle = [&](long combine, std::string* describe = nullptr, std::size_t* level = nullptr,
+                       std::size_t* levels = nullptr) {
+        AmgConfig c;
+        c.degree = v.degree;
+        c.w_cycle = v.w;
+        c.setup.coarse_size = v.two_levels ? 500 : 60;
+        c.combine_rows = combine;
+        Amg<double> M(c);
+        if (v.form == Csr) M.update(P.csr_op);
+        else if (v.form == NonSymmetric) M.update(P.ns_op);
+        else M.update(P.dev.op);
+        if (describe) *describe = M.describe();
+        REQUIRE(M.coarsest_inverted());
+        if (v.two_levels) REQUIRE(M.levels() == 2);
+        else REQUIRE(M.levels() >= 4);
+        if (level) *level = M.combined_level();
+        if (levels) *levels = M.levels();
+        Field<double> z(be, P.dev.op.size());
+        z.fill(std::numeric_limits<double>::quiet_NaN());
+        M.apply(P.b, z, {});
+        return z.download();
+      };
+      std::string text;
+      std::size_t level = 0, levels = 0;
+      const auto apart = cycle(0);
+      const auto one = cycle(kAmgMaxCombineRows, &text, &level, &levels);
+      CHECK(level + 2 == levels);  // the level above the coarsest
+      CHECK(text.find("level " + std::to_string(level) + "'s coarse correction as one product") != std::string::npos);
+      double big_value = 0, diff = 0;
+      for (std::size_t i = 0; i < apart.size(); ++i) {
+        big_value = std::max(big_value, std::abs(apart[i]));
+        diff = std::max(diff, std::abs(one[i] - apart[i]));
+      }
+      CHECK(big_value > 0);
+      CHECK(diff <= 1e-11 * big_value);
+    }
+    // too few rows allowed: the levels apart; a tail holds the levels instead; the bounds
+    AmgConfig few;
+    few.setup.coarse_size = 60;
+    few.combine_rows = 10;
+    Amg<double> F(few);
+    F.update(dev.op);
+    CHECK(F.combined_level() == F.levels());
+    AmgConfig tail = few;
+    tail.combine_rows = kAmgMaxCombineRows;
+    tail.tail_rows = 1L << 30;
+    Amg<double> Tl(tail);
+    Tl.update(dev.op);
+    CHECK(Tl.tail_level() < Tl.levels());
+    CHECK(Tl.combined_level() == Tl.levels());
+    for (long bad : {-1L, kAmgMaxCombineRows + 1}) {
+      AmgConfig c;
+      c.combine_rows = bad;
+      CHECK_THROWS_WITH_AS(Amg<double>{c}, doctest::Contains("coarse correction is one product"), ConfigError);
+    }
+    // new values of the same pattern (a refresh) remake the product from the new prolongator and
+    // inverse: the cycles still agree, and CG + AMG converges with it
+    AmgConfig on;
+    on.combine_rows = kAmgMaxCombineRows;
+    Amg<double> M(on), N;
+    M.update(dev.op);
+    N.update(dev.op);
+    auto d2 = diffusion(29, 23, 17, 2, 0.5, 1e-3, 12);  // other permeabilities, the same cells
+    punch_holes(d2, 5, 9);
+    REQUIRE(d2.active == d.active);
+    dev.m.coef.upload(d2.coef);
+    M.update(dev.op);
+    N.update(dev.op);
+    REQUIRE(M.refreshes() == 2);
+    REQUIRE(M.combined_level() < M.levels());
+    Field<double> zm(be, dev.op.size()), zn(be, dev.op.size());
+    zm.fill(std::numeric_limits<double>::quiet_NaN());
+    zn.fill(std::numeric_limits<double>::quiet_NaN());
+    M.apply(b, zm, {});
+    N.apply(b, zn, {});
+    CHECK(max_rel_diff(zm.download(), zn.download()) <= 1e-11);
+    const auto res = cg_amg(be, d, dev, M, 1e-8, 100);
+    INFO(res.describe());
+    CHECK(res.converged);
   });
 }
 
