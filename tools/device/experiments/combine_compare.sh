@@ -3,7 +3,7 @@
 # coarsest as one dense product (linear.amg_combine_rows = ROWS, "one") against the levels apart
 # (0, "apart"), one build. Fully implicit decks (DECKS: HETERO, THIN, LAYERED) on cuda and NVIDIA's
 # OpenCL, REPS (3) repetitions, the two settings' order alternated; then bench linalg's systems
-# (SIZES) with --amg-combine-rows 0 and ROWS on both backends (LINALG=0 skips them). Each run's
+# (SIZES) with --amg-combine-rows of each of LINALG_ROWS (0 and ROWS) on both backends (LINALG=0 skips them). Each run's
 # output goes to $OUT/logs/cc_DECK_VARIANT_BACKEND_REP.log, the bench JSON to $OUT/cc_linalg_N_K.json (N the rows, K the run).
 #   tools/device/experiments/combine_compare.sh
 pf=${PF:-build-gpu/apps/poreflow}
@@ -29,7 +29,7 @@ for rep in $(seq "${REPS:-3}"); do
 done
 if [ "${LINALG:-1}" = 1 ]; then
   k=0
-  for n in 0 "$rows" 0 "$rows"; do
+  for n in ${LINALG_ROWS:-0 $rows}; do
     k=$((k + 1))
     "$pf" bench linalg --backends cuda,opencl --cl-platform NVIDIA --sizes "${SIZES:-spe10,spe10-2p}" \
       --solvers amg,cpr --amg-combine-rows "$n" --json "$OUT/cc_linalg_${n}_$k.json" > "$OUT/logs/cc_linalg_${n}_$k.log" 2>&1
