@@ -638,7 +638,6 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   amg.kind = *linalg::chebyshev_of(o.amg_chebyshev);  // checked by the option
   amg.fused = o.amg_fused;
   amg.tail_rows = o.amg_tail_rows;
-  amg.combine_rows = o.amg_combine_rows;
   amg.upper = o.amg_upper;
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
@@ -829,7 +828,6 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("amg_chebyshev", o.amg_chebyshev);
           row.set("amg_fused", o.amg_fused);
           row.set("amg_tail_rows", o.amg_tail_rows);
-          row.set("amg_combine_rows", o.amg_combine_rows);
           row.set("amg_upper", o.amg_upper);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)

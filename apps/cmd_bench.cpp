@@ -10,7 +10,6 @@
 #include "apps/bench_kinds.hpp"
 #include "apps/bench_linalg.hpp"
 #include "core/comm/mpi.hpp"
-#include "core/linalg/amg_across.hpp"
 #include "apps/common.hpp"
 #include "apps/options.hpp"
 
@@ -124,10 +123,6 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                      "down to the coarsest, cycle in one launch of one work-group (0: a launch a step; -1: the backend's choice)")
       ->capture_default_str()
       ->check(CLI::Range(-1L, 1L << 30));
-  sub.add_option("--amg-combine-rows", o.amg_combine_rows, "systems: the coarse correction of AMG's level above the "
-                                                           "coarsest, when of at most so many rows, as one dense product (0: never)")
-      ->capture_default_str()
-      ->check(CLI::Range(0L, linalg::kAmgMaxCombineRows));
   sub.add_option("--amg-fused", o.amg_fused, "systems: every level's Chebyshev steps in one pass each (a 7-point "
                                              "finest level and the scalar CSR levels; false: a residual and an update)")
       ->capture_default_str();

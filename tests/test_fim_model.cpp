@@ -125,7 +125,7 @@ TEST_CASE("fim: the decks give the serial double run on every backend, balance e
   }
 }
 
-TEST_CASE("fim: the pressure AMG's W-cycle, its V-cycle in float, or its coarse correction in one product, runs a deck to the same result, on every backend") {
+TEST_CASE("fim: the pressure AMG's W-cycle, or its V-cycle in float, runs a deck to the same result, on every backend") {
   // a coarsest level of 8 rows: hierarchies of several levels, where the W-cycle differs. Both
   // converge tightly, so they solve the same equations: at CNV 1e-2 the two runs' Newton iterates
   // (and their oil) may differ by the tolerance (4.5e-4 once on NVIDIA's OpenCL)
@@ -137,7 +137,7 @@ TEST_CASE("fim: the pressure AMG's W-cycle, its V-cycle in float, or its coarse 
   run_to_end(rv);
   const auto sv = rv.final_stats();
   for_each_backend([&](Backend& be) {
-    for (const std::string key : {"linear.amg_cycle=\"w\"", "linear.amg_float=true", "linear.amg_combine_rows=2000"}) {
+    for (const std::string key : {"linear.amg_cycle=\"w\"", "linear.amg_float=true"}) {
       CAPTURE(key);
       auto with_w = tight;
       with_w.push_back(key);
@@ -145,8 +145,6 @@ TEST_CASE("fim: the pressure AMG's W-cycle, its V-cycle in float, or its coarse 
       auto& rw = dynamic_cast<Impes3D<double>&>(*w);
       // the key took effect: the float copy's AMG is what the run's log names
       CHECK((rw.scheme_part().describe().find("in float") != std::string::npos) == (key == "linear.amg_float=true"));
-      CHECK((rw.scheme_part().describe().find("coarse correction as one product") != std::string::npos) ==
-            (key == "linear.amg_combine_rows=2000"));
       run_to_end(rw);
       const auto sw = rw.final_stats();
       CHECK(rw.time() == doctest::Approx(rv.time()));
@@ -245,9 +243,6 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
             .find("linear.amg_across = 'both' is not one of none, additive, multiplicative, after") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.across_rows=0"}).find("linear.across_rows") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.batch=0"}).find("linear.batch") != std::string::npos);
-  CHECK(refused({"scheme=\"fim\"", "linear.amg_combine_rows=2001"}).find("linear.amg_combine_rows") != std::string::npos);
-  CHECK(refused({"scheme=\"fim\"", "linear.amg_combine_rows=500", "linear.amg_tail_rows=-1"})
-            .find("linear.amg_combine_rows cannot be set with linear.amg_tail_rows") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.cuda_graphs=1"}).find("linear.cuda_graphs must be true or false") != std::string::npos);
   CHECK(refused({"linear.cuda_graphs=false"}).find("linear.cuda_graphs applies to scheme = fim, not impes") != std::string::npos);
   CHECK(refused({"pressure.cuda_graphs=false"}).find("pressure.cuda_graphs applies to pressure.solver = cg or bicgstab") !=

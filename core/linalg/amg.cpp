@@ -37,17 +37,6 @@ std::unique_ptr<Buffer> upload_array(Backend& be, const std::vector<X>& v) {
   return b;
 }
 
-// every entry of an n x n matrix, row by row
-CsrPattern dense_pattern(std::size_t n) {
-  CsrPattern d;
-  d.rows = d.cols = n;
-  d.ptr.resize(n + 1);
-  d.col.resize(n * n);
-  for (std::size_t i = 0; i <= n; ++i) d.ptr[i] = static_cast<int>(i * n);
-  for (std::size_t k = 0; k < n * n; ++k) d.col[k] = static_cast<int>(k % n);
-  return d;
-}
-
 template <class X>
 std::vector<X> download_array(Backend& be, const Buffer& b, std::size_t n) {
   std::vector<X> v(n);
@@ -80,9 +69,6 @@ Amg<T>::Amg(AmgConfig c, const Communicator& comm) : c_(c), comm_(comm) {
   if (c_.tail_rows < -1)
     throw ConfigError("AMG: the rows of the levels in one launch must be at least 0 (-1: the backend's choice), not " +
                       std::to_string(c_.tail_rows));
-  if (c_.combine_rows < 0 || c_.combine_rows > kAmgMaxCombineRows)
-    throw ConfigError("AMG: the rows of the level whose coarse correction is one product must be in [0, " +
-                      std::to_string(kAmgMaxCombineRows) + "], not " + std::to_string(c_.combine_rows));
   if (c_.degree < 1) throw ConfigError("AMG: the smoother's degree must be at least 1, not " + std::to_string(c_.degree));
   if (c_.coarse_degree < 0)
     throw ConfigError("AMG: the coarse levels' smoother degree must be at least 1 (0: the finest's), not " +
@@ -210,7 +196,13 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   const std::size_t nc = h_.coarsest.rows, dense_max = std::max(kMaxDenseRows, c_.setup.coarse_size);
   cinv_.reset();
   if (lv_.size() > 1 && nc <= dense_max) {
-    cinv_ = std::make_unique<CsrMatrix<T>>(be, dense_pattern(nc), 1);
+    CsrPattern dense;
+    dense.rows = dense.cols = nc;
+    dense.ptr.resize(nc + 1);
+    dense.col.resize(nc * nc);
+    for (std::size_t i = 0; i <= nc; ++i) dense.ptr[i] = static_cast<int>(i * nc);
+    for (std::size_t k = 0; k < nc * nc; ++k) dense.col[k] = static_cast<int>(k % nc);
+    cinv_ = std::make_unique<CsrMatrix<T>>(be, dense, 1);
   } else if (lv_.size() > 1) {
     spdlog::warn("AMG: coarsening stopped at {} rows, too many to invert (at most {}); that level is smoothed, "
                  "not solved", nc, dense_max);
@@ -248,7 +240,6 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
     }
   }
   setup_tail();
-  setup_combined();
   op_ = &A;
   setup_seconds_ = since(t0);
   spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
@@ -377,9 +368,7 @@ void Amg<T>::refresh() {
       const Level& C = *lv_.back();
       const auto cv = C.A->val.download();
       const auto inv = dense_inverse(h_.coarsest, std::vector<double>(cv.begin(), cv.end()));
-      if (comb_) {  // the inverse is used only inside the product
-        combine(inv);
-      } else if (tail_ == lv_.size()) {
+      if (tail_ == lv_.size()) {
         cinv_->val.upload(std::vector<T>(inv.begin(), inv.end()));
       } else {  // the tail holds the coarsest, which only it uses: by columns (core/physics/amg_tail.h)
         const std::size_t n = h_.coarsest.rows;
@@ -516,89 +505,6 @@ void Amg<T>::refresh_tail() {
   be_->upload(tail_vals_.buffer(), coef.data(), coef.size() * sizeof(T), tail_coef_at_ * sizeof(T));
 }
 
-// The level above the coarsest, when small enough, takes its coarse correction as one product:
-// C = P A_c^-1 R is dense (n x n for the level's n rows), so it pays only where the three launches
-// it replaces cost more than reading n^2 values (docs/linalg.md, "The coarse correction in one
-// product"). The coarsest must be inverted, the tail must not hold these levels (its launch already
-// does), and the hierarchy must be this process's alone (no coarse level across processes).
-template <class T>
-void Amg<T>::setup_combined() {
-  combined_ = lv_.size();
-  comb_.reset();
-  comb_r_ = Field<T>();
-  if (c_.combine_rows <= 0 || !cinv_ || lv_.size() < 2 || tail_ < lv_.size() || !comm_.single() || across_) return;
-  const std::size_t l = lv_.size() - 2;
-  const std::size_t n = h_.levels[l].P.rows;
-  if (n > static_cast<std::size_t>(c_.combine_rows)) return;
-  comb_ = std::make_unique<CsrMatrix<T>>(*be_, dense_pattern(n), 1);
-  comb_r_ = Field<T>(*be_, n);
-  comb_r_.fill(T(0));
-  combined_ = l;
-}
-
-// C = P (A_c^-1 R) on the host, in double, from the level's prolongator and restriction (their
-// values as this refresh made them on the device) and the coarsest's inverse (row-major)
-template <class T>
-void Amg<T>::combine(const std::vector<double>& inverse) {
-  const Level& L = *lv_[combined_];
-  const AmgLevelPlan& plan = h_.levels[combined_];
-  const std::size_t n = plan.P.rows, nc = h_.coarsest.rows;
-  const auto p = L.P->val.download();
-  const auto r = L.R->val.download();
-  // W = A_c^-1 R: nc x n; row k of W adds inverse(k, m) times row m of R
-  std::vector<double> w(nc * n, 0.0);
-  for (std::size_t k = 0; k < nc; ++k)
-    for (std::size_t m = 0; m < nc; ++m) {
-      const double a = inverse[k * nc + m];
-      for (int e = plan.R.ptr[m]; e < plan.R.ptr[m + 1]; ++e)
-        w[k * n + static_cast<std::size_t>(plan.R.col[static_cast<std::size_t>(e)])] += a * double(r[static_cast<std::size_t>(e)]);
-    }
-  // C = P W: row i adds P(i, k) times row k of W
-  std::vector<T> c(n * n);
-  std::vector<double> row(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::fill(row.begin(), row.end(), 0.0);
-    for (int e = plan.P.ptr[i]; e < plan.P.ptr[i + 1]; ++e) {
-      const double a = double(p[static_cast<std::size_t>(e)]);
-      const double* wk = w.data() + static_cast<std::size_t>(plan.P.col[static_cast<std::size_t>(e)]) * n;
-      for (std::size_t j = 0; j < n; ++j) row[j] += a * wk[j];
-    }
-    for (std::size_t j = 0; j < n; ++j) c[i * n + j] = static_cast<T>(row[j]);
-  }
-  comb_->val.upload(c);
-}
-
-// x += C (b - A x) on the combined level, in place of the restriction, the coarsest's solve and the
-// prolongation (cycle's loop); the post-smoothing that follows is the cycle's own
-template <class T>
-void Amg<T>::combined_correction(const Field<T>& b, Field<T>& x, Guard g) const {
-  const std::size_t l = combined_;
-  Level& L = *lv_[l];
-  const bool have_r = smooth(l, b, x, From::Zero, g, true);
-  const int passes = c_.w_cycle && l > 0 ? 2 : 1;
-  bool into_r = odd_fused(l);  // the last product into r: the smoothing after it ends in x
-  for (int pass = 0; pass < passes; ++pass) {
-    const Field<T>* r = &comb_r_;
-    if (pass == 0 && have_r) r = &L.r;  // the smoothing left the residual in r
-    else residual(l, b, x, comb_r_, g);
-    Field<T>* y = into_r && pass + 1 == passes ? &L.r : &x;
-    if (y == r) {  // degree 1 from zero: its residual is in r; the product goes into x, copied after
-      y = &x;
-      into_r = false;
-    }
-    CsrSpmvArgs s;  // y = x + C r
-    s.prec = precision_of<T>();
-    s.a = comb_->ref();
-    s.x = &r->buffer();
-    s.y = &y->buffer();
-    s.z = &x.buffer();
-    s.beta = 1;
-    s.guard = g.ctrl;
-    be_->csr().spmv(s);
-  }
-  smooth(l, b, x, into_r ? From::R : From::X, g);
-}
-
 template <class T>
 void Amg<T>::residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const {
   lv_[l]->op->residual(b, x, r, g);
@@ -722,10 +628,6 @@ void Amg<T>::cycle(std::size_t l, const Field<T>& b, Field<T>& x, Guard g) const
     be.amg().tail_cycle(t, tail_table_);
     return;
   }
-  if (l == combined_) {  // the coarse correction in one product
-    combined_correction(b, x, g);
-    return;
-  }
   if (l + 1 == lv_.size()) {  // the coarsest: x = A^-1 b, or smoothed when too large to invert
     if (!cinv_) {
       smooth(l, b, x, From::Zero, g);
@@ -825,7 +727,6 @@ std::string Amg<T>::describe() const {
   if (c_.coarse_degree > 0 && c_.coarse_degree != c_.degree) o << " (" << c_.coarse_degree << " below the finest)";
   if (c_.kind == Chebyshev::Fourth) o << ", fourth kind";
   if (tail_ < lv_.size()) o << ", levels " << tail_ << " on in one launch";
-  if (combined_ < lv_.size()) o << ", level " << combined_ << "'s coarse correction as one product";
   o << ")";
   if (!lv_.empty()) o << ": " << h_.describe();
   if (across_) o << "; " << across_->describe();

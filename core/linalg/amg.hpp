@@ -44,12 +44,6 @@ struct AmgConfig {
   // OpenCL's SPE10-like systems a quarter); -1: the backend's choice (Backend::one_launch_rows).
   // docs/linalg.md, "The coarse levels in one launch", has the measurements.
   long tail_rows = 0;
-  // The coarse correction of the level above the coarsest, when it has at most this many rows:
-  // x += P A_c^-1 R r as one dense product C = P A_c^-1 R, formed on the host at each refresh with
-  // the coarsest's inverse (amg.cpp, combine). One launch instead of three (restriction, inverse,
-  // prolongation). 0: never. One process, an inverted coarsest and no tail only. At most
-  // kAmgMaxCombineRows (amg_across.hpp).
-  long combine_rows = 0;
   // With several processes (docs/mpi.md). Off by default: on two H200s it cost CG about 0.5 ms an
   // iteration in host round trips and saved none on Poisson 128^3 (bench linalg-ranks); CPR's
   // pressure AMG takes After (cpr_pressure_amg), where it pays.
@@ -84,8 +78,6 @@ class Amg final : public Preconditioner<T> {
   bool coarsest_inverted() const { return cinv_ != nullptr; }
   // the first level of the tail that cycles in one launch (AmgConfig::tail_rows), or levels(): none
   std::size_t tail_level() const { return tail_; }
-  // the level whose coarse correction is one product (AmgConfig::combine_rows), or levels(): none
-  std::size_t combined_level() const { return combined_; }
   // each level's estimate of D^-1 A's spectral radius: the Gershgorin bound of the current values
   // times the setup's ratio of the power estimate to it (the smoothers' interval)
   const std::vector<double>& bounds() const { return bounds_; }
@@ -106,9 +98,6 @@ class Amg final : public Preconditioner<T> {
   void residual(std::size_t l, const Field<T>& b, const Field<T>& x, Field<T>& r, Guard g) const;
   void setup_tail();
   void refresh_tail();
-  void setup_combined();
-  void combine(const std::vector<double>& inverse);
-  void combined_correction(const Field<T>& b, Field<T>& x, Guard g) const;
 
   AmgConfig c_;
   const Communicator& comm_;
@@ -142,11 +131,6 @@ class Amg final : public Preconditioner<T> {
   Field<T> tail_vals_;
   mutable Field<T> tail_work_;
   std::vector<TailCopy> tail_copies_;
-  // the combined coarse correction: its level, C = P A_c^-1 R (dense), and the residual it reads (the
-  // level's r may be the product's output: a prolongation into r)
-  std::size_t combined_ = 0;
-  std::unique_ptr<CsrMatrix<T>> comb_;
-  mutable Field<T> comb_r_;
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
   long refreshes_ = 0;

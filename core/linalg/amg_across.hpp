@@ -1,7 +1,6 @@
 #pragma once
 // The modes of AMG's coarse level across processes (core/linalg/amg_global.hpp, docs/mpi.md), and
-// their names in cases (linear.amg_across, pressure.amg_across); a bound of another AMG option that
-// cases set.
+// their names in cases (linear.amg_across, pressure.amg_across).
 #include <optional>
 #include <string_view>
 
@@ -14,10 +13,6 @@ namespace poreflow::linalg {
 enum class AmgAcross { None, Additive, Multiplicative, After };
 
 inline constexpr const char* kAmgAcrossNames = "none, additive, multiplicative, after";
-
-// the most rows of the level whose coarse correction is one dense product (AmgConfig::combine_rows,
-// linear.amg_combine_rows): its n^2 values go up at each refresh (32 MB in double at 2 000)
-inline constexpr long kAmgMaxCombineRows = 2000;
 
 inline std::optional<AmgAcross> amg_across_of(std::string_view name) {
   if (name == "none") return AmgAcross::None;

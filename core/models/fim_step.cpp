@@ -55,7 +55,6 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   o.amg.degree = nm.amg_degree;
   o.amg.w_cycle = nm.amg_w_cycle;
   o.amg.tail_rows = nm.amg_tail_rows;
-  o.amg.combine_rows = nm.amg_combine_rows;
   o.amg.across = nm.amg_across;
   o.amg.across_rows = static_cast<std::size_t>(nm.across_rows);
   o.float_pressure = nm.amg_float;
@@ -443,11 +442,7 @@ std::string FimStep<T>::describe() const {
   std::ostringstream o;
   o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
     << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, " << (nm_.amg_w_cycle ? "W" : "V") << "-cycle, Chebyshev degree " << nm_.amg_degree
-    << (nm_.amg_float && sizeof(T) == 8 ? ", in float" : "")
-    << (nm_.amg_combine_rows > 0 ? ", the level above the coarsest's coarse correction as one product when of at most " +
-                                       std::to_string(nm_.amg_combine_rows) + " rows"
-                                 : "")
-    << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
+    << (nm_.amg_float && sizeof(T) == 8 ? ", in float" : "") << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
     << nm_.linear_tolerance;
   return o.str();
 }

@@ -146,7 +146,6 @@ struct FimNumerics {
   bool amg_float = false;    // linear.amg_float: the pressure AMG in float under the double solve (CprOptions::float_pressure)
   bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
   long amg_tail_rows = 0;    // linear.amg_tail_rows: the pressure AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
-  long amg_combine_rows = 0;  // linear.amg_combine_rows: the level above the coarsest's coarse correction as one product (AmgConfig::combine_rows)
   // linear.amg_across: the pressure AMG's coarse level across processes, and linear.across_rows,
   // its rows over all processes (core/linalg/amg_global.hpp)
   linalg::AmgAcross amg_across = linalg::AmgAcross::After;

@@ -417,7 +417,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
       "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
-      "linear.amg_float",      "linear.amg_tail_rows", "linear.amg_combine_rows"};
+      "linear.amg_float",      "linear.amg_tail_rows"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -460,9 +460,6 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
   f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, -1, 1 << 30);
-  f.amg_combine_rows = cf.int_in_range("linear.amg_combine_rows", f.amg_combine_rows, 0, linalg::kAmgMaxCombineRows);
-  if (f.amg_combine_rows > 0 && f.amg_tail_rows != 0)
-    cf.fail("linear.amg_combine_rows", "cannot be set with linear.amg_tail_rows: the tail's launch already holds the coarse levels");
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
 }
 
