@@ -5,6 +5,8 @@
 # OpenCL, REPS (3) repetitions, the two settings' order alternated; then bench linalg's systems
 # (SIZES) with --amg-combine-rows of each of LINALG_ROWS (0 and ROWS) on both backends (LINALG=0 skips them). Each run's
 # output goes to $OUT/logs/cc_DECK_VARIANT_BACKEND_REP.log, the bench JSON to $OUT/cc_linalg_N_K.json (N the rows, K the run).
+# linear.amg_combine_rows and --amg-combine-rows existed at 2ce628c only: it did not pay and was
+# taken out (bench/results/2026-12-02_h200_combine_2ce628c/); build that commit to rerun this.
 #   tools/device/experiments/combine_compare.sh
 pf=${PF:-build-gpu/apps/poreflow}
 rows=${ROWS:-2000}
