@@ -69,3 +69,22 @@ inline cl_kernel make_kernel(const ClExperiment& e, const char* name) {
   CK(err);
   return k;
 }
+
+// The arguments of the guarded 15-parameter axpby the launch experiments time (the shape of
+// poreflow's vec kernels): ctrl, n, a, x, b, y, four longs, three ints, two doubles; the longs and
+// ints take `fill`. A kernel with more parameters gets longs of `fill` past the 15th.
+inline void set_axpby_args(cl_kernel k, cl_mem ctrl, long n, cl_mem x, cl_mem y, int params = 15, long fill = 0) {
+  const cl_long ln = n, l = fill;
+  const cl_double a = 0.5, b = 0.25, c = 0;
+  const cl_int i0 = static_cast<cl_int>(fill);
+  CK(clSetKernelArg(k, 0, sizeof(cl_mem), &ctrl));
+  CK(clSetKernelArg(k, 1, sizeof ln, &ln));
+  CK(clSetKernelArg(k, 2, sizeof a, &a));
+  CK(clSetKernelArg(k, 3, sizeof(cl_mem), &x));
+  CK(clSetKernelArg(k, 4, sizeof b, &b));
+  CK(clSetKernelArg(k, 5, sizeof(cl_mem), &y));
+  for (int i = 6; i < 10; ++i) CK(clSetKernelArg(k, i, sizeof l, &l));
+  for (int i = 10; i < 13; ++i) CK(clSetKernelArg(k, i, sizeof i0, &i0));
+  for (int i = 13; i < 15; ++i) CK(clSetKernelArg(k, i, sizeof c, &c));
+  for (int i = 15; i < params; ++i) CK(clSetKernelArg(k, i, sizeof l, &l));
+}

@@ -64,9 +64,7 @@ int main(int argc, char** argv) {
   CK(err);
   const cl_ulong guard = 1;
   CK(clEnqueueWriteBuffer(e.q, ctrl, CL_TRUE, 0, 8, &guard, 0, nullptr, nullptr));
-  const cl_long ln = n, l0 = 1;
-  const cl_int i0 = 1;
-  const cl_double a = 0.5, b = 0.25, c = 0;
+  const cl_long ln = n;
   Scalars s{n, 1, 1, 1, 1, 1, 1, 1, 0.5, 0.25, 0, 0};
   // sets every argument of k by its parameter count (the same values each time)
   auto set_all = [&](cl_kernel k, int params) {
@@ -78,24 +76,25 @@ int main(int argc, char** argv) {
       CK(clSetKernelArg(k, 3, sizeof s, &s));
       return;
     }
-    CK(clSetKernelArg(k, 1, sizeof ln, &ln));
     if (params == 4) {
+      CK(clSetKernelArg(k, 1, sizeof ln, &ln));
       CK(clSetKernelArg(k, 2, sizeof(cl_mem), &x));
       CK(clSetKernelArg(k, 3, sizeof(cl_mem), &y));
       return;
     }
-    CK(clSetKernelArg(k, 2, sizeof a, &a));
-    CK(clSetKernelArg(k, 3, sizeof(cl_mem), &x));
-    CK(clSetKernelArg(k, 4, sizeof b, &b));
-    CK(clSetKernelArg(k, 5, sizeof(cl_mem), &y));
-    CK(clSetKernelArg(k, 6, sizeof l0, &l0));
-    CK(clSetKernelArg(k, 7, sizeof l0, &l0));
-    if (params == 8) return;
-    CK(clSetKernelArg(k, 8, sizeof l0, &l0));
-    CK(clSetKernelArg(k, 9, sizeof l0, &l0));
-    for (int i = 10; i < 13; ++i) CK(clSetKernelArg(k, i, sizeof i0, &i0));
-    for (int i = 13; i < 15; ++i) CK(clSetKernelArg(k, i, sizeof c, &c));
-    for (int i = 15; i < params; ++i) CK(clSetKernelArg(k, i, sizeof l0, &l0));
+    if (params == 8) {  // the axpby's first eight
+      const cl_double a = 0.5, b = 0.25;
+      const cl_long l = 1;
+      CK(clSetKernelArg(k, 1, sizeof ln, &ln));
+      CK(clSetKernelArg(k, 2, sizeof a, &a));
+      CK(clSetKernelArg(k, 3, sizeof(cl_mem), &x));
+      CK(clSetKernelArg(k, 4, sizeof b, &b));
+      CK(clSetKernelArg(k, 5, sizeof(cl_mem), &y));
+      CK(clSetKernelArg(k, 6, sizeof l, &l));
+      CK(clSetKernelArg(k, 7, sizeof l, &l));
+      return;
+    }
+    set_axpby_args(k, ctrl, n, x, y, params, 1);  // k15, k24
   };
   struct K {
     const char* name;

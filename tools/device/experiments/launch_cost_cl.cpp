@@ -52,20 +52,7 @@ int main(int argc, char** argv) {
     CK(clEnqueueFillBuffer(q, x, &zero, sizeof zero, 0, n * sizeof(double), 0, nullptr, nullptr));
     CK(clEnqueueFillBuffer(q, y, &zero, sizeof zero, 0, n * sizeof(double), 0, nullptr, nullptr));
     const size_t global = (n + block - 1) / block * block;
-    auto set_all = [&] {
-      const cl_long ln = n, l0 = 0;
-      const cl_double a = 0.5, b = 0.25, c = 0;
-      const cl_int i0 = 0;
-      CK(clSetKernelArg(k, 0, sizeof(cl_mem), &ctrl));
-      CK(clSetKernelArg(k, 1, sizeof ln, &ln));
-      CK(clSetKernelArg(k, 2, sizeof a, &a));
-      CK(clSetKernelArg(k, 3, sizeof(cl_mem), &x));
-      CK(clSetKernelArg(k, 4, sizeof b, &b));
-      CK(clSetKernelArg(k, 5, sizeof(cl_mem), &y));
-      for (int i = 6; i < 10; ++i) CK(clSetKernelArg(k, i, sizeof l0, &l0));
-      for (int i = 10; i < 13; ++i) CK(clSetKernelArg(k, i, sizeof i0, &i0));
-      for (int i = 13; i < 15; ++i) CK(clSetKernelArg(k, i, sizeof c, &c));
-    };
+    auto set_all = [&] { set_axpby_args(k, ctrl, n, x, y); };
     set_all();
     auto enqueue = [&] { CK(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &block, 0, nullptr, nullptr)); };
     for (int guard : {0, 1}) {

@@ -89,18 +89,7 @@ int main(int argc, char** argv) {
       for (int guard : {1, 0}) {
         const cl_ulong g = guard;
         CK(clEnqueueWriteBuffer(q, ctrl, CL_TRUE, 0, 8, &g, 0, nullptr, nullptr));
-        const cl_long ln = n, l0 = 0;
-        const cl_double a = 0.5, b = 0.25, c = 0;
-        const cl_int i0 = 0;
-        CK(clSetKernelArg(axpby, 0, sizeof(cl_mem), &ctrl));
-        CK(clSetKernelArg(axpby, 1, sizeof ln, &ln));
-        CK(clSetKernelArg(axpby, 2, sizeof a, &a));
-        CK(clSetKernelArg(axpby, 3, sizeof(cl_mem), &x));
-        CK(clSetKernelArg(axpby, 4, sizeof b, &b));
-        CK(clSetKernelArg(axpby, 5, sizeof(cl_mem), &y));
-        for (int i = 6; i < 10; ++i) CK(clSetKernelArg(axpby, i, sizeof l0, &l0));
-        for (int i = 10; i < 13; ++i) CK(clSetKernelArg(axpby, i, sizeof i0, &i0));
-        for (int i = 13; i < 15; ++i) CK(clSetKernelArg(axpby, i, sizeof c, &c));
+        set_axpby_args(axpby, ctrl, n, x, y);
         const size_t global = (n + block - 1) / block * block;
         const double us = measure(axpby, global, launches, &sm);
         std::printf("opencl pass %d axpby n=%ld guard=%d: %.2f us a launch on the device (spin %.2f ms, enqueue %.2f ms)\n", pass, n,
