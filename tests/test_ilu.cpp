@@ -312,6 +312,22 @@ std::vector<Box3> test_boxes() {
   return {Box3::standalone(41, 29, 15, 1), Box3::standalone(130, 127, 1, 1), Box3::inside(21, 13, 7, 1, 27, 17, 11, 3, 2, 2)};
 }
 
+// ILU(0) of a random 2x2-block stencil (25 x 21 x 19) and of a random 2x2-block CSR matrix (9 001
+// rows), set up on one backend: the two forms the apply tests go over
+template <class T>
+struct BothForms {
+  HostCsr h = random_csr(9001, 2, 6, 40);
+  std::unique_ptr<Stencil7Matrix<T>> ms;
+  std::unique_ptr<CsrMatrix<T>> mc;
+  Ilu0<T> ps, pc;
+  explicit BothForms(Backend& be)
+      : ms(make_s7<T>(be, random_s7(Box3::standalone(25, 21, 19, 1), 2, 0.1))), mc(make_csr<T>(be, h)) {
+    ps.update(*ms);
+    pc.update(*mc);
+  }
+  std::size_t size(const Ilu0<T>* p) const { return p == &ps ? ms->vector_size() : h.p.rows * 2; }
+};
+
 }  // namespace
 
 // ---- host-side pieces: the colouring and the plan ---------------------------------------------------
@@ -862,19 +878,13 @@ TEST_CASE_TEMPLATE("ilu: DILU and ILU(0) differ on a denser pattern, and both co
 
 TEST_CASE_TEMPLATE("ilu: a guard that says stop leaves z as it was", T, float, double) {
   for_each_backend([](Backend& be) {
-    HostS7 s = random_s7(Box3::standalone(25, 21, 19, 1), 2, 0.1);
-    auto ms = make_s7<T>(be, s);
-    HostCsr h = random_csr(9001, 2, 6, 40);
-    auto mc = make_csr<T>(be, h);
-    Ilu0<T> ps, pc;
-    ps.update(*ms);
-    pc.update(*mc);
+    BothForms<T> f(be);
     auto ctrl = be.alloc(kControlBytes);
     be.control().reset(*ctrl);
     const std::uint64_t stop = PF_CV_CONVERGED;
     be.upload(*ctrl, &stop, sizeof stop, PF_CV_STOP * sizeof(std::uint64_t));
-    for (const Ilu0<T>* p : {&ps, &pc}) {
-      const std::size_t n = p == &ps ? ms->vector_size() : h.p.rows * 2;
+    for (const Ilu0<T>* p : {&f.ps, &f.pc}) {
+      const std::size_t n = f.size(p);
       auto r = make_field(be, convert<T>(random_values(n)));
       const auto z0 = convert<T>(random_values(n));
       auto z = make_field(be, z0);
@@ -886,16 +896,10 @@ TEST_CASE_TEMPLATE("ilu: a guard that says stop leaves z as it was", T, float, d
 
 TEST_CASE_TEMPLATE("ilu: apply_add gives apply's z and adds it to the sum, stencil and CSR", T, float, double) {
   for_each_backend([](Backend& be) {
-    HostS7 s = random_s7(Box3::standalone(25, 21, 19, 1), 2, 0.1);
-    auto ms = make_s7<T>(be, s);
-    HostCsr h = random_csr(9001, 2, 6, 40);
-    auto mc = make_csr<T>(be, h);
-    Ilu0<T> ps, pc;
-    ps.update(*ms);
-    pc.update(*mc);
-    for (const Ilu0<T>* p : {&ps, &pc}) {
-      CAPTURE(p == &ps ? "stencil" : "csr");
-      const std::size_t n = p == &ps ? ms->vector_size() : h.p.rows * 2;
+    BothForms<T> f(be);
+    for (const Ilu0<T>* p : {&f.ps, &f.pc}) {
+      CAPTURE(p == &f.ps ? "stencil" : "csr");
+      const std::size_t n = f.size(p);
       auto r = make_field(be, convert<T>(random_values(n)));
       const std::vector<T> sum0 = convert<T>(random_values(n)), poison(n, std::numeric_limits<T>::quiet_NaN());
       auto z = make_field(be, poison), z2 = make_field(be, poison), sum = make_field(be, sum0);
@@ -912,9 +916,10 @@ TEST_CASE_TEMPLATE("ilu: apply_add gives apply's z and adds it to the sum, stenc
       CHECK(wrong == 0);
       CHECK(changed > n / 2);
     }
-    Field<T> r(be, h.p.rows * 2), z(be, h.p.rows * 2), small(be, h.p.rows * 2 - 1);
-    CHECK_THROWS_WITH_AS(pc.apply_add(r, z, small, {}), doctest::Contains("r, z and sum hold"), BackendError);
-    CHECK_THROWS_WITH_AS(pc.apply_add(r, z, z, {}), doctest::Contains("sum must be a buffer of its own"), BackendError);
+    const std::size_t n = f.size(&f.pc);
+    Field<T> r(be, n), z(be, n), small(be, n - 1);
+    CHECK_THROWS_WITH_AS(f.pc.apply_add(r, z, small, {}), doctest::Contains("r, z and sum hold"), BackendError);
+    CHECK_THROWS_WITH_AS(f.pc.apply_add(r, z, z, {}), doctest::Contains("sum must be a buffer of its own"), BackendError);
   });
 }
 
