@@ -8,6 +8,7 @@
 
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
+#include "core/io/cases/cases.hpp"
 #include "core/models/bl1d_analytic.hpp"
 #include "core/models/fim_step.hpp"
 #include "core/models/impes3d.hpp"
@@ -248,6 +249,23 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"pressure.cuda_graphs=false"}).find("pressure.cuda_graphs applies to pressure.solver = cg or bicgstab") !=
         std::string::npos);
   CHECK(refused({"linear.amg_across=\"none\""}).find("linear.amg_across applies to scheme = fim, not impes") != std::string::npos);
+  CHECK(refused({"time.control=\"newton\""}).find("time.control = 'newton' applies to scheme = fim") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "time.control=\"pid\""}).find("time.control = 'pid' is not one of changes") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "time.control=\"newton\"", "time.ds_max=0.1"})
+            .find("time.ds_max applies to time.control = 'changes'") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "time.cut=1"}).find("time.cut") != std::string::npos);
+  // read: the Newton rule with OPM Flow's cut (0.33) unless time.cut says otherwise
+  auto numerics = [&small](const std::vector<std::string>& sets) {
+    auto cf = io::CaseFile::load(std::string(POREFLOW_SOURCE_DIR) + "/cases/impes_case1.toml");
+    for (const auto& s : small) cf.set(s);
+    for (const auto& s : sets) cf.set(s);
+    return read_impes3d_case(cf, reference(), Precision::Double).config.numerics;
+  };
+  CHECK(numerics({"scheme=\"fim\""}).control == StepControl::Changes);
+  CHECK(numerics({"scheme=\"fim\""}).cut == 0.5);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).control == StepControl::Newton);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).cut == 0.33);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\"", "time.cut=0.25"}).cut == 0.25);
   CHECK(refused({"pressure.amg_float=true"}).find("pressure.amg_float applies to pressure.preconditioner = amg") !=
         std::string::npos);
   CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_float=1"}).find("pressure.amg_float") != std::string::npos);

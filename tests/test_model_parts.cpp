@@ -196,6 +196,65 @@ TEST_CASE("time control: the step after a cut grows by growth_after_cut, the lat
   CHECK(dts == std::vector<double>{0.5, 1.5, 4.5, 13.5, 20});
 }
 
+TEST_CASE("time control: OPM Flow's rest-of-the-report rule and cut factor; its Newton-iteration factor") {
+  TimeStepOptions o;
+  o.dt_init = 10;
+  o.dt_min = 1e-3;
+  o.growth = 1;  // the steps stay at 10 unless the stop shapes them
+  o.max_cuts = 3;
+  o.even_split = true;
+  o.land_on_stop = true;
+  std::vector<double> dts;
+  auto ok = [&](double dt) {
+    dts.push_back(dt);
+    TimeController::Outcome r;
+    r.ok = true;
+    return r;
+  };
+  auto run = [&](double whole_within, double split_below, double stop) {
+    o.whole_within = whole_within;
+    o.split_below = split_below;
+    TimeController c(o);
+    dts.clear();
+    while (c.time() < stop) c.advance(stop, ok);
+    CHECK(c.time() == stop);
+    return dts;
+  };
+  // a rest of 10.5 after a step of 10: taken whole within 5 % (OPM), two even steps otherwise
+  CHECK(run(1.05, 1.5, 20.5) == std::vector<double>{10, 10.5});
+  CHECK(run(1, 2, 20.5) == std::vector<double>{10, 5.25, 5.25});
+  // a rest of 16 (1.6 steps): OPM keeps the step and ends on the 6 left; the default splits it
+  CHECK(run(1.05, 1.5, 26) == std::vector<double>{10, 10, 6});
+  CHECK(run(1, 2, 26) == std::vector<double>{10, 8, 8});
+  // a rest of 12 (1.2 steps): both split it
+  CHECK(run(1.05, 1.5, 22) == std::vector<double>{10, 6, 6});
+  // a whole rest above dt_max is split (OPM's rule): dt_max 10.25, a rest of 10.5
+  o.dt_max = 10.25;
+  CHECK(run(1.05, 1.5, 20.5) == std::vector<double>{10, 5.25, 5.25});
+  o.dt_max = std::numeric_limits<double>::infinity();
+
+  // a failed attempt retried at cut x its size
+  o.cut = 0.33;
+  o.whole_within = 1;
+  o.split_below = 2;
+  int attempts = 0;
+  TimeController c(o);
+  c.advance(100, [&](double) {
+    TimeController::Outcome r;
+    r.ok = ++attempts > 1;
+    return r;
+  });
+  CHECK(c.last_dt() == doctest::Approx(3.3));
+  CHECK(c.cuts() == 1);
+
+  // the next step from the Newton iterations against a target of 8 (OPM Flow's constants)
+  CHECK(newton_step_factor(8, 8) == doctest::Approx(1));
+  CHECK(newton_step_factor(2, 8) == doctest::Approx(3.4));
+  CHECK(newton_step_factor(6, 8) == doctest::Approx(1.8));
+  CHECK(newton_step_factor(12, 8) == doctest::Approx(2.0 / 3));
+  CHECK(newton_step_factor(16, 8) == doctest::Approx(0.5));
+}
+
 TEST_CASE("time control: a step may take less than it is offered; a step count fixes the time") {
   TimeController c;  // offered the whole way to the stop
   c.advance(1, [](double dt) {

@@ -86,9 +86,9 @@ void check_impes3d_memory(const ImpesGrid& g, std::size_t completions, std::size
 
 namespace {
 
-// the controller of an impes3d run: steps that grow by time.growth within the CFL limit and the
-// largest S_w and pressure changes, halved on a failure, ending exactly on report times and
-// schedule events (two even steps rather than a sliver before them)
+// the controller of an impes3d run: steps that grow by time.growth within what the last step allows
+// (Impes3D::attempt), cut on a failure, ending exactly on report times and schedule events (two
+// even steps rather than a sliver before them; with time.control = "newton" OPM Flow's thresholds)
 TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   TimeStepOptions o;
   o.dt_init = nm.dt_init;
@@ -97,7 +97,12 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   o.growth = nm.growth;
   o.growth_after_cut = nm.growth_after_cut;
   o.max_cuts = nm.max_cuts;
+  o.cut = nm.cut;
   o.even_split = true;
+  if (nm.control == StepControl::Newton) {  // AdaptiveSimulatorTimer::provideTimeStepEstimate's rule
+    o.whole_within = 1.05;
+    o.split_below = 1.5;
+  }
   o.land_on_stop = true;
   o.unit = "days";
   o.max_steps = nm.max_steps;
@@ -319,7 +324,9 @@ std::string Impes3D<T>::summary() const {
   std::ostringstream o;
   o << "impes3d: " << g.nx << " x " << g.ny << " x " << g.nz << " cells (" << geo_.active << " active, pore volume "
     << geo_.pore_volume << " m3), " << cfg_.input.wells.size() << " wells, " << cfg_.input.report_times.size()
-    << " reports to " << end_time() << " days; scheme " << scheme_->describe() << "; precision "
+    << " reports to " << end_time() << " days; scheme " << scheme_->describe()
+    << (cfg_.numerics.control == StepControl::Newton ? "; time steps from the Newton iterations (OPM Flow's rule)" : "")
+    << "; precision "
     << to_string(precision_of<T>());
   return o.str();
 }
@@ -466,12 +473,18 @@ TimeController::Outcome Impes3D<T>::attempt(double dt) {
   const double* s = scheme_->result().stat;
   const auto& nm = cfg_.numerics;
   max_cfl_ = std::max(max_cfl_, dt * s[IMP_S_CFL]);
-  // what the last step allows the next: the CFL limit (IMPES), and the S_w and pressure changes scaled
-  const double tiny = 1e-30;
-  out.dt_limit = std::min({nm.cfl / std::max(s[IMP_S_CFL], tiny), dt * nm.ds_max / std::max(s[IMP_S_DSW], tiny),
-                           dt * nm.dp_max / std::max(s[IMP_S_DP], tiny)});
-  // a Newton that needed more than its target iterations: the next step no larger
-  if (a.newton > nm.fim.target_iterations) out.dt_limit = std::min(out.dt_limit, dt);
+  if (nm.control == StepControl::Newton) {
+    // OPM Flow's rule: the next step from this one's Newton iterations alone, at most time.growth
+    // times this step (as its solver-max-growth caps it against the step taken)
+    out.dt_limit = dt * std::min(nm.growth, newton_step_factor(a.newton, nm.fim.target_iterations));
+  } else {
+    // what the last step allows the next: the CFL limit (IMPES), and the S_w and pressure changes scaled
+    const double tiny = 1e-30;
+    out.dt_limit = std::min({nm.cfl / std::max(s[IMP_S_CFL], tiny), dt * nm.ds_max / std::max(s[IMP_S_DSW], tiny),
+                             dt * nm.dp_max / std::max(s[IMP_S_DP], tiny)});
+    // a Newton that needed more than its target iterations: the next step no larger
+    if (a.newton > nm.fim.target_iterations) out.dt_limit = std::min(out.dt_limit, dt);
+  }
   out.ok = true;
   return out;
 }

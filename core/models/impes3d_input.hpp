@@ -118,6 +118,9 @@ const char* to_string(PressurePreconditioner p);
 // The reservoir model's scheme (case key `scheme`): paper 003's IMPES, or fully implicit
 // (core/models/fim_step.hpp; docs/fim.md).
 enum class ReservoirSchemeKind { Impes, Fim };
+// time.control: the next step sized from the last one's largest S_w and pressure changes (and
+// IMPES's CFL limit), or from its Newton iterations as OPM Flow's default control (fim only)
+enum class StepControl { Changes, Newton };
 const char* to_string(ReservoirSchemeKind s);
 
 // The fully implicit scheme's Newton iteration and linear solve (case keys [newton], [linear]).
@@ -169,7 +172,9 @@ struct ImpesNumerics {
   double dp_max = 50;     // ... and pressure change (bar); the next step is sized from the last one's
   double growth = 2;      // largest growth of dt from one step to the next
   double growth_after_cut = 0;  // > 0: the largest growth of the step after one that had to be cut
-  int max_cuts = 8;       // halvings of a step before the run stops
+  StepControl control = StepControl::Changes;  // time.control
+  int max_cuts = 8;       // cuts of a step before the run stops
+  double cut = 0.5;       // a failed step is retried at cut x its size
   double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry
   PressureSolver solver = PressureSolver::Sor;
   PressurePreconditioner preconditioner = PressurePreconditioner::Amg;  // cg and bicgstab only

@@ -10,6 +10,11 @@
 
 namespace poreflow {
 
+double newton_step_factor(int n, int target) {
+  const double t = std::max(target, 1);
+  return n <= target ? 1 + 3.2 * (t - n) / t : 1 / (1 + (n - t) / t);
+}
+
 TimeController::TimeController(TimeStepOptions o) : o_(std::move(o)), dt_next_(o_.dt_init) {}
 
 void TimeController::advance(double limit, const Attempt& attempt, const Restore& restore, const GiveUp& give_up) {
@@ -17,8 +22,10 @@ void TimeController::advance(double limit, const Attempt& attempt, const Restore
   const double left = limit - t0;
   double dt = o_.fixed_count ? o_.dt_init : std::min(dt_next_, left);
   const bool truncated = dt < dt_next_;
-  if (o_.even_split && !truncated && left < 2 * dt)  // no sliver of a step before the stop: two even ones
-    dt = left <= dt * (1 + 1e-9) ? left : 0.5 * left;
+  if (o_.even_split && !truncated && left < o_.split_below * dt) {  // no sliver of a step before the stop
+    // the rest taken whole (a little over the step, within dt_max) or in two even steps
+    dt = left <= o_.whole_within * dt * (1 + 1e-9) && left <= o_.dt_max ? left : 0.5 * left;
+  }
   const double planned = dt_next_;
   bool failed = false;
   Outcome out;
@@ -29,13 +36,13 @@ void TimeController::advance(double limit, const Attempt& attempt, const Restore
     std::ostringstream o;
     o << "step " << steps_ + 1 << " (t = " << t0 << (o_.unit.empty() ? "" : " ") << o_.unit << ", dt = " << dt
       << "): " << out.why;
-    if (cut >= o_.max_cuts || dt * 0.5 < o_.dt_min) {
+    if (cut >= o_.max_cuts || dt * o_.cut < o_.dt_min) {
       if (give_up) o << give_up();
       o << "; no step of at least time.dt_min = " << o_.dt_min << " within time.max_cuts = " << o_.max_cuts
-        << " halvings succeeded";
+        << " cuts succeeded";
       throw NumericalError(o.str());
     }
-    dt *= 0.5;
+    dt *= o_.cut;
     failed = true;
     spdlog::warn("{}; retrying with dt = {:g}", o.str(), dt);
     if (restore) restore();

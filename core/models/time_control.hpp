@@ -8,8 +8,9 @@
 //
 // Three ways of choosing dt cover the models:
 //   - adaptive (impes3d): the next step grows from the last by `growth` within what the last
-//     step's changes allow (Outcome::dt_limit), between dt_min and dt_max; before a stop, a step
-//     that would leave a sliver is split into two even ones (`even_split`);
+//     step allows (Outcome::dt_limit: its changes, or its Newton iterations), between dt_min and
+//     dt_max; before a stop, a step that would leave a sliver is split into two even ones
+//     (`even_split`, with the thresholds `whole_within` and `split_below`);
 //   - limited by the step itself (bl1d's CFL): the attempt is offered the whole way to the stop and
 //     takes what it can (Outcome::dt below the offer);
 //   - fixed (adi2d: dt, shortened to meet a stop; fluids3d: a step count, time = steps x dt).
@@ -28,6 +29,13 @@ namespace poreflow {
 
 class State;
 
+// OPM Flow's Newton-iteration rule for the next step (its default time-step control,
+// "pid+newtoniteration", whose relative-change part seldom binds: docs/fim.md): a step that took n
+// Newton iterations (linear solves) against a target of `target` is followed by one of
+// 1 + 3.2 (target - n) / target times its size when n <= target, and by 1 / (1 + (n - target) /
+// target) times it when n is above. The caller caps the growth.
+double newton_step_factor(int n, int target);
+
 struct TimeStepOptions {
   double dt_init = std::numeric_limits<double>::infinity();  // the first step's size (inf: as far as allowed)
   double dt_min = 0;   // no attempt below this, no step the physics limits below it: the run stops with the reason
@@ -37,8 +45,11 @@ struct TimeStepOptions {
   // > 0: the step after one that had to be cut grows by at most this (OPM Flow's
   // solver-growth-factor: a cut step is not followed by a full leap back)
   double growth_after_cut = 0;
-  int max_cuts = 0;    // halvings of a failed attempt before the run stops
-  bool even_split = false;      // split a step that would leave a sliver before a stop into two even ones
+  int max_cuts = 0;    // cuts of a failed attempt before the run stops
+  double cut = 0.5;    // a failed attempt is retried at cut x its size (OPM Flow's solver-restart-factor is 0.33)
+  bool even_split = false;      // split a step that would leave a sliver before a stop into two even ones:
+  double whole_within = 1;      // the rest to the stop taken whole when it is at most whole_within x the step,
+  double split_below = 2;       // halved when it is below split_below x the step (OPM Flow: 1.05 and 1.5)
   bool land_on_stop = false;    // a step that reaches the stop ends exactly on it (else time += dt)
   bool fixed_count = false;     // time is steps x dt_init (a step-count model)
   std::string unit;             // the time unit in messages ("days"), empty for none

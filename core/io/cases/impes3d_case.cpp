@@ -505,7 +505,17 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.growth_after_cut = cf.in_range("time.growth_after_cut", nm.growth_after_cut, 0, 100, false, false);
   if (nm.growth_after_cut > 0 && nm.growth_after_cut < 1)
     cf.fail("time.growth_after_cut", "= " + num_text(nm.growth_after_cut) + " must be 0 (off) or at least 1");
+  const std::string control = cf.get_string("time.control", nm.control == StepControl::Newton ? "newton" : "changes");
+  if (control == "changes") nm.control = StepControl::Changes;
+  else if (control == "newton") nm.control = StepControl::Newton;
+  else cf.fail("time.control", "= '" + control + "' is not one of changes (the last step's S_w and pressure changes) or newton (its Newton iterations, as OPM Flow)");
+  if (nm.control == StepControl::Newton) {
+    if (nm.scheme != ReservoirSchemeKind::Fim) cf.fail("time.control", "= 'newton' applies to scheme = fim: IMPES takes no Newton iterations");
+    for (const char* key : {"time.ds_max", "time.dp_max"})
+      if (cf.has(key)) cf.fail(key, "applies to time.control = 'changes'; with 'newton' the step follows its Newton iterations");
+  }
   nm.max_cuts = static_cast<int>(cf.int_at_least("time.max_cuts", nm.max_cuts, 0));
+  nm.cut = cf.in_range("time.cut", nm.control == StepControl::Newton ? 0.33 : nm.cut, 0, 1, true, true);
   nm.sw_tolerance = cf.in_range("time.sw_tolerance", nm.sw_tolerance, 0, 0.1, false, false);
 
   const std::string solver = cf.get_string("pressure.solver", "sor");
