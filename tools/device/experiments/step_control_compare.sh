@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Experiment (GPU machine, after gpu.sh's build): the validation decks (DECKS) on cuda with
 # time.control = "changes" and "newton" (OPM Flow's Newton-iteration rule), each once, their
-# summaries kept in $OUT/deck-runs/NAME_cuda_CONTROL for validation/compare.py against OPM Flow's
-# committed results (validation/reference/NAME/default_steps). Logs: $OUT/logs/sc_*.log.
+# summaries packed in $OUT/deck-runs.tar.gz (deck-runs/NAME_cuda_CONTROL; the device tool brings
+# back few loose files) for validation/compare.py against OPM Flow's committed results
+# (validation/reference/NAME/default_steps). Logs: $OUT/logs/sc_*.log.
 pf=${PF:-build-gpu/apps/poreflow}
-mkdir -p "$OUT/logs" "$OUT/deck-runs"
+runs=$(mktemp -d)
+mkdir -p "$OUT/logs" "$runs/deck-runs"
 [ -f validation/decks/spe10/PORO.INC ] || validation/gen_spe10.sh "$pf" > "$OUT/logs/sc_gen_spe10.log" 2>&1
 for deck in ${DECKS:-validation/decks/QFS.DATA validation/decks/LAYERED.DATA validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/SPE10.DATA}; do
   name=$(basename "$deck" .DATA)
   for c in ${CONTROLS:-changes newton}; do
-    dir="$OUT/deck-runs/${name}_cuda_$c"
+    dir="$runs/deck-runs/${name}_cuda_$c"
     log="$OUT/logs/sc_${name}_$c.log"
     "$pf" run "$deck" --backend cuda -o "$dir" --set output.vtk=false --set output.png=false --set "time.control=\"$c\"" > "$log" 2>&1
     echo "$name $c (exit $?): $(grep -E 'steps to t' "$log" | sed 's/ on .*//') $(grep -E 'linear_iterations_total|newton_iterations_total|oil_produced|retried' "$log" | tr -s ' ' | tr '\n' ' ')"
     rm -f "$dir"/*.{csv,png}
   done
 done
+tar -czf "$OUT/deck-runs.tar.gz" -C "$runs" deck-runs
