@@ -261,11 +261,13 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
     for (const auto& s : sets) cf.set(s);
     return read_impes3d_case(cf, reference(), Precision::Double).config.numerics;
   };
-  CHECK(numerics({"scheme=\"fim\""}).control == StepControl::Changes);
-  CHECK(numerics({"scheme=\"fim\""}).cut == 0.5);
-  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).control == StepControl::Newton);
-  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).cut == 0.33);
-  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\"", "time.cut=0.25"}).cut == 0.25);
+  CHECK(numerics({"scheme=\"fim\""}).control == StepControl::Newton);
+  CHECK(numerics({"scheme=\"fim\""}).cut == 0.33);
+  CHECK(numerics({"scheme=\"fim\"", "time.cut=0.25"}).cut == 0.25);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"changes\""}).control == StepControl::Changes);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"changes\""}).cut == 0.5);
+  CHECK(numerics({}).control == StepControl::Changes);  // IMPES
+  CHECK(refused({"scheme=\"fim\"", "time.dp_max=50"}).find("time.dp_max applies to time.control = 'changes'") != std::string::npos);
   CHECK(refused({"pressure.amg_float=true"}).find("pressure.amg_float applies to pressure.preconditioner = amg") !=
         std::string::npos);
   CHECK(refused({"pressure.solver=\"cg\"", "pressure.amg_float=1"}).find("pressure.amg_float") != std::string::npos);

@@ -333,8 +333,7 @@ namespace {
 // one process, the fields to the Newton tolerance.
 const std::vector<std::string> kFimTight = {"scheme=fim",         "newton.cnv=1e-9",  "newton.cnv_relaxed=1e-9", "newton.mb=1e-11",
                                             "newton.wells=1e-10", "linear.tolerance=1e-6", "newton.max_iterations=30",
-                                            "time.dt_init=1",     "time.dt_max=1",    "time.ds_max=1",           "time.dp_max=1000",
-                                            "time.end=10"};
+                                            "time.dt_init=1",     "time.dt_max=1",    "time.end=10"};
 
 // the case without its [pressure] table (IMPES's)
 std::string fim_case() {

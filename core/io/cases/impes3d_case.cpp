@@ -395,8 +395,9 @@ void shorten(ImpesInput& in, double end, const io::CaseFile& cf, const std::stri
 
 // `scheme` (decks default to the fully implicit scheme, as OPM Flow; TOML cases to paper 003's
 // IMPES), the fully implicit scheme's [newton] and [linear] keys, and its time-step defaults: a
-// first step of a day, up to a year, growing threefold, sized for S_w changes of 0.2 and pressure
-// changes of 100 bar (the time keys override them)
+// first step of a day, up to a year, growing at most threefold, sized from the Newton iterations
+// as OPM Flow's (or, with time.control = "changes", for S_w changes of 0.2 and pressure changes
+// of 100 bar; the time keys override them)
 static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   const std::string scheme = cf.get_string("scheme", deck ? "fim" : "impes");
   if (scheme == "fim") nm.scheme = ReservoirSchemeKind::Fim;
@@ -427,7 +428,8 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   nm.dt_max = 365;
   nm.growth = 3;
   nm.growth_after_cut = 2;  // OPM Flow's solver-growth-factor
-  nm.ds_max = 0.2;
+  nm.control = StepControl::Newton;  // OPM Flow's default control (time.control)
+  nm.ds_max = 0.2;  // for time.control = "changes"
   nm.dp_max = 100;
   FimNumerics& f = nm.fim;
   f.max_iterations = static_cast<int>(cf.int_in_range("newton.max_iterations", f.max_iterations, 1, 1000));
