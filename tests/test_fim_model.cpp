@@ -211,6 +211,22 @@ TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts s
   for (const auto& b : m->balance()) CHECK(b.rel_error() <= b.tolerance);
 }
 
+TEST_CASE("fim: a linear solve that fails with a reused pressure AMG is solved again with a fresh one before the step is cut") {
+  // two BiCGSTAB iterations to 1e-6 fail often; an AMG never refreshed on its own (amg_reuse) is
+  // refreshed for the second try. Each failure with a fresh AMG cuts the step.
+  auto m = model_of(reference(), "SMALL", {"linear.max_iterations=2", "linear.tolerance=1e-6", "linear.amg_reuse=100000"});
+  run_to_end(*m);
+  const auto s = m->final_stats();
+  CHECK(s.at("linear_solves_retried") > 0);
+  // every retry refreshed the AMG: refreshes = the first set-up's + the retries' + the slow-down rule's
+  CHECK(s.at("pressure_amg_refreshes") >= s.at("linear_solves_retried") + 1);
+  for (const auto& b : m->balance()) CHECK(b.rel_error() <= b.tolerance);
+  // with a solver that converges the retry is not needed
+  auto plain = model_of(reference(), "SMALL");
+  run_to_end(*plain);
+  CHECK(plain->final_stats().at("linear_solves_retried") == 0);
+}
+
 #endif
 
 TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to impes, and keys of the other scheme are refused") {

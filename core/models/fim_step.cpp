@@ -266,6 +266,41 @@ std::string FimStep<T>::worst_cell() const {
   return text;
 }
 
+// CPR for the Jacobian of this Newton iteration; with `refresh` the pressure AMG's values too
+template <class T>
+void FimStep<T>::update_preconditioner(bool refresh) {
+  const auto t0 = std::chrono::steady_clock::now();
+  cpr_.update(jop_, refresh);
+  since_refresh_ = refresh ? 0 : since_refresh_ + 1;
+  if (refresh) {
+    // the values the AMG was set up from and last refreshed with: state, so that a restart
+    // preconditions alike (bit-identical)
+    const Field<T>& pv = cpr_.pressure_values();
+    if (refreshes_ == 0) be_.copy(pv.buffer(), amg_setup_p_.buffer(), pv.size() * sizeof(T));
+    be_.copy(pv.buffer(), amg_refresh_p_.buffer(), pv.size() * sizeof(T));
+    ++refreshes_;
+  }
+  be_.sync();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  seconds_precond_ += seconds;
+  seconds_linear_ += seconds;  // the linear time holds the preconditioner's
+}
+
+// the Newton update dx from the residual, counted
+template <class T>
+linalg::KrylovResult FimStep<T>::linear_solve() {
+  const auto t0 = std::chrono::steady_clock::now();
+  dx_.fill(T(0));
+  const auto r = krylov_->solve(res_, dx_, cpr_);
+  linear_last_ = r.iterations;
+  linear_total_ += r.iterations;
+  replayed_ += 2 * r.replays;
+  enqueued_ += r.enqueued;
+  if (since_refresh_ == 0) linear_fresh_ = r.iterations;
+  seconds_linear_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
 template <class T>
 typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   using clock = std::chrono::steady_clock;
@@ -310,7 +345,6 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
       return at;
     }
     // the linear solve: CPR on A', the operator with the wells' couplings where a well is under rate control
-    const auto t1 = clock::now();
     bool coupled = false;
     for (std::size_t w = 0; w < settings_.size(); ++w)
       coupled = coupled || std::lround(double(ws_host_[w * FIM_NWS + FIM_WS_CTRL])) == IMP_CTRL_RATE;
@@ -318,28 +352,19 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     // the pressure AMG is refreshed every linear.amg_reuse Newton iterations, or sooner when the
     // solves slow down against the first after the last refresh
     const bool refresh = since_refresh_ + 1 >= nm_.amg_reuse || linear_last_ > 2 * linear_fresh_ + 4;
-    cpr_.update(jop_, refresh);
-    since_refresh_ = refresh ? 0 : since_refresh_ + 1;
-    if (refresh) {
-      // the values the AMG was set up from and last refreshed with: state, so that a restart
-      // preconditions alike (bit-identical)
-      const Field<T>& pv = cpr_.pressure_values();
-      if (refreshes_ == 0) be_.copy(pv.buffer(), amg_setup_p_.buffer(), pv.size() * sizeof(T));
-      be_.copy(pv.buffer(), amg_refresh_p_.buffer(), pv.size() * sizeof(T));
-      ++refreshes_;
+    update_preconditioner(refresh);
+    auto r = linear_solve();
+    const auto failed = [](const linalg::KrylovResult& x) {
+      return x.reason == linalg::KrylovStop::NonFinite || !(x.converged || x.true_relative_residual < 0.5);
+    };
+    if (failed(r) && !refresh && r.reason != linalg::KrylovStop::NonFinite) {
+      // a reused AMG may no longer fit the matrix (a longer step, a front moved): solved again
+      // once with a fresh one before the step is cut
+      ++linear_retries_;
+      update_preconditioner(true);
+      r = linear_solve();
     }
-    be_.sync();
-    const auto t2 = clock::now();
-    seconds_precond_ += std::chrono::duration<double>(t2 - t1).count();
-    dx_.fill(T(0));
-    const auto r = krylov_->solve(res_, dx_, cpr_);
-    linear_last_ = r.iterations;
-    linear_total_ += r.iterations;
-    replayed_ += 2 * r.replays;
-    enqueued_ += r.enqueued;
-    if (since_refresh_ == 0) linear_fresh_ = r.iterations;
-    seconds_linear_ += std::chrono::duration<double>(clock::now() - t1).count();
-    if (r.reason == linalg::KrylovStop::NonFinite || !(r.converged || r.true_relative_residual < 0.5)) {
+    if (failed(r)) {
       ++cuts_linear_;
       o << "the linear solve of Newton iteration " << it << " failed: " << r.describe();
       at.why = o.str();
@@ -429,6 +454,7 @@ void FimStep<T>::bind(State& s) {
   s.value("linear_iterations_last", linear_last_);
   s.value("cuts_newton_not_converged", cuts_newton_);
   s.value("cuts_linear_solve_failed", cuts_linear_);
+  s.value("linear_solves_retried", linear_retries_);
   s.value("cuts_non_finite", cuts_nonfinite_);
   s.after_load([this] {
     be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
@@ -472,6 +498,7 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   // the causes of the steps cut (retried_steps counts them all, with the model's own checks)
   s["cuts_newton_not_converged"] = double(cuts_newton_);
   s["cuts_linear_solve_failed"] = double(cuts_linear_);
+  s["linear_solves_retried"] = double(linear_retries_);
   s["cuts_non_finite"] = double(cuts_nonfinite_);
 }
 

@@ -85,6 +85,8 @@ class FimStep final : public ReservoirScheme<T> {
   };
   void assemble(double dt);
   Measures measure();
+  void update_preconditioner(bool refresh);
+  linalg::KrylovResult linear_solve();
   bool switch_controls();
   std::string worst_cell() const;
   FimWells well_arrays();
@@ -116,6 +118,7 @@ class FimStep final : public ReservoirScheme<T> {
   long enqueued_ = 0;  // linear iterations enqueued, those past a solve's stop included
   long since_refresh_ = 1 << 30, linear_fresh_ = 0, refreshes_ = 0;  // the pressure AMG's reuse
   long cuts_newton_ = 0, cuts_linear_ = 0, cuts_nonfinite_ = 0;      // the attempts that failed, by cause
+  long linear_retries_ = 0;  // failed linear solves with a reused AMG solved again with a fresh one
   int last_newton_ = 0;
   double seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
