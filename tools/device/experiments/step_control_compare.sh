@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Experiment (GPU machine, after gpu.sh's build): the validation decks (DECKS) on BACKENDS (cuda)
-# with CONTROLS, time.control = "changes" and "newton" (OPM Flow's Newton-iteration rule), each once, their
-# summaries packed in $OUT/deck-runs.tar.gz (deck-runs/NAME_cuda_CONTROL; the device tool brings
-# back few loose files; NAME_BACKEND_CONTROL) for validation/compare.py against OPM Flow's committed results
-# (validation/reference/NAME/default_steps). Logs: $OUT/logs/sc_*.log.
+# with each of CONTROLS (time.control = "changes" and "newton", OPM Flow's Newton-iteration rule),
+# once. Their summaries are packed in $OUT/deck-runs.tar.gz (deck-runs/NAME_BACKEND_CONTROL; the
+# device tool brings back few loose files) for validation/compare.py against OPM Flow's committed
+# results (validation/reference/NAME/default_steps). Logs: $OUT/logs/sc_*.log.
 pf=${PF:-build-gpu/apps/poreflow}
 runs=$(mktemp -d)
 mkdir -p "$OUT/logs" "$runs/deck-runs"
