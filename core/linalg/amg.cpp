@@ -268,9 +268,19 @@ void Amg<T>::refresh() {
   // every process must make: the bounds from its level on are infinite, so every process stops.
   std::exception_ptr failed;
   const double inf = std::numeric_limits<double>::infinity();
+  // with the debug log: each part of the refresh waited for and timed (the device's queue drained)
+  const bool timed = spdlog::should_log(spdlog::level::debug);
+  auto lap = [&, t = Clock::now()](std::string& log, const char* what) mutable {
+    if (!timed) return;
+    be.sync();
+    log += fmt::format(" {} {:.2f} ms", what, 1e3 * since(t));
+    t = Clock::now();
+  };
+  std::string log;
   try {
     for (std::size_t l = 0; l < lv_.size(); ++l) {
       Level& L = *lv_[l];
+      if (timed) log += fmt::format("{}level {}:", l == 0 ? " " : "; ", l);
       // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
       CsrDiagInvArgs di;
       di.prec = prec;
@@ -288,6 +298,7 @@ void Amg<T>::refresh() {
       // this process's bound; NaN as infinity, which wins the maximum over the processes below
       // scaled by the setup's power estimate over the Gershgorin bound (amg_setup.hpp)
       bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound) * h_.spectrum_ratio[l];
+      lap(log, "diagonal and bound");
       if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
         std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
         break;
@@ -320,6 +331,7 @@ void Amg<T>::refresh() {
       g.src_blocks = L.P->nnz;
       g.val = &L.R->val.buffer();
       csr.gather(g);
+      lap(log, "P and R");
       Level& N = *lv_[l + 1];
       AmgGalerkinArgs ga;
       ga.prec = prec;
@@ -338,6 +350,7 @@ void Amg<T>::refresh() {
       ga.c_val = &N.A->val.buffer();
       ga.c_values = N.A->nnz;
       be.amg().galerkin(ga);
+      lap(log, "Galerkin");
     }
   } catch (const Error&) {
     failed = std::current_exception();
@@ -387,10 +400,12 @@ void Amg<T>::refresh() {
     throw NumericalError("AMG: another process's coarsest level is singular");
   }
   if (failed) std::rethrow_exception(failed);
+  lap(log, "; coarsest inverse");
   refresh_tail();
   if (across_) across_->refresh();
   ++refreshes_;
   refresh_seconds_ = since(t0);
+  if (timed) spdlog::debug("AMG refresh in {:.2f} ms:{}", 1e3 * refresh_seconds_, log);
 }
 
 // The tail: the levels from tail_ on, every one of at most c_.tail_rows rows (never the finest,
