@@ -10,12 +10,13 @@ PF_KERNEL void amg_p_values(long rows, __global const int* p_ptr, __global const
   if (i < rows) amg_p_row(i, p_ptr, diag_pos, weak_ptr, weak, src_ptr, src, own, omega, a, p);
 }
 
-PF_KERNEL void amg_galerkin(long rows, __global const int* r_ptr, __global const int* r_col, __global const pf_real* r_val,
-                            __global const int* a_ptr, __global const int* a_col, __global const pf_real* a_val,
-                            __global const int* p_ptr, __global const int* p_col, __global const pf_real* p_val,
-                            __global const int* c_ptr, __global const int* c_col, __global pf_real* c_val) {
-  const long I = get_global_id(0);
-  if (I < rows) amg_galerkin_row(I, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr, p_col, p_val, c_ptr, c_col, c_val);
+PF_KERNEL void amg_galerkin(long rows, long c_values, __global const int* r_ptr, __global const int* r_col,
+                            __global const pf_real* r_val, __global const int* a_ptr, __global const int* a_col,
+                            __global const pf_real* a_val, __global const int* p_ptr, __global const int* p_col,
+                            __global const pf_real* p_val, __global const int* c_ptr, __global const int* c_col,
+                            __global pf_real* c_val) {
+  const long c = get_global_id(0);
+  if (c < c_values) amg_galerkin_entry(c, rows, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr, p_col, p_val, c_ptr, c_col, c_val);
 }
 
 PF_KERNEL void amg_smooth(long n, pf_real alpha, pf_real beta, __global const pf_real* r, __global const pf_real* dinv,

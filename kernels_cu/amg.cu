@@ -19,12 +19,14 @@ __global__ void p_values_kernel(long rows, const int* p_ptr, const int* diag_pos
   if (i < rows) phys::amg_p_row<T>(i, p_ptr, diag_pos, weak_ptr, weak, src_ptr, src, own, omega, a, p);
 }
 
+// a thread an entry of A_c (amg_galerkin_entry)
 template <class T>
-__global__ void galerkin_kernel(long rows, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr,
+__global__ void galerkin_kernel(long rows, long c_values, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr,
                                 const int* a_col, const T* a_val, const int* p_ptr, const int* p_col, const T* p_val,
                                 const int* c_ptr, const int* c_col, T* c_val) {
-  const long I = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (I < rows) phys::amg_galerkin_row<T>(I, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr, p_col, p_val, c_ptr, c_col, c_val);
+  const long c = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c < c_values)
+    phys::amg_galerkin_entry<T>(c, rows, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr, p_col, p_val, c_ptr, c_col, c_val);
 }
 
 template <class T>
@@ -55,11 +57,12 @@ void launch_amg_p_values(long rows, const int* p_ptr, const int* diag_pos, const
 }
 
 template <class T>
-void launch_amg_galerkin(long rows, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr, const int* a_col,
-                         const T* a_val, const int* p_ptr, const int* p_col, const T* p_val, const int* c_ptr,
+void launch_amg_galerkin(long rows, long c_values, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr,
+                         const int* a_col, const T* a_val, const int* p_ptr, const int* p_col, const T* p_val, const int* c_ptr,
                          const int* c_col, T* c_val, cudaStream_t st) {
-  galerkin_kernel<T><<<blocks_for(rows), kBlock, 0, st>>>(rows, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr, p_col, p_val,
-                                                          c_ptr, c_col, c_val);
+  if (c_values == 0) return;  // no grid of zero blocks
+  galerkin_kernel<T><<<blocks_for(c_values), kBlock, 0, st>>>(rows, c_values, r_ptr, r_col, r_val, a_ptr, a_col, a_val, p_ptr,
+                                                              p_col, p_val, c_ptr, c_col, c_val);
 }
 
 template <class T>
@@ -77,7 +80,7 @@ void launch_amg_tail(int levels, int w, const int* table, const int* ints, const
 #define PF_AMG_INSTANTIATE(T)                                                                                              \
   template void launch_amg_p_values<T>(long, const int*, const int*, const int*, const int*, const int*, const int*,        \
                                        const int*, T, const T*, T*, cudaStream_t);                                         \
-  template void launch_amg_galerkin<T>(long, const int*, const int*, const T*, const int*, const int*, const T*, const int*, \
+  template void launch_amg_galerkin<T>(long, long, const int*, const int*, const T*, const int*, const int*, const T*, const int*, \
                                        const int*, const T*, const int*, const int*, T*, cudaStream_t);                    \
   template void launch_amg_smooth<T>(long, T, T, const T*, const T*, T*, T*, const unsigned long long*, int, cudaStream_t); \
   template void launch_amg_tail<T>(int, int, const int*, const int*, const T*, T*, const T*, T*, const unsigned long long*,  \

@@ -8,7 +8,7 @@ template <class T>
 void launch_amg_p_values(long rows, const int* p_ptr, const int* diag_pos, const int* weak_ptr, const int* weak,
                          const int* src_ptr, const int* src, const int* own, T omega, const T* a, T* p, cudaStream_t st);
 template <class T>
-void launch_amg_galerkin(long rows, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr, const int* a_col,
+void launch_amg_galerkin(long rows, long c_values, const int* r_ptr, const int* r_col, const T* r_val, const int* a_ptr, const int* a_col,
                          const T* a_val, const int* p_ptr, const int* p_col, const T* p_val, const int* c_ptr,
                          const int* c_col, T* c_val, cudaStream_t st);
 template <class T>

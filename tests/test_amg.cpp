@@ -14,6 +14,7 @@
 #include "core/kernels/control.hpp"
 #include "core/linalg/amg_global.hpp"
 #include "core/linalg/amg_setup.hpp"
+#include "core/physics/amg.h"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
@@ -340,6 +341,30 @@ TEST_CASE_TEMPLATE("amg: p_values and galerkin on the device against the plan's 
   r.resize(L.R.nnz());
   for (std::size_t k = 0; k < r.size(); ++k) r[k] = p[std::size_t(L.r_from_p[k])];
   amg_galerkin(L, pr.a, p, r, ac);
+  // the GPUs' entry a work-item (amg_galerkin_entry) sums as the host's row a work-item, in the
+  // same order: the same bits; and it finds each entry's row past an empty one
+  {
+    std::vector<double> by_row(L.Ac.nnz(), NAN), by_entry(L.Ac.nnz(), NAN);
+    const long rows = static_cast<long>(L.Ac.rows);
+    for (long I = 0; I < rows; ++I)
+      phys::amg_galerkin_row<double>(I, L.R.ptr.data(), L.R.col.data(), r.data(), L.A.ptr.data(), L.A.col.data(), pr.a.data(),
+                                     L.P.ptr.data(), L.P.col.data(), p.data(), L.Ac.ptr.data(), L.Ac.col.data(), by_row.data());
+    for (long c = 0; c < static_cast<long>(L.Ac.nnz()); ++c)
+      phys::amg_galerkin_entry<double>(c, rows, L.R.ptr.data(), L.R.col.data(), r.data(), L.A.ptr.data(), L.A.col.data(),
+                                       pr.a.data(), L.P.ptr.data(), L.P.col.data(), p.data(), L.Ac.ptr.data(), L.Ac.col.data(),
+                                       by_entry.data());
+    CHECK(by_entry == by_row);
+    // rows 1 and 2 of a 4-row pattern empty: entries 0 (row 0) and 1, 2 (row 3)
+    const std::vector<int> c_ptr{0, 1, 1, 1, 3}, c_col{0, 0, 1};
+    const std::vector<int> one_ptr{0, 1, 1, 1, 2}, one_col{0, 1}, p_ptr{0, 1, 2}, p_col{0, 1};
+    const std::vector<double> ones{1, 1}, c_got_init(3, NAN);
+    std::vector<double> c_got = c_got_init;
+    for (long c = 0; c < 3; ++c)
+      phys::amg_galerkin_entry<double>(c, 4, one_ptr.data(), one_col.data(), ones.data(), p_ptr.data(), p_col.data(), ones.data(),
+                                       p_ptr.data(), p_col.data(), ones.data(), c_ptr.data(), c_col.data(), c_got.data());
+    // row 0: R(0,0) A(0,0) P(0,0) = 1 at column 0; row 3: R(3,1) A(1,1) P(1,1) = 1 at column 1, 0 at column 0
+    CHECK(c_got == std::vector<double>{1, 0, 1});
+  }
   for_each_backend([&](Backend& be) {
     if (!be.supports(precision_of<T>())) return;
     const Precision prec = precision_of<T>();

@@ -13,7 +13,7 @@ class ClAmg final : public AmgImpl {
  public:
   explicit ClAmg(ClContext& ctx) : ctx_(ctx) {}
   void p_values(const AmgPValuesArgs& a) override { run(a, "amg_p_values", a.rows); }
-  void galerkin(const AmgGalerkinArgs& a) override { run(a, "amg_galerkin", a.rows); }
+  void galerkin(const AmgGalerkinArgs& a) override { run(a, "amg_galerkin", a.c_values); }  // an entry a work-item
   void smooth(const AmgSmoothArgs& a) override { run(a, "amg_smooth", a.n); }
   // one work-group (the CUDA twin's block of kTailBlock), or the device's largest if smaller
   void tail_cycle(const AmgTailArgs& a) override {

@@ -40,11 +40,11 @@ struct AmgGalerkinArgs {
   const Buffer *p_ptr = nullptr, *p_col = nullptr, *p_val = nullptr;
   const Buffer *c_ptr = nullptr, *c_col = nullptr;
   Buffer* c_val = nullptr;
-  std::size_t c_values = 0;  // for the checks
+  std::size_t c_values = 0;  // A_c's entries: the GPUs' work-items (amg_galerkin_entry), and the checks
 
   auto kernel_args() const {
     using namespace karg;
-    return std::tuple(static_cast<long>(rows), In<int>{r_ptr}, In<int>{r_col}, In<Real>{r_val}, In<int>{a_ptr},
+    return std::tuple(static_cast<long>(rows), static_cast<long>(c_values), In<int>{r_ptr}, In<int>{r_col}, In<Real>{r_val}, In<int>{a_ptr},
                       In<int>{a_col}, In<Real>{a_val}, In<int>{p_ptr}, In<int>{p_col}, In<Real>{p_val}, In<int>{c_ptr},
                       In<int>{c_col}, Out<Real>{c_val});
   }

@@ -59,6 +59,39 @@ PF_TEMPLATE PF_FN void amg_galerkin_row(long I, PF_GLOBAL const int* r_ptr, PF_G
   }
 }
 
+/* Entry c of A_c = R A P, for the GPUs: the sums of amg_galerkin_row in the same order, one
+   work-item an entry. A row's entries are neighbours, so the work-items of a row read its R, A and
+   P entries together, and a level of a few thousand rows still fills the GPU (one work-item a row
+   left most of it idle, each walking a long chain of dependent loads). The row I holding c is
+   found by bisection in c_ptr (the last row starting at or before c: empty rows are passed over). */
+PF_TEMPLATE PF_FN void amg_galerkin_entry(long c, long rows, PF_GLOBAL const int* r_ptr, PF_GLOBAL const int* r_col,
+                                          PF_GLOBAL const pf_real* r_val, PF_GLOBAL const int* a_ptr,
+                                          PF_GLOBAL const int* a_col, PF_GLOBAL const pf_real* a_val,
+                                          PF_GLOBAL const int* p_ptr, PF_GLOBAL const int* p_col,
+                                          PF_GLOBAL const pf_real* p_val, PF_GLOBAL const int* c_ptr,
+                                          PF_GLOBAL const int* c_col, PF_GLOBAL pf_real* c_val) {
+  long lo = 0, hi = rows - 1;
+  while (lo < hi) {
+    const long mid = (lo + hi + 1) / 2;
+    if (c_ptr[mid] <= c) lo = mid;
+    else hi = mid - 1;
+  }
+  const long I = lo;
+  const int J = c_col[c];
+  pf_real s = 0;
+  for (int k = r_ptr[I]; k < r_ptr[I + 1]; ++k) {
+    const int i = r_col[k];
+    const pf_real ri = r_val[k];
+    for (int q = a_ptr[i]; q < a_ptr[i + 1]; ++q) {
+      const pf_real raij = ri * a_val[q];
+      const int j = a_col[q];
+      for (int m = p_ptr[j]; m < p_ptr[j + 1]; ++m)
+        if (p_col[m] == J) s += raij * p_val[m];
+    }
+  }
+  c_val[c] = s;
+}
+
 /* A Chebyshev step's new direction from the old one and the residual r (Jacobi with alpha = 0):
    alpha d + beta D^-1 r. The stencil7 family's fused step (chebyshev) takes the same. */
 PF_TEMPLATE PF_FN pf_real amg_cheb_direction(pf_real alpha, pf_real d, pf_real beta, pf_real dinv, pf_real r) {
