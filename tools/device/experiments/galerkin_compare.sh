@@ -3,9 +3,9 @@
 # product a work-item a row (the old build, .gpu-old) against a work-item an entry (this build).
 # bench linalg's SPE10-like systems (CG + AMG, BiCGSTAB + CPR) on cuda and NVIDIA's OpenCL with the
 # debug log, whose "AMG refresh" lines time each part of a refresh, then the SPE10 deck on cuda
-# (DECK_RUNS=0 skips it). JSON: $OUT/ga_BUILD_BACKEND.json; logs in $OUT/logs.
+# (DECK_RUNS=0 skips it; BUILDS=new runs this build alone). JSON: $OUT/ga_BUILD_BACKEND.json; logs in $OUT/logs.
 mkdir -p "$OUT/logs"
-for build in old new; do
+for build in ${BUILDS:-old new}; do
   pf=build-gpu/apps/poreflow
   [ $build = old ] && pf=build-gpu-old/apps/poreflow
   for b in cuda opencl; do
@@ -18,7 +18,7 @@ for build in old new; do
 done
 [ "${DECK_RUNS:-1}" = 0 ] && exit 0
 [ -f validation/decks/spe10/PORO.INC ] || validation/gen_spe10.sh build-gpu/apps/poreflow > "$OUT/logs/ga_gen_spe10.log" 2>&1
-for build in new old; do
+for build in ${BUILDS:-new old}; do
   pf=build-gpu/apps/poreflow
   [ $build = old ] && pf=build-gpu-old/apps/poreflow
   log="$OUT/logs/ga_SPE10_${build}_cuda.log"
