@@ -367,15 +367,20 @@ TEST_CASE("decks: a deck and its TOML twin give the same run on every backend, a
     // with either scheme (a deck defaults to fim, a TOML case to impes: both named here)
     for (const char* scheme : {"scheme=\"impes\"", "scheme=\"fim\""}) {
       CAPTURE(std::string(scheme));
-      const auto d = run(be, kDecks + "SMALL.DATA", dir, {scheme});
-      const auto t = run(be, kDecks + "small.toml", {}, {scheme});
+      // fim steps by the changes: the default Newton-count rule turns a last bit that decides one
+      // Newton iteration more into another step size (on cuda, 17 steps against 19)
+      const bool fim = std::string(scheme).find("fim") != std::string::npos;
+      std::vector<std::string> sets{scheme};
+      if (fim) sets.push_back("time.control=\"changes\"");
+      const auto d = run(be, kDecks + "SMALL.DATA", dir, sets);
+      const auto t = run(be, kDecks + "small.toml", {}, sets);
       REQUIRE(d.impes);
       REQUIRE(t.impes);
       CHECK(d.impes->steps() == t.impes->steps());
       // the same model up to the last bits of the unit conversions and opm's well index; the
       // Newton iteration stops anywhere within its tolerances (CNV 1e-2), where a last bit may
       // decide one iteration more or fewer: 1e-6 there
-      const double tol = std::string(scheme).find("fim") != std::string::npos ? 1e-6 : 1e-12;
+      const double tol = fim ? 1e-6 : 1e-12;
       CHECK(max_rel_diff(d.impes->pressure(), t.impes->pressure()) <= tol);
       CHECK(max_rel_diff(d.impes->saturation(), t.impes->saturation(), 1.0) <= tol);
       const auto& wd = d.impes->wells();
