@@ -2,6 +2,7 @@
 // their end on every backend with the serial double run's result, each phase balanced within what
 // the Newton tolerances allow, OPM Flow's cumulative oil within 1 %, and the wells' controls
 // obeyed at every step (a rate well within its BHP limit, a BHP well within its rate limit).
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/models/fim_step.hpp"
 #include "core/models/impes3d.hpp"
 #include "core/models/impes3d_setup.hpp"
+#include "core/models/time_control.hpp"
 #include "core/physics/fim.h"
 #include "core/run/registry.hpp"
 #include "tests/harness.hpp"
@@ -209,6 +211,35 @@ TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts s
   CHECK(s.at("cuts_linear_solve_failed") == 0);
   CHECK(s.at("cuts_non_finite") == 0);
   for (const auto& b : m->balance()) CHECK(b.rel_error() <= b.tolerance);
+}
+
+TEST_CASE("fim: by default each next step is OPM Flow's Newton factor of the last, within the growth and dt_max") {
+  auto m = model_of(reference(), "SMALL");
+  auto& im = dynamic_cast<Impes3D<double>&>(*m);
+  const auto& fim = dynamic_cast<const FimStep<double>&>(im.scheme_part());
+  int checked = 0, grew = 0, shrank = 0;
+  for (double stop : m->report_times())
+    while (m->time() < stop * (1 - 1e-12)) {
+      const long cuts = im.retries();
+      m->step(stop);
+      if (im.retries() != cuts) continue;  // a cut step grows by time.growth_after_cut instead
+      bool event = false;  // a schedule event starts the steps again from time.dt_init (docs/fim.md)
+      for (const auto& e : im.config().input.schedule) event = event || std::fabs(e.time - m->time()) < 1e-9;
+      if (event) {
+        CHECK(m->clock().next_dt() == 1.0);
+        continue;
+      }
+      const double f = std::min(3.0, newton_step_factor(fim.last_newton(), 8));
+      CAPTURE(m->time());
+      CAPTURE(fim.last_newton());
+      CHECK(m->clock().next_dt() == doctest::Approx(std::min(365.0, im.last_dt() * f)).epsilon(1e-12));
+      ++checked;
+      grew += f > 1;
+      shrank += f < 1;
+    }
+  CHECK(checked > 10);
+  CHECK(grew > 0);  // the rule took both ways here, or the test would not tell it from a fixed factor
+  MESSAGE("steps checked ", checked, ", grown ", grew, ", shrunk ", shrank);
 }
 
 TEST_CASE("fim: a linear solve that fails with a reused pressure AMG is solved again with a fresh one before the step is cut") {

@@ -2,6 +2,7 @@
 // reference (fresh random problems with rate- and BHP-controlled and shut wells, poisoned outputs),
 // and the Schur-reduced system the solver sees against finite differences of the cells' and wells'
 // residuals: (A - B D^-1 C) v, the right-hand side r - B D^-1 r_w and D.
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -51,9 +52,11 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
   struct Out {
     std::vector<double> ws_start, cq, ws, coef, res, cnv, mbw, mbo, viol, y, ws_upd, x_upd, p, sw, dp, ds, packed;
   };
+  double cnv_tol = 0.01;  // viol's tolerance: below, the median CNV of the random problem
   auto run = [&](Backend& be, auto tag) {
     using U = decltype(tag);
     FimOnDevice<U> d(be, P);
+    d.cnv_tol = cnv_tol;
     const std::size_t E = P.box.extent();
     Out o;
     // poison: every value a kernel owns must be written
@@ -101,6 +104,20 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
     o.packed = convert<double>(packed.download());
     return o;
   };
+  // viol's tolerance at the median of the active cells' worse CNV, so that cells lie on both sides
+  // of it (at 0.01, seed 4209730182 gave none below)
+  {
+    const Out first = run(reference(), double{});
+    const long E = long(P.box.extent());
+    std::vector<double> worst;
+    for (long L = 0; L < E; ++L)
+      if (P.pv0[L] > 0) worst.push_back(std::max(first.cnv[L], first.cnv[E + L]));
+    REQUIRE(worst.size() > 2);
+    std::sort(worst.begin(), worst.end());
+    const std::size_t m = worst.size() / 2;
+    // between two cells' values, and a float, so that a float run compares with it exactly
+    cnv_tol = double(float(0.5 * (worst[m - 1] + worst[m])));
+  }
   const Out ref = run(reference(), double{});
   // the reference itself: the rate wells run at their targets' equation, the BHP well at its BHP
   REQUIRE(P.wells == 4);
@@ -142,7 +159,7 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
       const long E = long(P.box.extent());
       long over = 0, under = 0;
       for (long L = 0; L < E; ++L) {
-        const bool above = got.cnv[L] > 0.01 || got.cnv[E + L] > 0.01;
+        const bool above = got.cnv[L] > cnv_tol || got.cnv[E + L] > cnv_tol;
         const double expect = P.pv0[L] > 0 && above ? double(convert<T>(std::vector<double>{P.pv0[L]})[0]) : 0.0;
         CHECK(got.viol[L] == expect);
         if (P.pv0[L] > 0) (above ? over : under) += 1;
