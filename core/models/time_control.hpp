@@ -29,8 +29,8 @@ namespace poreflow {
 
 class State;
 
-// OPM Flow's Newton-iteration rule for the next step (its default time-step control,
-// "pid+newtoniteration", whose relative-change part seldom binds: docs/fim.md): a step that took n
+// OPM Flow's Newton-iteration rule for the next step (the Newton part of its default control,
+// "pid+newtoniteration"; the PID part is not built here: docs/fim.md): a step that took n
 // Newton iterations (linear solves) against a target of `target` is followed by one of
 // 1 + 3.2 (target - n) / target times its size when n <= target, and by 1 / (1 + (n - target) /
 // target) times it when n is above. The caller caps the growth.
