@@ -39,6 +39,16 @@ struct Part {
   }
 };
 
+// an attempt that always succeeds, recording each step it is offered
+TimeController::Attempt accept_all(std::vector<double>& dts) {
+  return [&dts](double dt) {
+    dts.push_back(dt);
+    TimeController::Outcome r;
+    r.ok = true;
+    return r;
+  };
+}
+
 }  // namespace
 
 TEST_SUITE("unit") {
@@ -120,12 +130,7 @@ TEST_CASE("time control: adaptive steps grow, end exactly on the stop, and split
   o.land_on_stop = true;
   TimeController c(o);
   std::vector<double> dts;
-  auto ok = [&](double dt) {
-    dts.push_back(dt);
-    TimeController::Outcome r;
-    r.ok = true;
-    return r;
-  };
+  const auto ok = accept_all(dts);
   while (c.time() < 10) c.advance(10, ok);
   // 1, 2 (t = 3); then 4 would leave a sliver of 3 before the stop (7 < 2 x 4): two steps of 3.5
   CHECK(dts == std::vector<double>{1, 2, 3.5, 3.5});
@@ -205,12 +210,7 @@ TEST_CASE("time control: OPM Flow's rest-of-the-report rule and cut factor; its 
   o.even_split = true;
   o.land_on_stop = true;
   std::vector<double> dts;
-  auto ok = [&](double dt) {
-    dts.push_back(dt);
-    TimeController::Outcome r;
-    r.ok = true;
-    return r;
-  };
+  const auto ok = accept_all(dts);
   auto run = [&](double whole_within, double split_below, double stop) {
     o.whole_within = whole_within;
     o.split_below = split_below;
