@@ -73,6 +73,7 @@ struct BenchOptions {
   double amg_upper = 1.1;             // linalg: the smoothers' upper end over the level's spectrum estimate
   bool amg_fused = true;              // linalg: every level's Chebyshev steps in one pass each
   long amg_tail_rows = 0;             // linalg: AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
+  long amg_coarse_size = 0;           // linalg: the coarsest level's rows at most (AmgOptions::coarse_size); 0: the row's default
   std::string amg_chebyshev = "first";  // linalg: the smoother's Chebyshev polynomial, first or fourth kind
   bool cuda_graphs = true;            // linalg: the Krylov rows replay their iterations as CUDA graphs on cuda
   int solves = 3;                     // linalg: timed solves per system and solver (the median)

@@ -639,6 +639,7 @@ std::unique_ptr<Runner> make_runner(Backend& be, const HostSystem& h, const Solv
   amg.fused = o.amg_fused;
   amg.tail_rows = o.amg_tail_rows;
   amg.upper = o.amg_upper;
+  if (o.amg_coarse_size > 0) amg.setup.coarse_size = static_cast<std::size_t>(o.amg_coarse_size);
   amg.w_cycle = s.key == "amg-w";
   if (s.key == "jacobi") M = std::make_unique<linalg::JacobiPreconditioner<double>>();
   else if (s.key == "ilu0") M = std::make_unique<linalg::Ilu0<double>>();
@@ -829,6 +830,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.set("amg_fused", o.amg_fused);
           row.set("amg_tail_rows", o.amg_tail_rows);
           row.set("amg_upper", o.amg_upper);
+          if (o.amg_coarse_size > 0) row.set("amg_coarse_size", o.amg_coarse_size);
         }
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());

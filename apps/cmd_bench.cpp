@@ -123,6 +123,10 @@ void linalg_options(CLI::App& sub, BenchOptions& o) {
                                                      "down to the coarsest, cycle in one launch of one work-group (0: a launch a step; -1: the backend's choice)")
       ->capture_default_str()
       ->check(CLI::Range(-1L, 1L << 30));
+  sub.add_option("--amg-coarse-size", o.amg_coarse_size, "systems: the AMG's coarsest level of at most so many rows, "
+                                                       "solved by its dense inverse (0: AmgOptions's 500)")
+      ->capture_default_str()
+      ->check(CLI::Range(0L, 2000L));
   sub.add_option("--amg-fused", o.amg_fused, "systems: every level's Chebyshev steps in one pass each (a 7-point "
                                              "finest level and the scalar CSR levels; false: a residual and an update)")
       ->capture_default_str();
