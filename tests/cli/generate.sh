@@ -45,5 +45,18 @@ done
 n=$(grep -c '"iterations"' "$tmp/systems.json" 2>/dev/null)
 [ "${n:-0}" -eq 24 ] || { echo "FAIL: $n system rows with iterations, not 24 (12 a backend)"; failures=$((failures + 1)); }
 
+# --amg-coarse-size reaches the AMG's setup: spe10:9x11x6 (1 144 rows) coarsens once by default (500)
+# and not at all when 1 500 rows may be the coarsest; the row records the size
+expect_fail "--amg-coarse-size: Value 2001 not in range 0 to 2000" bench linalg --backends serial --sizes poisson8 --amg-coarse-size 2001
+for c in 0 1500; do
+  if ! "$bin" bench linalg --backends serial --sizes spe10:9x11x6 --solvers amg --solves 1 --amg-coarse-size $c \
+      --json "$tmp/coarse_$c.json" -q > "$tmp/coarse_$c.log" 2>&1; then
+    echo "FAIL: bench linalg --amg-coarse-size $c"; cat "$tmp/coarse_$c.log"; failures=$((failures + 1))
+  fi
+done
+grep -q 'AMG 2 levels: 1144 -> ' "$tmp/coarse_0.json" 2>/dev/null || { echo "FAIL: the default coarsest size did not coarsen 1144 rows once"; failures=$((failures + 1)); }
+grep -q 'AMG 1 levels: 1144 rows' "$tmp/coarse_1500.json" 2>/dev/null || { echo "FAIL: --amg-coarse-size 1500 still coarsened 1144 rows"; failures=$((failures + 1)); }
+grep -q '"amg_coarse_size" : 1500' "$tmp/coarse_1500.json" 2>/dev/null || { echo "FAIL: the row does not record --amg-coarse-size"; failures=$((failures + 1)); }
+
 [ $failures -eq 0 ] || { echo "$failures generate case(s) failed"; exit 1; }
 echo "generate spe10 and bench linalg: ok"
