@@ -290,7 +290,7 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
   CHECK(refused({"scheme=\"fim\"", "linear.amg_across=\"both\""})
             .find("linear.amg_across = 'both' is not one of none, additive, multiplicative, after") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.across_rows=0"}).find("linear.across_rows") != std::string::npos);
-  CHECK(refused({"scheme=\"fim\"", "linear.batch=0"}).find("linear.batch") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "linear.batch=-1"}).find("linear.batch") != std::string::npos);
   CHECK(refused({"scheme=\"fim\"", "linear.cuda_graphs=1"}).find("linear.cuda_graphs must be true or false") != std::string::npos);
   CHECK(refused({"linear.cuda_graphs=false"}).find("linear.cuda_graphs applies to scheme = fim, not impes") != std::string::npos);
   CHECK(refused({"pressure.cuda_graphs=false"}).find("pressure.cuda_graphs applies to pressure.solver = cg or bicgstab") !=

@@ -485,6 +485,47 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
   });
 }
 
+// KrylovOptions::adapt_batches: where iterations are recorded, a first batch of the guess plus one
+// (lengthened to a pair's start) and then 2, 4, 8, ...; elsewhere 3/4 of the guess plus one and
+// then a read after every iteration, so that no iteration runs past the stop once the guess was short.
+TEST_CASE_TEMPLATE("krylov: the batches follow the backend when asked", T, double) {
+  for_each_backend([](Backend& be) {
+    const Problem p = make_problem(21, 19, 17, 0, {0, 0, 0});
+    Device<T> d(be, p);
+    KrylovOptions opt;
+    opt.batches = {5, 3, 7, true};  // not read
+    opt.adapt_batches = true;
+    KrylovSolver<T> cg(d.op, opt);
+    const bool rec = be.can_record();
+    // the iterations enqueued and the reads of a solve of `iterations` after a first batch `first`
+    auto expected = [&](long first, long iterations) {
+      if (rec && first > 1 && (first - 1) % 2 != 0) ++first;
+      long e = first, reads = 1, batch = rec ? 2 : 1;
+      while (e < iterations + 1) e += batch, batch = rec ? batch * 2 : 1, ++reads;
+      return std::pair<long, long>{e, reads};
+    };
+    Field<T> x(be, p.n());
+    auto solve = [&] {
+      x.fill(T(0));
+      const auto r = cg.solve(d.b, x);
+      REQUIRE(r.converged);
+      return r;
+    };
+    const auto r0 = solve();  // no guess yet: a first batch of 16
+    REQUIRE(r0.iterations + 1 > 17);
+    CHECK(std::pair<long, long>{r0.enqueued, r0.control_reads} == expected(16, r0.iterations));
+    const auto r1 = solve();
+    CHECK(r1.iterations == r0.iterations);
+    const long first = rec ? r0.iterations + 1 : r0.iterations * 3 / 4 + 1;
+    CHECK(std::pair<long, long>{r1.enqueued, r1.control_reads} == expected(first, r1.iterations));
+    if (!rec) {
+      CHECK(r1.enqueued == r1.iterations + 1);  // none past the stop
+      CHECK(r1.control_reads == r1.iterations + 1 - first + 1);
+    }
+    CHECK(r1.history == r0.history);
+  });
+}
+
 // Jacobi that waits for the device in every application: work that cannot be recorded
 template <class T>
 class WaitingJacobi final : public Preconditioner<T> {

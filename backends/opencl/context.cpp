@@ -43,8 +43,8 @@ ClContext::ClContext(const cl::Platform& platform, const cl::Device& device) : d
   spdlog::debug("opencl: {} (Fast: {} groups of {})", device_name_, fast_groups_, fast_block_);
 }
 
-ClKernel& ClContext::kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                            const std::string& defines, int instance) {
+ClKernel& ClContext::kernel(std::string_view family, Precision prec, int block, std::string_view name,
+                            std::string_view defines, int instance) {
   if (static_cast<std::size_t>(block) > traits().max_group)
     throw ConfigError("block size " + std::to_string(block) + " is larger than the largest work-group of " + device_name_ +
                       " (" + std::to_string(traits().max_group) + ")");
@@ -55,8 +55,8 @@ void ClContext::launch(cl::Kernel& k, const cl::NDRange& global, const cl::NDRan
   // A kernel's first launch with a work-group shape is timed on its own (the queue drained before
   // it, finished after it) and counted as building: PoCL compiles the kernel for its work-group
   // size there, as part of the launch.
-  std::vector<std::size_t> shape{reinterpret_cast<std::size_t>(k())};
-  for (cl_uint d = 0; d < local.dimensions(); ++d) shape.push_back(local.get()[d]);
+  Shape shape{reinterpret_cast<std::size_t>(k()), 0, 0, 0};
+  for (cl_uint d = 0; d < local.dimensions() && d < 3; ++d) shape[d + 1] = local.get()[d];
   const bool first = launched_.insert(shape).second;
   std::chrono::steady_clock::time_point t0;
   if (first) {

@@ -2,12 +2,14 @@
 // What the OpenCL backend's families share: the device, context and in-order queue (launches need
 // no events), the per-family programs, and the launch and argument helpers. Every call's error
 // code is checked (cl_check.hpp).
+#include <array>
 #include <cstddef>
 #include <memory>
-#include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <unordered_set>
 #include <vector>
 
 #include "backends/opencl/cl_check.hpp"
@@ -46,8 +48,8 @@ class ClContext {
   void sync() { PF_CHECK_CL(queue_.finish()); }
 
   // A cached kernel of a family's program; the block must fit the device.
-  ClKernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                   const std::string& defines = "", int instance = 0);
+  ClKernel& kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines = {},
+                   int instance = 0);
 
   // CL_KERNEL_WORK_GROUP_SIZE is no limit to check up front: NVIDIA's driver answers 256 for every
   // kernel and runs them with 1024. A group the kernel cannot run is reported when it is refused.
@@ -92,7 +94,16 @@ class ClContext {
   std::size_t units_ = 1, local_mem_ = 0;
   int fast_block_ = 256;
   std::size_t fast_groups_ = 1;
-  std::set<std::vector<std::size_t>> launched_;  // kernel and work-group shape of every launch so far
+  // kernel and work-group shape of every launch so far (looked up at every launch: no allocation)
+  using Shape = std::array<std::size_t, 4>;
+  struct ShapeHash {
+    std::size_t operator()(const Shape& s) const {
+      std::size_t h = 0;
+      for (std::size_t v : s) h = h * 1000003u ^ std::hash<std::size_t>{}(v);
+      return h;
+    }
+  };
+  std::unordered_set<Shape, ShapeHash> launched_;
 };
 
 namespace set_args_detail {

@@ -189,18 +189,18 @@ const cl::Program& Programs::program(const std::string& family, Precision prec, 
   return programs_.emplace(key, build(prec, source(family, prec, block, defines), what)).first->second;
 }
 
-ClKernel& Programs::kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                           const std::string& defines, int instance) {
-  const Key pkey{family, prec, block, defines};
-  auto key = std::make_tuple(pkey, name, instance);
-  auto it = kernels_.find(key);
+ClKernel& Programs::kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines,
+                           int instance) {
+  auto it = kernels_.find(KernelView{family, prec, block, name, defines, instance});
   if (it != kernels_.end()) return it->second;
   cl_int err = CL_SUCCESS;
-  cl::Kernel k(program(family, prec, block, defines), name.c_str(), &err);
-  PF_CHECK_CL_AS(err, "clCreateKernel(" + name + ")");
+  const std::string n(name);
+  cl::Kernel k(program(std::string(family), prec, block, std::string(defines)), n.c_str(), &err);
+  PF_CHECK_CL_AS(err, "clCreateKernel(" + n + ")");
   cl_uint params = 0;
   PF_CHECK_CL(k.getInfo(CL_KERNEL_NUM_ARGS, &params));
-  return kernels_.emplace(key, ClKernel(std::move(k), name, params)).first->second;
+  KernelKey key{std::string(family), prec, block, n, std::string(defines), instance};
+  return kernels_.emplace(std::move(key), ClKernel(std::move(k), n, params)).first->second;
 }
 
 std::size_t Programs::max_group(const cl::Kernel& k) const {

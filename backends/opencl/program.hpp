@@ -8,7 +8,9 @@
 // paper variants and the launch-shaped families need their work-group size at compile time.
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "backends/opencl/cl_check.hpp"
@@ -55,8 +57,9 @@ class Programs {
   const cl::Program& program(const std::string& family, Precision prec, int block, const std::string& defines = "");
   // A kernel of that program. Kernels keep their arguments, so callers that alternate argument
   // sets (jacobi's two parities) ask for separate instances.
-  ClKernel& kernel(const std::string& family, Precision prec, int block, const std::string& name,
-                   const std::string& defines = "", int instance = 0);
+  // Looked up at every launch, so by views: no string is built unless the kernel is new.
+  ClKernel& kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines = {},
+                   int instance = 0);
   // CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with.
   std::size_t max_group(const cl::Kernel& k) const;
 
@@ -66,7 +69,39 @@ class Programs {
   cl::Device dev_;
   DeviceTraits traits_;
   std::map<Key, cl::Program> programs_;
-  std::map<std::tuple<Key, std::string, int>, ClKernel> kernels_;
+  // a kernel's key, owning its strings (View: the same, borrowed, for the lookup)
+  template <class S>
+  struct KernelKeyOf {
+    S family;
+    Precision prec;
+    int block;
+    S name;
+    S defines;
+    int instance;
+  };
+  using KernelKey = KernelKeyOf<std::string>;
+  using KernelView = KernelKeyOf<std::string_view>;
+  struct KernelHash {
+    using is_transparent = void;
+    template <class S>
+    std::size_t operator()(const KernelKeyOf<S>& k) const {
+      std::size_t h = std::hash<std::string_view>{}(k.name);
+      auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+      mix(std::hash<std::string_view>{}(k.family));
+      mix(std::hash<std::string_view>{}(k.defines));
+      mix(static_cast<std::size_t>(k.prec) * 31 + static_cast<std::size_t>(k.block) * 131 + static_cast<std::size_t>(k.instance));
+      return h;
+    }
+  };
+  struct KernelEq {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const KernelKeyOf<A>& a, const KernelKeyOf<B>& b) const {
+      return a.prec == b.prec && a.block == b.block && a.instance == b.instance && std::string_view(a.name) == std::string_view(b.name) &&
+             std::string_view(a.family) == std::string_view(b.family) && std::string_view(a.defines) == std::string_view(b.defines);
+    }
+  };
+  std::unordered_map<KernelKey, ClKernel, KernelHash, KernelEq> kernels_;  // node-based: references stay valid
 
   std::string prelude(Precision prec, int block) const;
   cl::Program build(Precision prec, const std::string& src, const std::string& what);

@@ -339,22 +339,27 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   be_.control().reset(ctrl);
   KrylovResult res;
   std::uint64_t words[PF_CV_WORDS] = {};
-  BatchSizes sizes = opt_.batches;
-  // The first batch guesses the solve's count: the smaller of the last two converged solves' plus
-  // one (a stop needs one iteration more to be seen). Newton's later solves in a step need fewer
-  // iterations than the one before, and a solve stopped at its limit says nothing of the next.
-  // Each iteration past the stop still enqueues its launches (about 0.27 ms on NVIDIA's OpenCL);
-  // a short guess costs a read and a batch of `then`.
-  if (sizes.first <= 0) {
-    const long guess = before_last_ > 0 ? std::min(last_iterations_, before_last_) : last_iterations_;
-    sizes.first = guess > 0 ? guess + 1 : 16;
-  }
   // Recording: from `periodic` on, CG's and BiCGSTAB's iterations repeat their launches every two
   // (their slots alternate); the first such pair of the solve is recorded and every pair replays
   // it. Recorded anew each solve (an updated recording costs little), so a preconditioner
   // refreshed between solves is recorded as it is now.
   const long periodic = opt_.method == KrylovMethod::CG ? 1 : opt_.method == KrylovMethod::BiCGSTAB ? 2 : -1;
   bool record = opt_.record && periodic > 0 && !record_failed_ && comm_.single() && be_.can_record();
+  BatchSizes sizes = opt_.batches;
+  double fraction = 1;
+  if (opt_.adapt_batches) {
+    sizes = record ? BatchSizes{0, 2, 1024, true} : BatchSizes{0, 1, 1, false};
+    if (!record) fraction = 0.75;
+  }
+  // The first batch guesses the solve's count: the smaller of the last two converged solves' plus
+  // one (a stop needs one iteration more to be seen; without recording 3/4 of that count plus
+  // one). Newton's later solves in a step need fewer iterations than the one before, and a solve
+  // stopped at its limit says nothing of the next. Each iteration past the stop still enqueues
+  // its launches; a short guess costs a read and a batch of `then`.
+  if (sizes.first <= 0) {
+    const long guess = before_last_ > 0 ? std::min(last_iterations_, before_last_) : last_iterations_;
+    sizes.first = guess > 0 ? static_cast<long>(fraction * static_cast<double>(guess)) + 1 : 16;
+  }
   // A pair straddling two batches runs as plain launches. The first batch ends where a pair starts
   // (one iteration longer at most), so batches of an even size after it replay whole pairs: with
   // a count plus one as the first batch, about half of the solves replayed nothing after it

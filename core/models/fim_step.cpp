@@ -68,6 +68,7 @@ linalg::KrylovOptions krylov_options(const FimNumerics& nm) {
   o.max_iterations = nm.linear_max_iterations;
   o.record = nm.cuda_graphs;
   o.batches.then = nm.linear_batch;
+  o.adapt_batches = nm.linear_batch == 0;  // the backend's choice
   return o;
 }
 

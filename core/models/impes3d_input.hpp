@@ -155,9 +155,11 @@ struct FimNumerics {
   long across_rows = 256;
   // linear.batch: the BiCGSTAB iterations enqueued between two reads of a solve's convergence after
   // its first batch (the smaller of the last two converged solves' counts plus one), doubling at
-  // each read up to 1024. Small:
-  // an iteration past the stop still runs its launches, empty (roughly 40 us replayed on an H200).
-  long linear_batch = 2;
+  // each read up to 1024. Small: an iteration past the stop still runs its launches, empty
+  // (roughly 40 us replayed on an H200). 0: the backend's choice (KrylovOptions::adapt_batches):
+  // 2 where iterations are replayed as CUDA graphs, else a read after every iteration once 3/4 of
+  // the guess has run.
+  long linear_batch = 0;
   bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
 };

@@ -462,7 +462,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
   f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, -1, 1 << 30);
-  f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 1, 1024);
+  f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 0, 1024);
 }
 
 ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const Communicator& comm) {
