@@ -4,17 +4,18 @@
 # backend's choice) against the base commit's (.gpu-old). Variants: old (the base), new (this
 # build, defaults), new_b2 (this build with the base's linear.batch = 2: the launch path alone).
 # Fully implicit decks (DECKS: HETERO, THIN, LAYERED) on cuda and NVIDIA's OpenCL, REPS (2) times,
-# the variants' order rotated by repetition. Each run's output: $OUT/logs/hl_DECK_VARIANT_BACKEND_REP.log.
+# the variants' order rotated by repetition (VARIANTS narrows them, e.g. "old new"). Each run's output: $OUT/logs/hl_DECK_VARIANT_BACKEND_REP.log.
 #   tools/device/experiments/host_launch_compare.sh
 new=${PF:-build-gpu/apps/poreflow}
 old=${PF_OLD:-build-gpu-old/apps/poreflow}
 mkdir -p "$OUT/logs"
-variants=(old new new_b2)
+read -r -a variants <<< "${VARIANTS:-old new new_b2}"
+nv=${#variants[@]}
 for rep in $(seq "${REPS:-2}"); do
   for deck in ${DECKS:-validation/decks/HETERO.DATA validation/decks/THIN.DATA validation/decks/LAYERED.DATA}; do
     name=$(basename "$deck" .DATA)
-    for k in 0 1 2; do
-      v=${variants[$(((k + rep) % 3))]}
+    for k in $(seq 0 $((nv - 1))); do
+      v=${variants[$(((k + rep) % nv))]}
       bin=$new
       extra=()
       [ $v = old ] && bin=$old
