@@ -485,44 +485,67 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
   });
 }
 
-// KrylovOptions::adapt_batches: where iterations are recorded, a first batch of the guess plus one
-// (lengthened to a pair's start) and then 2, 4, 8, ...; elsewhere 3/4 of the guess plus one and
-// then a read after every iteration, so that no iteration runs past the stop once the guess was short.
+// KrylovOptions::adapt_batches: where iterations are recorded and on the CPU, a first batch of the
+// guess plus one (where recorded lengthened to a pair's start) and then 2, 4, 8, ...; on a device
+// without a recording (OpenCL) 3/4 of the guess plus one and then a read after every iteration, so
+// that no iteration runs past the stop once the guess was short.
 TEST_CASE_TEMPLATE("krylov: the batches follow the backend when asked", T, double) {
   for_each_backend([](Backend& be) {
     const Problem p = make_problem(21, 19, 17, 0, {0, 0, 0});
     Device<T> d(be, p);
-    KrylovOptions opt;
-    opt.batches = {5, 3, 7, true};  // not read
-    opt.adapt_batches = true;
-    KrylovSolver<T> cg(d.op, opt);
     const bool rec = be.can_record();
-    // the iterations enqueued and the reads of a solve of `iterations` after a first batch `first`
-    auto expected = [&](long first, long iterations) {
-      if (rec && first > 1 && (first - 1) % 2 != 0) ++first;
-      long e = first, reads = 1, batch = rec ? 2 : 1;
-      while (e < iterations + 1) e += batch, batch = rec ? batch * 2 : 1, ++reads;
-      return std::pair<long, long>{e, reads};
-    };
-    Field<T> x(be, p.n());
-    auto solve = [&] {
-      x.fill(T(0));
-      const auto r = cg.solve(d.b, x);
-      REQUIRE(r.converged);
-      return r;
-    };
-    const auto r0 = solve();  // no guess yet: a first batch of 16
-    REQUIRE(r0.iterations + 1 > 17);
-    CHECK(std::pair<long, long>{r0.enqueued, r0.control_reads} == expected(16, r0.iterations));
-    const auto r1 = solve();
-    CHECK(r1.iterations == r0.iterations);
-    const long first = rec ? r0.iterations + 1 : r0.iterations * 3 / 4 + 1;
-    CHECK(std::pair<long, long>{r1.enqueued, r1.control_reads} == expected(first, r1.iterations));
-    if (!rec) {
-      CHECK(r1.enqueued == r1.iterations + 1);  // none past the stop
-      CHECK(r1.control_reads == r1.iterations + 1 - first + 1);
+    const bool reads = !rec && !be.is_host();  // a read after every iteration once 3/4 of the guess ran
+    for (KrylovMethod method : {KrylovMethod::CG, KrylovMethod::BiCGSTAB}) {
+      const std::string name = to_string(method);
+      CAPTURE(name);
+      KrylovOptions opt;
+      opt.method = method;
+      opt.batches = {5, 3, 7, true};  // not read
+      opt.adapt_batches = true;
+      KrylovSolver<T> solver(d.op, opt);
+      // where a backend records, the first batch ends where a pair starts (CG's pairs from
+      // iteration 1, BiCGSTAB's from 2)
+      const long periodic = method == KrylovMethod::CG ? 1 : 2;
+      // the iterations enqueued and the reads of a solve of `iterations` after a first batch `first`
+      auto expected = [&](long first, long iterations) {
+        if (rec && first > periodic && (first - periodic) % 2 != 0) ++first;
+        long e = first, n = 1, batch = reads ? 1 : 2;
+        while (e < iterations + 1) e += batch, batch = reads ? 1 : batch * 2, ++n;
+        return std::pair<long, long>{e, n};
+      };
+      // the first batch from a guess: 3/4 of it plus one where a read follows every iteration, else the count plus one
+      auto first_of = [&](long guess) { return reads ? guess * 3 / 4 + 1 : guess + 1; };
+      auto enq_reads = [](const KrylovResult& r) { return std::pair<long, long>{r.enqueued, r.control_reads}; };
+      Field<T> x(be, p.n());
+      auto from_zero = [&] {
+        x.fill(T(0));
+        const auto r = solver.solve(d.b, x);
+        REQUIRE(r.converged);
+        return r;
+      };
+      const auto r0 = from_zero();  // no guess yet: a first batch of 16
+      REQUIRE(r0.iterations + 1 > 18);
+      CHECK(enq_reads(r0) == expected(16, r0.iterations));
+      const auto r1 = from_zero();
+      CHECK(r1.iterations == r0.iterations);
+      CHECK(enq_reads(r1) == expected(first_of(r0.iterations), r1.iterations));
+      if (reads) {
+        CHECK(r1.enqueued == r1.iterations + 1);  // none past the stop
+        CHECK(r1.control_reads == r1.iterations + 1 - first_of(r0.iterations) + 1);
+      }
+      CHECK(r1.history == r0.history);
+      // from near the solution fewer iterations; the next guess is the smaller of the last two
+      auto near = x.download();
+      for (auto& v : near) v *= T(1 + 1e-5);
+      Field<T> xn = make_field(be, near);
+      const auto few = solver.solve(d.b, xn);
+      REQUIRE(few.converged);
+      REQUIRE(few.iterations + 4 < r0.iterations);
+      CHECK(enq_reads(few) == expected(first_of(r1.iterations), few.iterations));  // past its stop where recorded
+      const auto r2 = from_zero();  // the last two: r1's and few's
+      CHECK(r2.iterations == r0.iterations);
+      CHECK(enq_reads(r2) == expected(first_of(few.iterations), r2.iterations));
     }
-    CHECK(r1.history == r0.history);
   });
 }
 

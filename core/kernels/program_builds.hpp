@@ -4,6 +4,8 @@
 // launch. Recorded by the backend that does it, summed over the process; the time loop
 // (core/run/driver.cpp) leaves it out of the step timings and reports it apart
 // (seconds_opencl_build).
+#include <chrono>
+
 namespace poreflow {
 
 struct ProgramBuilds {
@@ -15,5 +17,20 @@ struct ProgramBuilds {
 void record_program_build(double seconds);
 void record_first_launch(double seconds);
 ProgramBuilds program_builds();  // so far
+
+// A part's stopwatch (a model's assembly, linear solve, ...) that leaves out the device code built
+// while it ran, as the time loop does: on a first run OpenCL builds its programs inside the parts
+// that first launch them.
+class PartTimer {
+ public:
+  PartTimer() : t0_(std::chrono::steady_clock::now()), built0_(program_builds().seconds) {}
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count() - (program_builds().seconds - built0_);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+  double built0_;
+};
 
 }  // namespace poreflow

@@ -348,12 +348,14 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   BatchSizes sizes = opt_.batches;
   double fraction = 1;
   if (opt_.adapt_batches) {
-    sizes = record ? BatchSizes{0, 2, 1024, true} : BatchSizes{0, 1, 1, false};
-    if (!record) fraction = 0.75;
+    // a device without a recording: an iteration past the stop costs its launches' enqueue
+    const bool enqueue_bound = !record && !be_.is_host();
+    sizes = enqueue_bound ? BatchSizes{0, 1, 1, false} : BatchSizes{0, 2, 1024, true};
+    if (enqueue_bound) fraction = 0.75;
   }
   // The first batch guesses the solve's count: the smaller of the last two converged solves' plus
-  // one (a stop needs one iteration more to be seen; without recording 3/4 of that count plus
-  // one). Newton's later solves in a step need fewer iterations than the one before, and a solve
+  // one (a stop needs one iteration more to be seen; on a device without recording 3/4 of that
+  // count plus one). Newton's later solves in a step need fewer iterations than the one before, and a solve
   // stopped at its limit says nothing of the next. Each iteration past the stop still enqueues
   // its launches; a short guess costs a read and a batch of `then`.
   if (sizes.first <= 0) {

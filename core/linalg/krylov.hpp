@@ -38,11 +38,13 @@ struct KrylovOptions {
   // two converged solves' counts (krylov.cpp)
   BatchSizes batches{0, 16, 1024};
   // true: the batches follow the backend, `batches` is not read. Where iterations are recorded
-  // (below) their replay costs little past the stop: a first batch of the guess plus one, then 2,
-  // 4, 8, ... (whole recorded pairs). Elsewhere each iteration past the stop still costs its
-  // launches' enqueue (about 0.4 ms an iteration of a small deck's CPR-BiCGSTAB on NVIDIA's OpenCL)
-  // against some 20 us a read: a first batch of 3/4 of the guess plus one, then a read after every
-  // iteration. The guess is the smaller of the last two converged solves' counts (16 before any).
+  // (below) their replay costs little past the stop, and on the CPU an empty launch returns at
+  // once: a first batch of the guess plus one, then 2, 4, 8, ... (whole recorded pairs). On a
+  // device without a recording (OpenCL; cuda over several processes, with recording off, or
+  // FGMRES) each iteration past the stop still costs its launches' enqueue (about 0.3-0.4 ms an
+  // iteration of a small deck's CPR-BiCGSTAB on NVIDIA's OpenCL) against some 20 us a read: a
+  // first batch of 3/4 of the guess plus one, then a read after every iteration. The guess is the
+  // smaller of the last two converged solves' counts (16 before any).
   bool adapt_batches = false;
   // CG and BiCGSTAB on one process: record two iterations' launches once a solve and replay them
   // as one launch (CUDA Graphs), where the backend can record (Backend::can_record)

@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "core/base/format.hpp"
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/blas.hpp"
+#include "core/kernels/program_builds.hpp"
 #include "core/models/state.hpp"
 
 namespace poreflow {
@@ -216,10 +216,8 @@ void Adi2D<T>::step(double t_stop) {
 // One step of dt: a failure stops the run (NumericalError naming the step and the node).
 template <class T>
 void Adi2D<T>::advance(double dt) {
-  using clock = std::chrono::steady_clock;
-  auto since = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
   be_.sync();
-  const auto t_start = clock::now();
+  const PartTimer pressure;
   // 1. the pressure equation from the current state, solved by ADI from the current pressure
   Adi2DCoeffArgs ca;
   ca.prec = precision_of<T>();
@@ -265,8 +263,8 @@ void Adi2D<T>::advance(double dt) {
                  cfg_.adi.max_iterations, last_adi_.residual);
 
   be_.sync();
-  const auto t_transport = clock::now();
-  seconds_pressure_ += std::chrono::duration<double>(t_transport - t_start).count();
+  seconds_pressure_ += pressure.seconds();
+  const PartTimer transport;
 
   // 2. explicit transport of every component in CFL-limited substeps; the phase state follows
   double done = 0;
@@ -330,7 +328,7 @@ void Adi2D<T>::advance(double dt) {
                            num_text(rmax) + ")");
   }
   check_state("after transport");
-  seconds_transport_ += since(t_transport);
+  seconds_transport_ += transport.seconds();
   last_substeps_ = subs;
   substeps_total_ += subs;
   last_volume_error_ = reduce(ReduceOp::MaxAbsDiff, vol_, &one_);

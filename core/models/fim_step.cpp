@@ -1,7 +1,6 @@
 #include "core/models/fim_step.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -9,6 +8,7 @@
 
 #include "core/base/error.hpp"
 #include "core/comm/global_reduce.hpp"
+#include "core/kernels/program_builds.hpp"
 #include "core/kernels/reduce.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/models/state.hpp"
@@ -270,7 +270,7 @@ std::string FimStep<T>::worst_cell() const {
 // CPR for the Jacobian of this Newton iteration; with `refresh` the pressure AMG's values too
 template <class T>
 void FimStep<T>::update_preconditioner(bool refresh) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const PartTimer timer;
   cpr_.update(jop_, refresh);
   since_refresh_ = refresh ? 0 : since_refresh_ + 1;
   if (refresh) {
@@ -282,7 +282,7 @@ void FimStep<T>::update_preconditioner(bool refresh) {
     ++refreshes_;
   }
   be_.sync();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds = timer.seconds();
   seconds_precond_ += seconds;
   seconds_linear_ += seconds;  // the linear time holds the preconditioner's
 }
@@ -290,7 +290,7 @@ void FimStep<T>::update_preconditioner(bool refresh) {
 // the Newton update dx from the residual, counted
 template <class T>
 linalg::KrylovResult FimStep<T>::linear_solve() {
-  const auto t0 = std::chrono::steady_clock::now();
+  const PartTimer timer;
   dx_.fill(T(0));
   const auto r = krylov_->solve(res_, dx_, cpr_);
   linear_last_ = r.iterations;
@@ -298,13 +298,12 @@ linalg::KrylovResult FimStep<T>::linear_solve() {
   replayed_ += 2 * r.replays;
   enqueued_ += r.enqueued;
   if (since_refresh_ == 0) linear_fresh_ = r.iterations;
-  seconds_linear_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  seconds_linear_ += timer.seconds();
   return r;
 }
 
 template <class T>
 typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
-  using clock = std::chrono::steady_clock;
   const Precision prec = precision_of<T>();
   Attempt at;
   dt_ = dt;
@@ -316,14 +315,14 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   int it = 0;
   cnv_history_.clear();
   for (;; ++it) {
-    const auto t0 = clock::now();
+    const PartTimer timer;
     assemble(dt);
     Measures m = measure();
     if (m.finite && switch_controls()) {
       assemble(dt);
       m = measure();
     }
-    seconds_assemble_ += std::chrono::duration<double>(clock::now() - t0).count();
+    seconds_assemble_ += timer.seconds();
     last_ = m;
     cnv_history_.push_back(m.cnv);
     std::ostringstream o;

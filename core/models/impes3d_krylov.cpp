@@ -1,11 +1,11 @@
 #include "core/models/impes3d_krylov.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <type_traits>
 #include <vector>
 
 #include "core/base/error.hpp"
+#include "core/kernels/program_builds.hpp"
 #include "core/kernels/stencil7.hpp"
 #include "core/linalg/amg.hpp"
 #include "core/linalg/float_preconditioner.hpp"
@@ -77,10 +77,10 @@ linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>&
                                                    const Impes3DWellArgs& wells) {
   wop_.set_wells(&wells);
   be_.stencil7().from_sor({precision_of<T>(), m_.box, &rb.buffer(), &pv_.buffer(), &m_.coef.buffer(), &b_.buffer()});
-  const auto t0 = std::chrono::steady_clock::now();
+  const PartTimer timer;
   M_->update(op_);
   be_.sync();  // the update's time alone (one wait a step)
-  seconds_update_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  seconds_update_ += timer.seconds();
   ks_->set_tolerance(tolerance, pv_norm_);
   const auto r = ks_->solve(b_, dp, *M_);
   wop_.set_wells(nullptr);

@@ -1,7 +1,6 @@
 #include "core/models/impes3d_step.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -11,6 +10,7 @@
 #include "core/comm/sor_split.hpp"
 #include "core/kernels/blas.hpp"
 #include "core/kernels/control.hpp"
+#include "core/kernels/program_builds.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/models/state.hpp"
 #include "core/solvers/convergence.hpp"
@@ -197,8 +197,7 @@ double ImpesStep<T>::omega_for(double dt) const {
 template <class T>
 typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   const Precision prec = precision_of<T>();
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
+  const PartTimer pressure;
   Attempt at;
   be_.copy(a_.p.buffer(), p_old_.buffer(), E_ * sizeof(T));
   be_.fill(*words_, Precision::Double, 0.0, impes3d_words(std::max<long>(a_.wells, 1)));
@@ -231,8 +230,8 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   if (nm_.extrapolate && prev_dt > 0) be_.blas().axpy({prec, E_, std::min(dt / prev_dt, 4.0), &dp_prev_.buffer(), &dp_.buffer()});
   w.dp = &dp_.buffer();
   const Attempt ps = solve_pressure(dt, w);
-  const auto t1 = clock::now();
-  seconds_pressure_ += std::chrono::duration<double>(t1 - t0).count();
+  seconds_pressure_ += pressure.seconds();
+  const PartTimer other;
   if (!ps.ok) return ps;
   be_.blas().axpy({prec, E_, 1.0, &dp_.buffer(), &a_.p.buffer()});  // p = p^n + dp
   if (a_.halo) a_.halo->exchange(a_.p.buffer());  // the update's fluxes read the neighbours' new pressure
@@ -263,7 +262,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   // the step's statistics are maxima over the cells: over every process's cells before any
   // decision, as words (non-negative numbers' bits, NaN above all: a NaN anywhere wins)
   comm_.max(std::span<std::uint64_t>(words.data(), IMP_NSTAT));
-  seconds_other_ += std::chrono::duration<double>(clock::now() - t1).count();
+  seconds_other_ += other.seconds();
   for (int i = 0; i < IMP_NSTAT; ++i) result_.stat[i] = word_value(words[i], prec);
   for (std::size_t i = 0; i < result_.well.size(); ++i) result_.well[i] = word_value(words[IMP_NSTAT + i], prec);
   a_.combine_wells(comm_, result_.well);  // a well's words count where its completions are

@@ -78,5 +78,29 @@ expect_fail "grid.nx is set by the deck SMALL.DATA \(DIMENS\); change the deck" 
 expect_fail "time.end = 0 must be a finite number > 0" run "$deck" --set time.end=0
 expect_fail "time.end = 400 is past the end of the deck SMALL.DATA \(day 300\)" run "$deck" --set time.end=400
 
+# linear.batch = 0 (the default) lets the batches follow the backend: on the CPU batches of 2, as
+# linear.batch = 2; on OpenCL (no recording) a read after every iteration once 3/4 of the guess has
+# run, so few iterations past the stops. The same iterations are taken either way. Past the stops:
+# enqueued - linear - Newton (each solve enqueues its setup).
+past() { awk '$1 == "linear_iterations_enqueued" { e = $2 } $1 == "linear_iterations_total" { l = $2 }
+              $1 == "newton_iterations_total" { n = $2 } END { print e - l - n, l, n }' "$1"; }
+batch_backends=(serial)
+"$bin" info 2>/dev/null | grep -q "^available now:.*opencl" && batch_backends+=(opencl)
+for b in "${batch_backends[@]}"; do
+  "$bin" run "$deck" --backend "$b" --no-output > "$tmp/b0.txt" 2>&1 || { echo "FAIL: $b linear.batch 0 exited $?"; failures=$((failures + 1)); }
+  "$bin" run "$deck" --backend "$b" --no-output --set linear.batch=2 > "$tmp/b2.txt" 2>&1 ||
+    { echo "FAIL: $b linear.batch 2 exited $?"; failures=$((failures + 1)); }
+  read -r past0 lin0 newt0 <<< "$(past "$tmp/b0.txt")"
+  read -r past2 lin2 newt2 <<< "$(past "$tmp/b2.txt")"
+  echo "$b: past the stops $past0 (linear.batch 0), $past2 (2); linear $lin0, $lin2; Newton $newt0, $newt2"
+  [ "$lin0" = "$lin2" ] && [ "$newt0" = "$newt2" ] || { echo "FAIL: $b: the batches changed the iterations taken"; failures=$((failures + 1)); }
+  if [ "$b" = serial ]; then
+    [ -n "$past0" ] && [ "$past0" = "$past2" ] || { echo "FAIL: serial: linear.batch 0 ran $past0 past the stops, 2 ran $past2"; failures=$((failures + 1)); }
+  else
+    [ -n "$past0" ] && [ -n "$past2" ] && [ "$past0" -ge 0 ] && [ $((4 * past0)) -lt "$past2" ] ||
+      { echo "FAIL: $b: linear.batch 0 ran $past0 iterations past the stops, batches of 2 $past2"; failures=$((failures + 1)); }
+  fi
+done
+
 [ $failures -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all deck checks passed"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # OpenCL's start-up (issue 24 §5): a first run builds its programs (and PoCL compiles each kernel
 # for its work-group size at its first launch). That time is reported apart, as a log line and the
-# run's seconds_opencl_build, and left out of the step timings `run` and `compare` print. Runs on
+# run's seconds_opencl_build, and left out of the step timings `run` and `compare` print and of a
+# model's parts (the fully implicit model's assembly and linear solve). Runs on
 # the OpenCL device here (PoCL) with an empty kernel cache; skipped (77) without a device.
 set -u
 bin=$1
@@ -28,6 +29,18 @@ grep -qE "OpenCL: [0-9]+ programs built.* in [0-9.]+ s.*not counted in the step 
 # with an empty cache PoCL takes about a second; the steps of an 8^3 grid take milliseconds
 awk -v s="${step_s:-inf}" -v b="${build_s:-0}" 'BEGIN { exit !(b > 0.2 && s < b) }' ||
   fail "run: the step time ($step_s s) holds the build ($build_s s)"
+
+# the fully implicit model's parts (assembly, linear solve with the preconditioner's refresh) are
+# parts of the steps: without the build either (PartTimer, core/kernels/program_builds.hpp)
+mkdir "$tmp/cache3"
+POCL_CACHE_DIR=$tmp/cache3 "$bin" run "$src/tests/decks/SMALL.DATA" --backend opencl --no-output \
+  > "$tmp/fim.txt" 2> "$tmp/fim_log.txt" || fail "run SMALL.DATA exited $?"
+cat "$tmp/fim.txt"
+fstep=$(sed -n 's/^impes3d: .* in \([0-9.]*\) s on opencl.*/\1/p' "$tmp/fim.txt")
+fbuild=$(awk '$1 == "seconds_opencl_build" { print $2 }' "$tmp/fim.txt")
+parts=$(awk '$1 == "seconds_assemble" || $1 == "seconds_linear" { s += $2; n++ } END { if (n == 2) print s }' "$tmp/fim.txt")
+awk -v s="${fstep:-0}" -v b="${fbuild:-0}" -v p="${parts:-inf}" 'BEGIN { exit !(b > 0.2 && p <= 1.02 * s + 0.01) }' ||
+  fail "run SMALL.DATA: assembly and linear solve ($parts s) hold the build ($fbuild s; steps $fstep s)"
 
 # compare: the opencl row's wall time without the build, which a line below the table gives
 mkdir "$tmp/cache2"
