@@ -157,8 +157,8 @@ struct FimNumerics {
   // its first batch (the smaller of the last two converged solves' counts plus one), doubling at
   // each read up to 1024. Small: an iteration past the stop still runs its launches, empty
   // (roughly 40 us replayed on an H200). 0: the backend's choice (KrylovOptions::adapt_batches):
-  // 2 where iterations are replayed as CUDA graphs, else a read after every iteration once 3/4 of
-  // the guess has run.
+  // 2 where iterations are replayed as CUDA graphs and on the CPU; on a device without a recording
+  // (OpenCL) a read after every iteration once 3/4 of the guess has run.
   long linear_batch = 0;
   bool cuda_graphs = true;    // linear.cuda_graphs: BiCGSTAB's iterations replayed as CUDA graphs (KrylovOptions::record)
   int target_iterations = 8;  // a step that needed more Newton iterations makes the next no larger
