@@ -500,7 +500,7 @@ TEST_CASE_TEMPLATE("krylov: the batches follow the backend when asked", T, doubl
       CAPTURE(name);
       KrylovOptions opt;
       opt.method = method;
-      opt.batches = {5, 3, 7, true};  // not read
+      opt.batches = {5, 3, 7};  // not read
       opt.adapt_batches = true;
       KrylovSolver<T> solver(d.op, opt);
       // where a backend records, the first batch ends where a pair starts (CG's pairs from

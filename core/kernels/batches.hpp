@@ -12,7 +12,6 @@ struct BatchSizes {
   long first = 16;   // the first batch: a guess of the iterations the solve needs (e.g. from the last solves)
   long then = 16;    // the next batch, doubling from here ...
   long max = 65536;  // ... up to this (the first batch is not held to it)
-  bool grow = true;  // false: every batch after the first is `then`
 };
 
 // Enqueues iterations [0, limit) with enqueue(first, count) in batches; after each batch calls
@@ -29,7 +28,7 @@ long run_batches(long limit, const BatchSizes& sizes, Enqueue&& enqueue, Stopped
     enqueue(next, count);
     next += count;
     if (stopped(next)) break;
-    batch = first || !sizes.grow ? then : std::min(batch * 2, std::max(sizes.max, 1L));
+    batch = first ? then : std::min(batch * 2, std::max(sizes.max, 1L));
     first = false;
   }
   return next;

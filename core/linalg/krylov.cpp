@@ -350,7 +350,7 @@ KrylovResult KrylovSolver<T>::solve(const Field<T>& b, Field<T>& x, const Precon
   if (opt_.adapt_batches) {
     // a device without a recording: an iteration past the stop costs its launches' enqueue
     const bool enqueue_bound = !record && !be_.is_host();
-    sizes = enqueue_bound ? BatchSizes{0, 1, 1, false} : BatchSizes{0, 2, 1024, true};
+    sizes = enqueue_bound ? BatchSizes{0, 1, 1} : BatchSizes{0, 2, 1024};  // at most 1: a read an iteration
     if (enqueue_bound) fraction = 0.75;
   }
   // The first batch guesses the solve's count: the smaller of the last two converged solves' plus
