@@ -10,6 +10,7 @@
 
 #include "core/base/error.hpp"
 #include "core/kernels/blas.hpp"
+#include "core/kernels/launch_tally.hpp"
 #include "tests/harness.hpp"
 
 using namespace poreflow;
@@ -91,6 +92,25 @@ TEST_CASE("opencl: POREFLOW_CL_OPTIONS reaches the compiler (a define changes no
     CAPTURE(what);
     CHECK(what.find("failed to build") != std::string::npos);
   }
+}
+
+TEST_CASE("opencl: the launch tally counts the enqueues after a kernel's first, and the host's waits") {
+  if (!opencl_under_test()) return;
+  auto be = make_backend("opencl", env().opts);
+  auto x = make_field(*be, std::vector<float>(1000, 1.0f)), y = make_field(*be, std::vector<float>(1000, 2.0f));
+  const AxpyArgs a{Precision::Float, 1000, 0.5, &x.buffer(), &y.buffer()};
+  be->blas().axpy(a);  // the first launch of its shape counts as building (program_builds.hpp), not here
+  const LaunchTally t0 = launch_tally();
+  for (int i = 0; i < 3; ++i) be->blas().axpy(a);
+  const LaunchTally t1 = launch_tally();
+  CHECK(t1.launches - t0.launches == 3);
+  CHECK(t1.enqueue_seconds > t0.enqueue_seconds);
+  CHECK(t1.waits == t0.waits);  // nothing waited yet
+  CHECK(y.download()[999] == 4.0f);  // 2 + 4 * 0.5: a blocking read
+  const LaunchTally t2 = launch_tally();
+  CHECK(t2.waits > t1.waits);
+  CHECK(t2.wait_seconds > t1.wait_seconds);
+  CHECK(t2.launches == t1.launches);
 }
 
 }  // TEST_SUITE

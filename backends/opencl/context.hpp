@@ -16,6 +16,7 @@
 #include "backends/opencl/program.hpp"
 #include "core/kernels/backend.hpp"
 #include "core/kernels/kernel_args.hpp"
+#include "core/kernels/launch_tally.hpp"
 
 namespace poreflow::ocl {
 
@@ -45,7 +46,11 @@ class ClContext {
   // the work-group of one-work-item-per-point kernels
   int fast_block() const { return fast_block_; }
   std::size_t fast_groups() const { return fast_groups_; }
-  void sync() { PF_CHECK_CL(queue_.finish()); }
+  // the host waits for the device (counted: core/kernels/launch_tally.hpp)
+  void sync() {
+    TallyTimer timed(TallyTimer::Wait);
+    PF_CHECK_CL(queue_.finish());
+  }
 
   // A cached kernel of a family's program; the block must fit the device.
   ClKernel& kernel(std::string_view family, Precision prec, int block, std::string_view name, std::string_view defines = {},

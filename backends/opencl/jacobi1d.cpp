@@ -63,6 +63,7 @@ class ClJacobi1D final : public Jacobi1DImpl {
   bool combine_on_host(const Jacobi1DArgs& a, std::size_t groups, const FusedPlan& p) {
     auto& q = ctx_.queue();
     std::vector<std::uint64_t> keys(groups);
+    TallyTimer timed(TallyTimer::Wait);  // the two reads and the write below
     PF_CHECK_CL(q.enqueueReadBuffer(partials_->mem, CL_TRUE, 0, groups * 8, keys.data()));
     std::uint64_t w[PF_CV_WORDS];
     PF_CHECK_CL(q.enqueueReadBuffer(mem(*a.ctrl), CL_TRUE, 0, sizeof w, w));

@@ -98,10 +98,12 @@ class OpenClBackend final : public FamilyBackend {
 
   void upload(Buffer& dst, const void* src, std::size_t bytes, std::size_t offset) override {
     check_range(dst, bytes, offset, "upload");
+    TallyTimer timed(TallyTimer::Wait);  // a blocking write waits for the queue before it
     if (bytes) PF_CHECK_CL(ctx_.queue().enqueueWriteBuffer(mem(dst), CL_TRUE, offset, bytes, src));
   }
   void download(const Buffer& src, void* dst, std::size_t bytes, std::size_t offset) override {
     check_range(src, bytes, offset, "download");
+    TallyTimer timed(TallyTimer::Wait);
     if (bytes) PF_CHECK_CL(ctx_.queue().enqueueReadBuffer(mem(src), CL_TRUE, offset, bytes, dst));
   }
   // non-blocking on the in-order queue: done before any later command; a Marker waits for them
@@ -119,7 +121,10 @@ class OpenClBackend final : public FamilyBackend {
   class EventMarker final : public Marker {
    public:
     explicit EventMarker(cl::CommandQueue& q) { PF_CHECK_CL(q.enqueueMarkerWithWaitList(nullptr, &e_)); }
-    void wait() override { PF_CHECK_CL(e_.wait()); }
+    void wait() override {
+      TallyTimer timed(TallyTimer::Wait);
+      PF_CHECK_CL(e_.wait());
+    }
 
    private:
     cl::Event e_;

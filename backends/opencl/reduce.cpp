@@ -162,6 +162,7 @@ class ClReduce final : public ReduceImpl {
   };
 
   void read(const ClBuffer& b, void* dst, std::size_t bytes) {
+    TallyTimer timed(TallyTimer::Wait);
     PF_CHECK_CL(ctx_.queue().enqueueReadBuffer(b.mem, CL_TRUE, 0, bytes, dst));
   }
 

@@ -272,7 +272,11 @@ class ClTridiag final : public TridiagImpl {
   }
 
   void enqueue(ClKernel& k, cl::NDRange global, cl::NDRange local) {
-    cl_int err = ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local);
+    cl_int err;
+    {
+      TallyTimer timed(TallyTimer::Enqueue);
+      err = ctx_.queue().enqueueNDRangeKernel(k, cl::NullRange, global, local);
+    }
     if (err == CL_OUT_OF_RESOURCES) throw OutOfResources{};
     PF_CHECK_CL_AS(err, "clEnqueueNDRangeKernel(tridiag)");
   }

@@ -14,6 +14,7 @@
 #include "core/base/error.hpp"
 #include "core/base/format.hpp"
 #include "core/io/case_file.hpp"
+#include "core/kernels/launch_tally.hpp"
 #include "core/kernels/program_builds.hpp"
 #include "core/run/interrupt.hpp"
 #include "core/models/state.hpp"
@@ -220,6 +221,7 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
 
   const bool tty = isatty(fileno(stderr));
   const ProgramBuilds builds0 = program_builds();
+  const LaunchTally tally0 = launch_tally();
   auto t0 = Clock::now();
   auto last_print = t0;
   double compute = 0;
@@ -286,6 +288,13 @@ RunReport run_model(Model& m, Observers& observers, const OutputOptions& o, bool
   r.stats["wall_seconds_total"] = seconds_since(t0);
   const ProgramBuilds builds = program_builds();
   r.build_seconds = builds.seconds - builds0.seconds;
+  // where the host's time went on OpenCL (core/kernels/launch_tally.hpp): the run's share
+  const LaunchTally tally = launch_tally();
+  if (tally.launches > tally0.launches) {
+    r.stats["opencl_launches"] = static_cast<double>(tally.launches - tally0.launches);
+    r.stats["seconds_opencl_enqueue"] = tally.enqueue_seconds - tally0.enqueue_seconds;
+    r.stats["seconds_opencl_wait"] = tally.wait_seconds - tally0.wait_seconds;
+  }
   if (builds.programs > 0 || builds.first_launches > 0) {
     r.stats["seconds_opencl_build"] = builds.seconds;
     spdlog::info("OpenCL: {} programs built and {} kernels compiled at their first launch in {:.3f} s ({:.3f} s during "
