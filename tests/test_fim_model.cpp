@@ -213,8 +213,8 @@ TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts s
   for (const auto& b : m->balance()) CHECK(b.rel_error() <= b.tolerance);
 }
 
-TEST_CASE("fim: by default each next step is OPM Flow's Newton factor of the last, within the growth and dt_max") {
-  auto m = model_of(reference(), "SMALL");
+TEST_CASE("fim: with time.control = newton each next step is OPM Flow's Newton factor of the last, within the growth and dt_max") {
+  auto m = model_of(reference(), "SMALL", {"time.control=\"newton\""});
   auto& im = dynamic_cast<Impes3D<double>&>(*m);
   const auto& fim = dynamic_cast<const FimStep<double>&>(im.scheme_part());
   int checked = 0, grew = 0, shrank = 0;
@@ -240,6 +240,58 @@ TEST_CASE("fim: by default each next step is OPM Flow's Newton factor of the las
   CHECK(checked > 10);
   CHECK(grew > 0);  // the rule took both ways here, or the test would not tell it from a fixed factor
   MESSAGE("steps checked ", checked, ", grown ", grew, ", shrunk ", shrank);
+}
+
+// OPM Flow's relative change from two states on the host: Σ (Δp² + ΔS_w² + ΔS_o²) / Σ (p² + S_w² + S_o²)
+// over the active cells (pressure() is 0 on the inactive ones), p in Pa
+double host_relative_change(const std::vector<double>& p0, const std::vector<double>& s0, const std::vector<double>& p1,
+                            const std::vector<double>& s1) {
+  double delta = 0, denom = 0;
+  for (std::size_t c = 0; c < p1.size(); ++c) {
+    if (p1[c] == 0) continue;
+    const double dp = 1e5 * (p1[c] - p0[c]), ds = s1[c] - s0[c];
+    delta += dp * dp + 2 * ds * ds;
+    denom += 1e10 * p1[c] * p1[c] + s1[c] * s1[c] + (1 - s1[c]) * (1 - s1[c]);
+  }
+  return delta / denom;
+}
+
+TEST_CASE("fim: by default each next step is the smaller of OPM Flow's Newton and PID factors, from the step's relative change") {
+  auto m = model_of(reference(), "SMALL");
+  auto& im = dynamic_cast<Impes3D<double>&>(*m);
+  const auto& fim = dynamic_cast<const FimStep<double>&>(im.scheme_part());
+  CHECK(im.config().numerics.control == StepControl::PidNewton);
+  PidStepControl pid(0.1);  // fed every accepted step's change, as the model's
+  int checked = 0, by_pid = 0, by_newton = 0;
+  double worst = 0;
+  for (double stop : m->report_times())
+    while (m->time() < stop * (1 - 1e-12)) {
+      const long cuts = im.retries();
+      const auto p0 = im.pressure(), s0 = im.saturation();
+      m->step(stop);
+      const double e = fim.result().relative_change;
+      // the device's sums against the host's from the two states
+      const double want = host_relative_change(p0, s0, im.pressure(), im.saturation());
+      worst = std::max(worst, std::fabs(e - want) / want);
+      const double f_pid = pid.next_factor(e);
+      if (im.retries() != cuts) continue;
+      bool event = false;
+      for (const auto& ev : im.config().input.schedule) event = event || std::fabs(ev.time - m->time()) < 1e-9;
+      if (event) continue;
+      const double f_newton = newton_step_factor(fim.last_newton(), 8);
+      const double f = std::min({3.0, f_newton, f_pid});
+      CAPTURE(m->time());
+      CAPTURE(e);
+      CHECK(m->clock().next_dt() == doctest::Approx(std::min(365.0, im.last_dt() * f)).epsilon(1e-12));
+      ++checked;
+      by_pid += f_pid < std::min(3.0, f_newton);
+      by_newton += f_newton < std::min(3.0, f_pid);
+    }
+  CHECK(worst < 1e-10);
+  CHECK(checked > 10);
+  CHECK(by_pid > 0);  // each part decided some steps here, or the test would not tell them apart
+  CHECK(by_newton > 0);
+  MESSAGE("steps checked ", checked, ", by the PID factor ", by_pid, ", by the Newton factor ", by_newton);
 }
 
 TEST_CASE("fim: a linear solve that fails with a reused pressure AMG is solved again with a fresh one before the step is cut") {
@@ -308,7 +360,15 @@ TEST_CASE("fim: the scheme's keys are checked: a deck defaults to fim, TOML to i
     for (const auto& s : sets) cf.set(s);
     return read_impes3d_case(cf, reference(), Precision::Double).config.numerics;
   };
-  CHECK(numerics({"scheme=\"fim\""}).control == StepControl::Newton);
+  CHECK(numerics({"scheme=\"fim\""}).control == StepControl::PidNewton);
+  CHECK(numerics({"scheme=\"fim\""}).pid_tolerance == 0.1);
+  CHECK(numerics({"scheme=\"fim\"", "time.pid_tolerance=0.05"}).pid_tolerance == 0.05);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).control == StepControl::Newton);
+  CHECK(numerics({"scheme=\"fim\"", "time.control=\"newton\""}).cut == 0.33);
+  CHECK(refused({"scheme=\"fim\"", "time.control=\"newton\"", "time.pid_tolerance=0.1"})
+            .find("time.pid_tolerance applies to time.control = 'pid+newton'") != std::string::npos);
+  CHECK(refused({"scheme=\"fim\"", "time.pid_tolerance=0"}).find("time.pid_tolerance") != std::string::npos);
+  CHECK(refused({"time.control=\"pid+newton\""}).find("applies to scheme = fim") != std::string::npos);
   CHECK(numerics({"scheme=\"fim\""}).cut == 0.33);
   CHECK(numerics({"scheme=\"fim\"", "time.cut=0.25"}).cut == 0.25);
   CHECK(numerics({"scheme=\"fim\"", "time.control=\"changes\""}).control == StepControl::Changes);

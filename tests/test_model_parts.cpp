@@ -255,6 +255,29 @@ TEST_CASE("time control: OPM Flow's rest-of-the-report rule and cut factor; its 
   CHECK(newton_step_factor(16, 8) == doctest::Approx(0.5));
 }
 
+TEST_CASE("time control: OPM Flow's PID factor from the last three relative changes") {
+  PidStepControl pid(0.1);
+  CHECK(pid.errors() == std::vector<double>{0.1, 0.1, 0.1});
+  // below the tolerance: (e1/e2)^0.075 (tol/e2)^0.175 (e0^2/(e1 e2))^0.01 with e0 = e1 = tol, e2 = tol/2
+  CHECK(pid.next_factor(0.05) == doctest::Approx(std::pow(2.0, 0.26)).epsilon(1e-14));
+  // above it: tol / e2
+  CHECK(pid.next_factor(0.4) == doctest::Approx(0.25).epsilon(1e-14));
+  // e0 = 0.05, e1 = 0.4, e2 = 0.02
+  CHECK(pid.next_factor(0.02) ==
+        doctest::Approx(std::pow(20.0, 0.075) * std::pow(5.0, 0.175) * std::pow(0.0025 / (0.4 * 0.02), 0.01)).epsilon(1e-14));
+  CHECK(pid.errors() == std::vector<double>{0.05, 0.4, 0.02});
+  // a step that changed nothing: no limit, then none while it is e1, then the factor without its last term
+  CHECK(std::isinf(pid.next_factor(0)));
+  CHECK(std::isinf(pid.next_factor(0.03)));
+  CHECK(pid.next_factor(0.03) == doctest::Approx(std::pow(0.1 / 0.03, 0.175)).epsilon(1e-14));
+  // a restart's records
+  PidStepControl again(0.1);
+  again.set_errors(pid.errors());
+  const double f_again = again.next_factor(0.07), f_pid = pid.next_factor(0.07);
+  CHECK(f_again == f_pid);
+  CHECK_THROWS_AS(again.set_errors({0.1, 0.1}), Error);
+}
+
 TEST_CASE("time control: a step may take less than it is offered; a step count fixes the time") {
   TimeController c;  // offered the whole way to the stop
   c.advance(1, [](double dt) {

@@ -10,6 +10,7 @@
 #include "core/comm/global_reduce.hpp"
 #include "core/kernels/program_builds.hpp"
 #include "core/kernels/reduce.hpp"
+#include "core/kernels/vec.hpp"
 #include "core/models/impes3d_setup.hpp"
 #include "core/models/state.hpp"
 #include "core/physics/fim.h"
@@ -100,6 +101,10 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       cq_(zeros<T>(be, std::max<std::size_t>(std::size_t(a.completions), 1) * FIM_NCQ)),
       amg_setup_p_(zeros<T>(be, 7 * E_)),
       amg_refresh_p_(zeros<T>(be, 7 * E_)),
+      on_(zeros<T>(be, E_)),
+      p_on_(zeros<T>(be, E_)),
+      sw_on_(zeros<T>(be, E_)),
+      sums_(zeros<T>(be, 5)),
       jac_(be, geo.box, 2),
       jop_(jac_),
       op_(jop_, wells_, dt_),
@@ -118,6 +123,8 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       pv += geo.pv0[L];
     }
   be.upload(*jac_.active, active.data(), E_ * sizeof(int));
+  on_.upload(std::vector<T>(active.begin(), active.end()));
+  for (int a : active) active_cells_ += a;
   wells_ = well_arrays();
   // decomposed (docs/mpi.md): the Jacobian's products fill the Krylov vectors' ghosts from the
   // neighbours; its preconditioners (ILU0, the pressure AMG) see this process's rows alone
@@ -380,6 +387,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   for (double& v : result_.stat) v = 0;
   result_.stat[IMP_S_DSW] = global_reduce(be_, comm_, ReduceOp::Max, ds_);
   result_.stat[IMP_S_DP] = global_reduce(be_, comm_, ReduceOp::Max, dp_);
+  result_.relative_change = relative_change();
   for (std::size_t w = 0; w < settings_.size(); ++w) {
     const T* s = ws_host_.data() + w * FIM_NWS;
     double* o = result_.well.data() + w * IMP_NWO;
@@ -394,6 +402,28 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   at.ok = true;
   at.newton = it;
   return at;
+}
+
+// Σ (Δp² + ΔS_w² + ΔS_o²) / Σ (p² + S_w² + S_o²) over the active cells, p in Pa, as OPM Flow's
+// BlackoilModel::relativeChange: from the changes unpack left (dp_ in bar, ds_; 0 where inactive)
+// and the new p and S_w masked to the active cells (a ghost or an inactive cell may hold a value).
+// ΔS_o = -ΔS_w and S_o = 1 - S_w. Five launches and one read a step.
+template <class T>
+double FimStep<T>::relative_change() {
+  const Precision prec = precision_of<T>();
+  VecKernels v = be_.vec();
+  v.diag({prec, E_, 1, &on_.buffer(), &a_.p.buffer(), &p_on_.buffer()});
+  v.diag({prec, E_, 1, &on_.buffer(), &a_.sw.buffer(), &sw_on_.buffer()});
+  v.dot({prec, E_, &dp_.buffer(), &dp_.buffer(), 0, &ds_.buffer(), &ds_.buffer(), 1, &sums_.buffer()});
+  v.dot({prec, E_, &p_on_.buffer(), &p_on_.buffer(), 2, &sw_on_.buffer(), &sw_on_.buffer(), 3, &sums_.buffer()});
+  v.dot({prec, E_, &sw_on_.buffer(), &on_.buffer(), 4, nullptr, nullptr, -1, &sums_.buffer()});
+  const std::vector<T> s = sums_.download();
+  double d[6] = {double(s[0]), double(s[1]), double(s[2]), double(s[3]), double(s[4]), active_cells_};
+  comm_.sum(d);
+  const double pa2 = 1e10;  // bar² in Pa²
+  const double delta = pa2 * d[0] + 2 * d[1];
+  const double denom = pa2 * d[2] + d[3] + (d[5] - 2 * d[4] + d[3]);
+  return denom > 0 ? delta / denom : 0.0;
 }
 
 template <class T>

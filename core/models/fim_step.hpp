@@ -85,6 +85,8 @@ class FimStep final : public ReservoirScheme<T> {
   };
   void assemble(double dt);
   Measures measure();
+  // OPM Flow's relative change of the accepted state against the step's start (PidStepControl)
+  double relative_change();
   void update_preconditioner(bool refresh);
   linalg::KrylovResult linear_solve();
   bool switch_controls();
@@ -100,6 +102,9 @@ class FimStep final : public ReservoirScheme<T> {
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
   Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
   Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
+  // the step's relative change (relative_change()): 1 on active cells, the masked p and S_w, the sums
+  Field<T> on_, p_on_, sw_on_, sums_;
+  double active_cells_ = 0;
   std::unique_ptr<Buffer> cwell_;
   std::vector<T> ws_host_;
   std::vector<WellSetting> settings_;  // the wells' settings as the model last gave them

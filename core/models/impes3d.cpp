@@ -99,7 +99,7 @@ TimeStepOptions impes_time_options(const ImpesNumerics& nm, double end) {
   o.max_cuts = nm.max_cuts;
   o.cut = nm.cut;
   o.even_split = true;
-  if (nm.control == StepControl::Newton) {  // AdaptiveSimulatorTimer::provideTimeStepEstimate's rule
+  if (newton_rule(nm.control)) {  // AdaptiveSimulatorTimer::provideTimeStepEstimate's rule
     o.whole_within = 1.05;
     o.split_below = 1.5;
   }
@@ -196,7 +196,8 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       clock_(impes_time_options(cfg_.numerics, cfg_.input.report_times.empty() ? 0.0 : cfg_.input.report_times.back())),
       arrays_(be, cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, cfg_.numerics.tables),
       scheme_(make_scheme<T>(be, comm, with_part(arrays_, halo_.get(), part_.get(), cfg_.input.wells.size()), cfg_.numerics,
-                             cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, first_dt())) {
+                             cfg_.input, local_geo(), local_wa(), prm_host_, *initial_, first_dt())),
+      pid_(cfg_.numerics.pid_tolerance) {
   initial_.reset();
   if (part_) {
     if (comm.rank() == 0) spdlog::info("impes3d over {}", describe_part(*part_));
@@ -280,6 +281,7 @@ void Impes3D<T>::bind_state() {
   scheme_->bind(state_);
   state_.value("schedule_position", next_event_);
   state_.value("cfl_max", max_cfl_);
+  state_.doubles("pid_changes", 3, [this] { return pid_.errors(); }, [this](const std::vector<double>& v) { pid_.set_errors(v); });
   state_.value("water_in_place_initial", mw0_);
   state_.value("oil_in_place_initial", mo0_);
   const std::size_t nw = wells_.size();
@@ -325,7 +327,9 @@ std::string Impes3D<T>::summary() const {
   o << "impes3d: " << g.nx << " x " << g.ny << " x " << g.nz << " cells (" << geo_.active << " active, pore volume "
     << geo_.pore_volume << " m3), " << cfg_.input.wells.size() << " wells, " << cfg_.input.report_times.size()
     << " reports to " << end_time() << " days; scheme " << scheme_->describe()
-    << (cfg_.numerics.control == StepControl::Newton ? "; time steps from the Newton iterations (OPM Flow's rule)" : "")
+    << (cfg_.numerics.control == StepControl::Newton      ? "; time steps from the Newton iterations (OPM Flow's newtoniterationcount)"
+        : cfg_.numerics.control == StepControl::PidNewton ? "; time steps from the Newton iterations and the relative change (OPM Flow's pid+newtoniteration)"
+                                                          : "")
     << "; precision "
     << to_string(precision_of<T>());
   return o.str();
@@ -473,10 +477,13 @@ TimeController::Outcome Impes3D<T>::attempt(double dt) {
   const double* s = scheme_->result().stat;
   const auto& nm = cfg_.numerics;
   max_cfl_ = std::max(max_cfl_, dt * s[IMP_S_CFL]);
-  if (nm.control == StepControl::Newton) {
-    // OPM Flow's rule: the next step from this one's Newton iterations alone, at most time.growth
-    // times this step (as its solver-max-growth caps it against the step taken)
-    out.dt_limit = dt * std::min(nm.growth, newton_step_factor(a.newton, nm.fim.target_iterations));
+  if (newton_rule(nm.control)) {
+    // OPM Flow's rule: the next step from this one's Newton iterations, with pid+newton also from
+    // its relative change (the smaller), at most time.growth times this step (as its
+    // solver-max-growth caps it against the step taken)
+    double f = newton_step_factor(a.newton, nm.fim.target_iterations);
+    if (nm.control == StepControl::PidNewton) f = std::min(f, pid_.next_factor(scheme_->result().relative_change));
+    out.dt_limit = dt * std::min(nm.growth, f);
   } else {
     // what the last step allows the next: the CFL limit (IMPES), and the S_w and pressure changes scaled
     const double tiny = 1e-30;

@@ -180,6 +180,7 @@ class Impes3D final : public Reservoir {
   std::unique_ptr<ReservoirScheme<T>> scheme_;
   std::vector<StepCheck> checks_;
   double max_cfl_ = 0;
+  PidStepControl pid_;  // time.control = "pid+newton": the last steps' relative changes
   // decomposed: the totals and the gathered fields process 0's outputs read (the slot in every run)
   struct Totals {
     double mw = 0, mo = 0, fpr = 0;

@@ -119,8 +119,10 @@ const char* to_string(PressurePreconditioner p);
 // (core/models/fim_step.hpp; docs/fim.md).
 enum class ReservoirSchemeKind { Impes, Fim };
 // time.control: the next step sized from the last one's largest S_w and pressure changes (and
-// IMPES's CFL limit), or from its Newton iterations as OPM Flow's default control (fim only)
-enum class StepControl { Changes, Newton };
+// IMPES's CFL limit); from its Newton iterations (OPM Flow's newtoniterationcount); or from those
+// and its relative change (OPM Flow's default, pid+newtoniteration). The last two: fim only.
+enum class StepControl { Changes, Newton, PidNewton };
+inline bool newton_rule(StepControl c) { return c != StepControl::Changes; }
 const char* to_string(ReservoirSchemeKind s);
 
 // The fully implicit scheme's Newton iteration and linear solve (case keys [newton], [linear]).
@@ -175,6 +177,7 @@ struct ImpesNumerics {
   double growth = 2;      // largest growth of dt from one step to the next
   double growth_after_cut = 0;  // > 0: the largest growth of the step after one that had to be cut
   StepControl control = StepControl::Changes;  // time.control
+  double pid_tolerance = 0.1;  // time.pid_tolerance: PidNewton's tolerance of the relative change (OPM Flow's time-step-control-tolerance)
   int max_cuts = 8;       // cuts of a step before the run stops
   double cut = 0.5;       // a failed step is retried at cut x its size
   double sw_tolerance = 1e-6;  // S_w outside [-tol, 1 + tol] makes a step retry

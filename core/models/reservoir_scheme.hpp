@@ -19,6 +19,8 @@ class State;
 struct ImpesStepResult {
   double stat[IMP_NSTAT] = {};
   std::vector<double> well;  // IMP_NWO per well
+  // the step's relative change, OPM Flow's (PidStepControl); -1 where the scheme does not make it
+  double relative_change = -1;
 };
 
 struct SchemeAttempt {

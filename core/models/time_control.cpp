@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "core/base/error.hpp"
@@ -13,6 +15,23 @@ namespace poreflow {
 double newton_step_factor(int n, int target) {
   const double t = std::max(target, 1);
   return n <= target ? 1 + 3.2 * (t - n) / t : 1 / (1 + (n - t) / t);
+}
+
+double PidStepControl::next_factor(double change) {
+  e_[0] = e_[1];
+  e_[1] = e_[2];
+  e_[2] = change;
+  if (e_[2] > tol_) return tol_ / e_[2];
+  if (e_[1] == 0 || e_[2] == 0) return std::numeric_limits<double>::infinity();
+  // a zero e0 (a step that changed nothing, two steps back) would make the last factor 0 and the
+  // next step 0; it is left out instead
+  const double d = e_[0] > 0 ? std::pow(e_[0] * e_[0] / (e_[1] * e_[2]), 0.01) : 1.0;
+  return std::pow(e_[1] / e_[2], 0.075) * std::pow(tol_ / e_[2], 0.175) * d;
+}
+
+void PidStepControl::set_errors(const std::vector<double>& e) {
+  if (e.size() != 3) throw Error("the PID step control keeps 3 changes, " + std::to_string(e.size()) + " were given");
+  for (int i = 0; i < 3; ++i) e_[i] = e[static_cast<std::size_t>(i)];
 }
 
 TimeController::TimeController(TimeStepOptions o) : o_(std::move(o)), dt_next_(o_.dt_init) {}

@@ -24,17 +24,41 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace poreflow {
 
 class State;
 
 // OPM Flow's Newton-iteration rule for the next step (the Newton part of its default control,
-// "pid+newtoniteration"; the PID part is not built here: docs/fim.md): a step that took n
+// "pid+newtoniteration"; PidStepControl is the other part): a step that took n
 // Newton iterations (linear solves) against a target of `target` is followed by one of
 // 1 + 3.2 (target - n) / target times its size when n <= target, and by 1 / (1 + (n - target) /
 // target) times it when n is above. The caller caps the growth.
 double newton_step_factor(int n, int target);
+
+// The PID part of OPM Flow's "pid+newtoniteration" (its PIDTimeStepControl, with the constants of
+// Turek's paper it cites): from an accepted step's relative change e, the sum over the cells of
+// dp^2 + dS^2 over the sum of p^2 + S^2 (p in Pa, every phase's S), against a tolerance tol. With
+// the last three changes e0, e1, e2 (all tol before the first step), the next step may be
+//   tol / e2 times this one when e2 > tol,
+//   (e1/e2)^0.075 (tol/e2)^0.175 (e0^2/(e1 e2))^0.01 times it otherwise,
+//   any size when e1 or e2 is 0 (and without the last factor when e0 is: OPM Flow's would be 0).
+// The caller takes the smaller of this and the Newton factor, then caps the growth.
+class PidStepControl {
+ public:
+  explicit PidStepControl(double tol = 0.1) : tol_(tol), e_{tol, tol, tol} {}
+  // records an accepted step's change; the factor the next step may take (infinity: no limit)
+  double next_factor(double change);
+  double tolerance() const { return tol_; }
+  // e0, e1, e2 (a restart's records)
+  std::vector<double> errors() const { return {e_[0], e_[1], e_[2]}; }
+  void set_errors(const std::vector<double>& e);
+
+ private:
+  double tol_;
+  double e_[3];
+};
 
 struct TimeStepOptions {
   double dt_init = std::numeric_limits<double>::infinity();  // the first step's size (inf: as far as allowed)

@@ -428,7 +428,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   nm.dt_max = 365;
   nm.growth = 3;
   nm.growth_after_cut = 2;  // OPM Flow's solver-growth-factor
-  nm.control = StepControl::Newton;  // OPM Flow's default control (time.control)
+  nm.control = StepControl::PidNewton;  // OPM Flow's default control (time.control)
   nm.ds_max = 0.2;  // for time.control = "changes"
   nm.dp_max = 100;
   FimNumerics& f = nm.fim;
@@ -507,17 +507,24 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.growth_after_cut = cf.in_range("time.growth_after_cut", nm.growth_after_cut, 0, 100, false, false);
   if (nm.growth_after_cut > 0 && nm.growth_after_cut < 1)
     cf.fail("time.growth_after_cut", "= " + num_text(nm.growth_after_cut) + " must be 0 (off) or at least 1");
-  const std::string control = cf.get_string("time.control", nm.control == StepControl::Newton ? "newton" : "changes");
+  const char* control_default = nm.control == StepControl::PidNewton ? "pid+newton" : nm.control == StepControl::Newton ? "newton" : "changes";
+  const std::string control = cf.get_string("time.control", control_default);
   if (control == "changes") nm.control = StepControl::Changes;
   else if (control == "newton") nm.control = StepControl::Newton;
-  else cf.fail("time.control", "= '" + control + "' is not one of changes (the last step's S_w and pressure changes) or newton (its Newton iterations, as OPM Flow)");
-  if (nm.control == StepControl::Newton) {
-    if (nm.scheme != ReservoirSchemeKind::Fim) cf.fail("time.control", "= 'newton' applies to scheme = fim: IMPES takes no Newton iterations");
+  else if (control == "pid+newton") nm.control = StepControl::PidNewton;
+  else
+    cf.fail("time.control", "= '" + control + "' is not one of changes (the last step's S_w and pressure changes), newton (its "
+                            "Newton iterations) or pid+newton (those and its relative change, OPM Flow's default)");
+  if (newton_rule(nm.control)) {
+    if (nm.scheme != ReservoirSchemeKind::Fim)
+      cf.fail("time.control", "= '" + control + "' applies to scheme = fim: IMPES takes no Newton iterations");
     for (const char* key : {"time.ds_max", "time.dp_max"})
-      if (cf.has(key)) cf.fail(key, "applies to time.control = 'changes'; with 'newton' the step follows its Newton iterations");
+      if (cf.has(key)) cf.fail(key, "applies to time.control = 'changes'; with '" + control + "' the step follows its Newton iterations");
   }
+  if (nm.control == StepControl::PidNewton) nm.pid_tolerance = cf.in_range("time.pid_tolerance", nm.pid_tolerance, 0, 10, true, false);
+  else if (cf.has("time.pid_tolerance")) cf.fail("time.pid_tolerance", "applies to time.control = 'pid+newton'");
   nm.max_cuts = static_cast<int>(cf.int_at_least("time.max_cuts", nm.max_cuts, 0));
-  nm.cut = cf.in_range("time.cut", nm.control == StepControl::Newton ? 0.33 : nm.cut, 0, 1, true, true);
+  nm.cut = cf.in_range("time.cut", newton_rule(nm.control) ? 0.33 : nm.cut, 0, 1, true, true);
   nm.sw_tolerance = cf.in_range("time.sw_tolerance", nm.sw_tolerance, 0, 0.1, false, false);
 
   const std::string solver = cf.get_string("pressure.solver", "sor");
