@@ -84,6 +84,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       nm_(nm.fim),
       in_(in),
       E_(a.extent()),
+      pid_(nm.control == StepControl::PidNewton),
       x_(zeros<T>(be, 2 * E_)),
       x_n_(zeros<T>(be, 2 * E_)),
       dx_(zeros<T>(be, 2 * E_)),
@@ -124,7 +125,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
     }
   be.upload(*jac_.active, active.data(), E_ * sizeof(int));
   on_.upload(std::vector<T>(active.begin(), active.end()));
-  for (int a : active) active_cells_ += a;
+  for (int on : active) active_cells_ += on;
   wells_ = well_arrays();
   // decomposed (docs/mpi.md): the Jacobian's products fill the Krylov vectors' ghosts from the
   // neighbours; its preconditioners (ILU0, the pressure AMG) see this process's rows alone
@@ -387,7 +388,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   for (double& v : result_.stat) v = 0;
   result_.stat[IMP_S_DSW] = global_reduce(be_, comm_, ReduceOp::Max, ds_);
   result_.stat[IMP_S_DP] = global_reduce(be_, comm_, ReduceOp::Max, dp_);
-  result_.relative_change = relative_change();
+  result_.relative_change = pid_ ? relative_change() : -1.0;
   for (std::size_t w = 0; w < settings_.size(); ++w) {
     const T* s = ws_host_.data() + w * FIM_NWS;
     double* o = result_.well.data() + w * IMP_NWO;

@@ -99,6 +99,7 @@ class FimStep final : public ReservoirScheme<T> {
   const FimNumerics nm_;
   const ImpesInput& in_;
   std::size_t E_;
+  bool pid_ = false;  // time.control = "pid+newton": the step's relative change is wanted
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
   Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
   Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
