@@ -11,6 +11,7 @@
 #include "core/base/error.hpp"
 #include "core/comm/communicator.hpp"
 #include "core/kernels/field.hpp"
+#include "core/models/newton_relaxation.hpp"
 #include "core/models/state.hpp"
 #include "core/models/time_control.hpp"
 #include "tests/harness.hpp"
@@ -276,6 +277,39 @@ TEST_CASE("time control: OPM Flow's PID factor from the last three relative chan
   const double f_again = again.next_factor(0.07), f_pid = pid.next_factor(0.07);
   CHECK(f_again == f_pid);
   CHECK_THROWS_AS(again.set_errors({0.1, 0.1}), Error);
+}
+
+TEST_CASE("Newton: OPM Flow's oscillation test and the update factor it lowers") {
+  // each phase back near two iterations ago (within 20 %) and away from the last (more than 20 %)
+  std::vector<PhaseNorms> h = {{1.0, 2.0}, {0.5, 1.0}, {0.9, 1.9}};
+  CHECK_FALSE(newton_oscillates(h, 0));
+  CHECK_FALSE(newton_oscillates(h, 1));
+  CHECK(newton_oscillates(h, 2));
+  CHECK_FALSE(newton_oscillates(h, 3));  // past the history
+  // one phase alone is not enough
+  CHECK_FALSE(newton_oscillates({{1.0, 2.0}, {0.5, 1.0}, {0.9, 1.0}}, 2));
+  // the other way round in a phase: near the last, or far from both
+  CHECK_FALSE(newton_oscillates({{1.0, 2.0}, {0.95, 1.0}, {0.9, 1.9}}, 2));
+  CHECK_FALSE(newton_oscillates({{1.0, 2.0}, {0.5, 1.0}, {0.2, 1.9}}, 2));
+  // relative to the last norm: 25 % back two is too far, 12.5 % near enough (both exact in binary)
+  CHECK_FALSE(newton_oscillates({{1.25, 2.5}, {0.5, 1.0}, {1.0, 2.0}}, 2));
+  CHECK(newton_oscillates({{1.125, 2.25}, {0.5, 1.0}, {1.0, 2.0}}, 2));
+  // a zero or NaN norm makes no phase oscillate
+  CHECK_FALSE(newton_oscillates({{1.0, 2.0}, {0.5, 1.0}, {0.0, 1.9}}, 2));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CHECK_FALSE(newton_oscillates({{1.0, 2.0}, {0.5, 1.0}, {nan, 1.9}}, 2));
+  // the factor: a tenth less at each oscillation, down to its least, back to 1 at a reset
+  NewtonRelaxation r(0.65);
+  CHECK(r.factor() == 1.0);
+  CHECK_FALSE(r.observe(h, 1));
+  CHECK(r.factor() == 1.0);
+  const double want[] = {0.9, 0.8, 0.7, 0.65, 0.65};
+  for (double f : want) {
+    CHECK(r.observe(h, 2));
+    CHECK(r.factor() == doctest::Approx(f).epsilon(1e-14));
+  }
+  r.reset();
+  CHECK(r.factor() == 1.0);
 }
 
 TEST_CASE("time control: a step may take less than it is offered; a step count fixes the time") {

@@ -90,6 +90,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       dx_(zeros<T>(be, 2 * E_)),
       res_(zeros<T>(be, 2 * E_)),
       cnv_(zeros<T>(be, 2 * E_)),
+      cnv_oil_(zeros<T>(be, E_)),
       mbw_(zeros<T>(be, E_)),
       mbo_(zeros<T>(be, E_)),
       viol_(zeros<T>(be, E_)),
@@ -109,7 +110,8 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       jac_(be, geo.box, 2),
       jop_(jac_),
       op_(jop_, wells_, dt_),
-      cpr_(cpr_options(nm.fim), comm) {
+      cpr_(cpr_options(nm.fim), comm),
+      relax_(nm.fim.min_relaxation) {
   // per completion its well; per box entry whether it is an unknown
   std::vector<int> cwell(std::max<std::size_t>(wa.cwi.size(), 1), 0);
   for (std::size_t w = 0; w < wa.first.size(); ++w)
@@ -184,7 +186,18 @@ void FimStep<T>::assemble(double dt) {
 template <class T>
 typename FimStep<T>::Measures FimStep<T>::measure() {
   Measures m;
-  m.cnv = global_reduce(be_, comm_, ReduceOp::Max, cnv_);
+  // each phase's worst CNV (the stabilization's history): the water half of cnv_ in place, the oil
+  // half copied out first
+  ReduceArgs water;
+  water.prec = precision_of<T>();
+  water.op = ReduceOp::Max;
+  water.cfg = {be_.reduce().default_variant()};
+  water.a = &cnv_.buffer();
+  water.n = E_;
+  be_.copy(cnv_.buffer(), cnv_oil_.buffer(), E_ * sizeof(T), E_ * sizeof(T));
+  m.cnv_phase = {global_reduce(be_, comm_, water), global_reduce(be_, comm_, ReduceOp::Max, cnv_oil_)};
+  m.cnv = std::isnan(m.cnv_phase[0]) || std::isnan(m.cnv_phase[1]) ? std::numeric_limits<double>::quiet_NaN()
+                                                                     : std::max(m.cnv_phase[0], m.cnv_phase[1]);
   m.sum_w = global_reduce(be_, comm_, ReduceOp::Sum, mbw_);
   m.sum_o = global_reduce(be_, comm_, ReduceOp::Sum, mbo_);
   // the pore volume over the strict CNV, only where it decides (the strict test failed, the relaxed
@@ -322,6 +335,8 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   k.well_start({prec, &a_.prm.buffer(), a_.prm.size(), wells_, &x_.buffer(), a_.grid.pv0, E_});
   int it = 0;
   cnv_history_.clear();
+  phase_history_.clear();
+  relax_.reset();
   for (;; ++it) {
     const PartTimer timer;
     assemble(dt);
@@ -333,6 +348,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     seconds_assemble_ += timer.seconds();
     last_ = m;
     cnv_history_.push_back(m.cnv);
+    phase_history_.push_back(m.cnv_phase);
     std::ostringstream o;
     o.precision(3);
     if (!m.finite) {
@@ -377,6 +393,13 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
       o << "the linear solve of Newton iteration " << it << " failed: " << r.describe();
       at.why = o.str();
       return at;
+    }
+    if (nm_.stabilize) {
+      if (relax_.observe(phase_history_, std::size_t(it))) ++oscillations_;
+      if (relax_.factor() < 1) {  // dx = 0 res + factor dx (a constant 0 term is not read)
+        ++damped_;
+        be_.vec().axpby({prec, 2 * E_, VecCoef::constant(0), VecCoef::constant(relax_.factor()), &res_.buffer(), &dx_.buffer()});
+      }
     }
     k.update({prec, a_.grid, wells_, &dx_.buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max});
     ++newton_total_;
@@ -487,6 +510,8 @@ void FimStep<T>::bind(State& s) {
   s.value("cuts_linear_solve_failed", cuts_linear_);
   s.value("linear_solves_retried", linear_retries_);
   s.value("cuts_non_finite", cuts_nonfinite_);
+  s.value("newton_oscillations", oscillations_);
+  s.value("newton_updates_damped", damped_);
   s.after_load([this] {
     be_.fim().pack({precision_of<T>(), a_.grid, &a_.p.buffer(), &a_.sw.buffer(), &x_.buffer()});
     if (refreshes_ > 0) cpr_.restore_pressure_stage(jop_, amg_setup_p_, amg_refresh_p_);
@@ -498,7 +523,9 @@ template <class T>
 std::string FimStep<T>::describe() const {
   std::ostringstream o;
   o << "fully implicit, Newton to CNV " << nm_.cnv << ", MB " << nm_.mb << " (at most " << nm_.max_iterations
-    << " iterations), linear " << krylov_->describe() << " with CPR (pressure: AMG, " << (nm_.amg_w_cycle ? "W" : "V") << "-cycle, Chebyshev degree " << nm_.amg_degree
+    << " iterations";
+  if (nm_.stabilize) o << ", updates damped down to " << nm_.min_relaxation << " on oscillation";
+  o << "), linear " << krylov_->describe() << " with CPR (pressure: AMG, " << (nm_.amg_w_cycle ? "W" : "V") << "-cycle, Chebyshev degree " << nm_.amg_degree
     << (nm_.amg_float && sizeof(T) == 8 ? ", in float" : "") << ", coarsest level of at most " << nm_.coarse_size << " rows, reused until the solves slow down; whole system: ILU(0)) to "
     << nm_.linear_tolerance;
   return o.str();
@@ -531,6 +558,9 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["cuts_linear_solve_failed"] = double(cuts_linear_);
   s["linear_solves_retried"] = double(linear_retries_);
   s["cuts_non_finite"] = double(cuts_nonfinite_);
+  // OPM Flow's update stabilization: the oscillations it detected, the updates it scaled down
+  s["newton_oscillations"] = double(oscillations_);
+  s["newton_updates_damped"] = double(damped_);
 }
 
 template class FimSchurOperator<float>;

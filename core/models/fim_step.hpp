@@ -21,6 +21,7 @@
 #include "core/linalg/cpr.hpp"
 #include "core/linalg/krylov.hpp"
 #include "core/linalg/stencil7.hpp"
+#include "core/models/newton_relaxation.hpp"
 #include "core/models/reservoir_arrays.hpp"
 #include "core/models/reservoir_scheme.hpp"
 
@@ -75,10 +76,16 @@ class FimStep final : public ReservoirScheme<T> {
   // the CNV measure after each Newton iteration of the last attempt (its first: at the start)
   const std::vector<double>& cnv_history() const { return cnv_history_; }
   int last_newton() const { return last_newton_; }
+  // each phase's CNV after each Newton iteration of the last attempt, and the stabilization's
+  // counts since the run started: the oscillations it detected, the updates it scaled down
+  const std::vector<PhaseNorms>& phase_history() const { return phase_history_; }
+  long oscillations() const { return oscillations_; }
+  long damped_updates() const { return damped_; }
 
  private:
   struct Measures {
     double cnv = 0, mb_w = 0, mb_o = 0, well = 0;  // the worst of each (MB: relative to the pore volume)
+    PhaseNorms cnv_phase{};                        // the worst CNV of water and of oil
     double over = 0;  // the fraction of the pore volume in cells whose CNV is above newton.cnv
     double sum_w = 0, sum_o = 0;                   // the residuals' sums, sm3
     bool finite = true;
@@ -101,7 +108,7 @@ class FimStep final : public ReservoirScheme<T> {
   std::size_t E_;
   bool pid_ = false;  // time.control = "pid+newton": the step's relative change is wanted
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
-  Field<T> x_, x_n_, dx_, res_, cnv_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
+  Field<T> x_, x_n_, dx_, res_, cnv_, cnv_oil_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
   Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
   // the step's relative change (relative_change()): 1 on active cells, the masked p and S_w, the sums
   Field<T> on_, p_on_, sw_on_, sums_;
@@ -130,6 +137,9 @@ class FimStep final : public ReservoirScheme<T> {
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
   Measures last_;
   std::vector<double> cnv_history_;
+  std::vector<PhaseNorms> phase_history_;  // the attempt's CNV per phase, for the stabilization
+  NewtonRelaxation relax_;
+  long oscillations_ = 0, damped_ = 0;  // oscillations detected, updates scaled down
 };
 
 }  // namespace poreflow

@@ -127,7 +127,11 @@ const char* to_string(ReservoirSchemeKind s);
 
 // The fully implicit scheme's Newton iteration and linear solve (case keys [newton], [linear]).
 struct FimNumerics {
-  int max_iterations = 15;   // Newton iterations of a step before it is cut
+  int max_iterations = 20;   // Newton iterations of a step before it is cut (OPM Flow 2022.10's --newton-max-iterations)
+  // OPM Flow's update stabilization (core/models/newton_relaxation.hpp): the updates of a step
+  // whose CNV oscillates scaled down by a tenth each time, to at least min_relaxation
+  bool stabilize = true;
+  double min_relaxation = 0.5;
   double cnv = 1e-2;         // converged: every cell's B_a |R_a| / V_p0 at most this ...
   // ... or, as OPM Flow: at most cnv_relaxed in every cell where the cells above cnv hold at most
   // relaxed_pv_fraction of the pore volume (OPM Flow 2022.10's --tolerance-cnv-relaxed = 1,

@@ -414,7 +414,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.amg_tail_rows"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
-      "newton.cnv_relaxed",    "newton.relaxed_pv_fraction",
+      "newton.cnv_relaxed",    "newton.relaxed_pv_fraction", "newton.stabilize", "newton.min_relaxation",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
       "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
@@ -442,6 +442,9 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.dp_max = cf.positive("newton.dp_max", f.dp_max);
   f.ds_max = cf.in_range("newton.ds_max", f.ds_max, 0, 1, true, false);
   f.dbhp_max = cf.positive("newton.dbhp_max", f.dbhp_max);
+  f.stabilize = cf.get_bool("newton.stabilize", f.stabilize);
+  f.min_relaxation = cf.in_range("newton.min_relaxation", f.min_relaxation, 0, 1, true, false);
+  if (!f.stabilize && cf.has("newton.min_relaxation")) cf.fail("newton.min_relaxation", "applies to newton.stabilize = true");
   f.max_switches = static_cast<int>(cf.int_in_range("newton.max_switches", f.max_switches, 0, 100));
   f.target_iterations = static_cast<int>(cf.int_in_range("newton.target_iterations", f.target_iterations, 1, 1000));
   const std::string solver = cf.get_string("linear.solver", "bicgstab");
