@@ -302,7 +302,7 @@ TEST_CASE("fim: OPM Flow's update stabilization damps a step's updates once its 
     auto m = model_of(be, "SMALL", {"time.dt_init=30"});
     auto& im = dynamic_cast<Impes3D<double>&>(*m);
     const auto& fim = dynamic_cast<const FimStep<double>&>(im.scheme_part());
-    long want_osc = 0, want_damped = 0, checked = 0;
+    long want_osc = 0, want_damped = 0, checked = 0, steps_checked = 0;
     for (double stop : m->report_times())
       while (m->time() < stop * (1 - 1e-12)) {
         const long cuts = im.retries(), osc0 = fim.oscillations(), damped0 = fim.damped_updates();
@@ -314,9 +314,24 @@ TEST_CASE("fim: OPM Flow's update stabilization damps a step's updates once its 
         for (std::size_t it = 0; it < h.size(); ++it) CHECK(std::max(h[it][0], h[it][1]) == fim.cnv_history()[it]);
         NewtonRelaxation relax(0.5);
         long osc = 0, damped = 0;
+        std::vector<double> factors;
         for (std::size_t it = 0; it + 1 < h.size(); ++it) {  // the iterations that solved and updated
           osc += relax.observe(h, it);
           damped += relax.factor() < 1;
+          factors.push_back(relax.factor());
+        }
+        CHECK(fim.update_factors() == factors);
+        // the step the last update applied: the factor times the solved one, in every entry
+        if (!factors.empty() && factors.back() < 1) {
+          const auto dx = fim.newton_step().download(), applied = fim.applied_step().download();
+          REQUIRE(dx.size() == applied.size());
+          double worst = 0;
+          for (std::size_t i = 0; i < dx.size(); ++i) worst = std::max(worst, std::fabs(applied[i] - factors.back() * dx[i]));
+          double largest = 0;
+          for (double v : dx) largest = std::max(largest, std::fabs(v));
+          CHECK(largest > 0);
+          CHECK(worst <= 1e-15 * largest);
+          ++steps_checked;
         }
         CHECK(fim.oscillations() - osc0 == osc);
         CHECK(fim.damped_updates() - damped0 == damped);
@@ -332,6 +347,7 @@ TEST_CASE("fim: OPM Flow's update stabilization damps a step's updates once its 
     if (&be == &reference()) {
       CHECK(want_osc > 0);  // or the test would not see the damping
       CHECK(want_damped > want_osc);
+      CHECK(steps_checked > 0);  // a step whose last update was damped
       // switched off: nothing counted, and the run takes other iterations
       auto off = model_of(be, "SMALL", {"time.dt_init=30", "newton.stabilize=false"});
       run_to_end(*off);

@@ -88,6 +88,7 @@ FimStep<T>::FimStep(Backend& be, const Communicator& comm, ReservoirArrays<T>& a
       x_(zeros<T>(be, 2 * E_)),
       x_n_(zeros<T>(be, 2 * E_)),
       dx_(zeros<T>(be, 2 * E_)),
+      dx_damped_(zeros<T>(be, 2 * E_)),
       res_(zeros<T>(be, 2 * E_)),
       cnv_(zeros<T>(be, 2 * E_)),
       cnv_oil_(zeros<T>(be, E_)),
@@ -336,6 +337,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   int it = 0;
   cnv_history_.clear();
   phase_history_.clear();
+  update_factors_.clear();
   relax_.reset();
   for (;; ++it) {
     const PartTimer timer;
@@ -394,14 +396,19 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
       at.why = o.str();
       return at;
     }
+    // OPM Flow's update stabilization: a step whose CNV oscillates takes factor x dx from then on
+    // (into dx_damped_, dx_ kept as the solve left it); the wells' BHP steps follow from it
+    const Field<T>* step = &dx_;
     if (nm_.stabilize) {
       if (relax_.observe(phase_history_, std::size_t(it))) ++oscillations_;
-      if (relax_.factor() < 1) {  // dx = 0 res + factor dx (a constant 0 term is not read)
+      update_factors_.push_back(relax_.factor());
+      if (relax_.factor() < 1) {
         ++damped_;
-        be_.vec().axpby({prec, 2 * E_, VecCoef::constant(0), VecCoef::constant(relax_.factor()), &res_.buffer(), &dx_.buffer()});
+        be_.vec().axpby({prec, 2 * E_, VecCoef::constant(relax_.factor()), VecCoef::constant(0), &dx_.buffer(), &dx_damped_.buffer()});
+        step = &dx_damped_;
       }
     }
-    k.update({prec, a_.grid, wells_, &dx_.buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max});
+    k.update({prec, a_.grid, wells_, &step->buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max});
     ++newton_total_;
   }
   last_newton_ = it;

@@ -81,6 +81,13 @@ class FimStep final : public ReservoirScheme<T> {
   const std::vector<PhaseNorms>& phase_history() const { return phase_history_; }
   long oscillations() const { return oscillations_; }
   long damped_updates() const { return damped_; }
+  // the factor each update of the last attempt was scaled by (empty without the stabilization),
+  // the last update's Newton step as solved, and the step it applied (the two alike when undamped)
+  const std::vector<double>& update_factors() const { return update_factors_; }
+  const Field<T>& newton_step() const { return dx_; }
+  const Field<T>& applied_step() const {
+    return !update_factors_.empty() && update_factors_.back() < 1 ? dx_damped_ : dx_;
+  }
 
  private:
   struct Measures {
@@ -108,7 +115,7 @@ class FimStep final : public ReservoirScheme<T> {
   std::size_t E_;
   bool pid_ = false;  // time.control = "pid+newton": the step's relative change is wanted
   double pv_total_ = 0, bw_ref_ = 1, bo_ref_ = 1;  // the Σ V_p0 and B's of the MB measure
-  Field<T> x_, x_n_, dx_, res_, cnv_, cnv_oil_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
+  Field<T> x_, x_n_, dx_, dx_damped_, res_, cnv_, cnv_oil_, mbw_, mbo_, viol_, mw2_, mo2_, dp_, ds_, ws_, ws_n_, cq_;
   Field<T> amg_setup_p_, amg_refresh_p_;  // the pressure matrices of the AMG's setup and last refresh
   // the step's relative change (relative_change()): 1 on active cells, the masked p and S_w, the sums
   Field<T> on_, p_on_, sw_on_, sums_;
@@ -138,6 +145,7 @@ class FimStep final : public ReservoirScheme<T> {
   Measures last_;
   std::vector<double> cnv_history_;
   std::vector<PhaseNorms> phase_history_;  // the attempt's CNV per phase, for the stabilization
+  std::vector<double> update_factors_;     // the factor of each of the attempt's updates
   NewtonRelaxation relax_;
   long oscillations_ = 0, damped_ = 0;  // oscillations detected, updates scaled down
 };
