@@ -47,13 +47,15 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
                    double) {
   const FimProblem P = fim_problem(19, 13, 6, static_cast<unsigned>(rng()()), true);
   std::mt19937_64 g(rng()());
-  const auto v = direction(P, g), dx = direction(P, g);
+  const auto v = direction(P, g), dx = direction(P, g), dw = direction(P, g);
   const auto y0 = random_vector<double>(P.x.size(), -1, 1);
   struct Out {
     std::vector<double> ws_start, cq, ws, coef, res, cnv, mbw, mbo, viol, y, ws_upd, x_upd, p, sw, dp, ds, packed;
   };
   double cnv_tol = 0.01;  // viol's tolerance: below, the median CNV of the random problem
-  auto run = [&](Backend& be, auto tag) {
+  // mode: the update takes dx (0), dx in the cells and dw for the wells' steps (1), or dw (2);
+  // dbhp: a rate well's largest BHP step
+  auto run = [&](Backend& be, auto tag, int mode = 1, double dbhp = 3.0) {
     using U = decltype(tag);
     FimOnDevice<U> d(be, P);
     d.cnv_tol = cnv_tol;
@@ -80,10 +82,12 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
     o.ws = convert<double>(d.ws.download());
     o.coef = convert<double>(d.coef.download());
     o.res = convert<double>(d.res.download());
-    auto dv = make_field(be, convert<U>(v)), dy = make_field(be, convert<U>(y0)), ddx = make_field(be, convert<U>(dx));
+    auto dv = make_field(be, convert<U>(v)), dy = make_field(be, convert<U>(y0)), ddx = make_field(be, convert<U>(dx)),
+         ddw = make_field(be, convert<U>(dw));
     be.fim().schur({precision_of<U>(), d.well_arrays(), kDt, E, -0.7, &dv.buffer(), &dy.buffer(), nullptr});
     o.y = convert<double>(dy.download());
-    be.fim().update({precision_of<U>(), d.grid(), d.well_arrays(), &ddx.buffer(), &d.x.buffer(), 0.5, 0.004, 3.0});
+    be.fim().update({precision_of<U>(), d.grid(), d.well_arrays(), mode == 2 ? &ddw.buffer() : &ddx.buffer(), &d.x.buffer(), 0.5,
+                     0.004, dbhp, mode == 1 ? &ddw.buffer() : nullptr});
     o.ws_upd = convert<double>(d.ws.download());
     o.x_upd = convert<double>(d.x.download());
     Field<U> p(be, E), sw(be, E), dp(be, E), ds(be, E), packed(be, 2 * E);
@@ -129,6 +133,16 @@ TEST_CASE_TEMPLATE("fim: the wells' kernels, the Schur term and the Newton updat
   CHECK(ref.ws[2 * FIM_NWS + FIM_WS_RES] == 0.0);  // the BHP well sits at its target
   CHECK(ref.ws[3 * FIM_NWS + FIM_WS_QW] == 0.0);   // the shut well
   for (double x : ref.cq) REQUIRE(std::isfinite(x));
+  // the update's two steps: the cells' from dx, the wells' from dw, each as with that step alone
+  // (the rate wells' BHP steps unlimited, or both would stop at the limit)
+  {
+    const double free = 1e9;
+    const Out both = run(reference(), double{}, 1, free), cells = run(reference(), double{}, 0, free),
+              wells = run(reference(), double{}, 2, free);
+    CHECK(both.x_upd == cells.x_upd);
+    CHECK(both.ws_upd == wells.ws_upd);
+    CHECK(both.ws_upd != cells.ws_upd);  // dw moved the wells elsewhere than dx would
+  }
   // the update moved the chopped cells by at most the limits
   for (std::size_t L = 0; L < P.pv0.size(); ++L) {
     CHECK(std::fabs(ref.x_upd[2 * L] - P.x[2 * L]) <= 0.5 + 1e-12);

@@ -82,7 +82,7 @@ class HostFim final : public FimImpl {
       const FimWells& w = a.wells;
       for (long i = 0; i < w.wells; ++i)
         phys::fim_update_well<T>(i, host_ptr<T>(w.wp), host_ptr<T>(w.ws), host_ptr<long>(w.cidx), host_ptr<T>(w.cq),
-                                 host_ptr<T>(a.dx), static_cast<T>(a.dbhp_max));
+                                 host_ptr<T>(a.well_dx ? a.well_dx : a.dx), static_cast<T>(a.dbhp_max));
       const long E = static_cast<long>(a.grid.box.extent());
       const T *pv0 = host_ptr<T>(a.grid.pv0), *dx = host_ptr<T>(a.dx);
       T* x = host_ptr<T>(a.x);

@@ -134,12 +134,15 @@ struct FimUpdateArgs {
   const Buffer* dx = nullptr;
   Buffer* x = nullptr;
   double dp_max = 0, ds_max = 0, dbhp_max = 0;
+  // the cells' step the wells' BHP steps are taken from; null: dx. OPM Flow updates its wells from
+  // the Newton step as solved and damps only the cells' (core/models/newton_relaxation.hpp).
+  const Buffer* well_dx = nullptr;
 
   // fim_update_wells(nw, wp, ws, cidx, cq, dx, dbhp_max)
   auto well_args() const {
     using namespace karg;
     return std::tuple(wells.wells, In<Real>{wells.wp}, Out<Real>{wells.ws}, In<long>{wells.cidx}, In<Real>{wells.cq},
-                      In<Real>{dx}, Real{dbhp_max});
+                      In<Real>{well_dx ? well_dx : dx}, Real{dbhp_max});
   }
   // fim_update_cells(E, pv0, dx, x, dp_max, ds_max)
   auto cell_args() const {

@@ -396,8 +396,8 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
       at.why = o.str();
       return at;
     }
-    // OPM Flow's update stabilization: a step whose CNV oscillates takes factor x dx from then on
-    // (into dx_damped_, dx_ kept as the solve left it); the wells' BHP steps follow from it
+    // OPM Flow's update stabilization: a step whose CNV oscillates takes factor x dx in its cells
+    // from then on (into dx_damped_); the wells' BHP steps follow from dx as solved, as OPM Flow's
     const Field<T>* step = &dx_;
     if (nm_.stabilize) {
       if (relax_.observe(phase_history_, std::size_t(it))) ++oscillations_;
@@ -408,7 +408,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
         step = &dx_damped_;
       }
     }
-    k.update({prec, a_.grid, wells_, &step->buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max});
+    k.update({prec, a_.grid, wells_, &step->buffer(), &x_.buffer(), nm_.dp_max, nm_.ds_max, nm_.dbhp_max, &dx_.buffer()});
     ++newton_total_;
   }
   last_newton_ = it;

@@ -3,8 +3,8 @@
 // its defaults): when each phase's CNV of the last Newton iteration has come back near the value
 // of two iterations before while moving away from the one before, the Newton step oscillates. The
 // factor of the update then falls by a tenth, down to newton.min_relaxation (OPM Flow's
-// --newton-max-relax, 0.5), and every later update of the step is scaled by it (dx times the
-// factor; a well's BHP step follows from the scaled cell step). A new attempt starts again at 1.
+// --newton-max-relax, 0.5), and every later update of the step moves the cells by dx times it
+// (the wells' BHP steps come from dx as solved, as OPM Flow's). A new attempt starts again at 1.
 // Host arithmetic on the numbers the step reads anyway (docs/fim.md, "Update stabilization").
 #include <algorithm>
 #include <array>
