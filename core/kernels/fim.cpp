@@ -106,6 +106,7 @@ void FimKernels::update(const FimUpdateArgs& a) {
   check_grid(a.grid, a.prec, w);
   const std::size_t E = a.grid.box.extent();
   check_values(a.dx, 2 * E, a.prec, w, "Newton step");
+  if (a.well_dx) check_values(a.well_dx, 2 * E, a.prec, w, "wells' Newton step");
   check_values(a.x, 2 * E, a.prec, w, "state");
   check_wells(a.wells, E, a.prec, w);
   if (!(a.dp_max > 0) || !(a.ds_max > 0) || !(a.dbhp_max > 0)) throw BackendError(std::string(w) + ": the limits must be positive");
