@@ -23,10 +23,6 @@ namespace poreflow::app {
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // the reference runs (2 steps in double): serial up to this many points, omp up to the next
 constexpr std::size_t kAdi2dSerialRefMax = 513, kAdi2dRefMax = 2049;
 // the fields after 2 steps against the reference. Measured on this machine (serial, omp, PoCL, every

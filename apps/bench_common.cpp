@@ -21,10 +21,9 @@
 
 namespace poreflow::app {
 
-namespace {
 using Clock = std::chrono::steady_clock;
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
-}  // namespace
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 Timing measure(const std::function<void()>& op, const std::function<void()>& finish, double target_s, int samples,
                long max_reps) {

@@ -1,5 +1,6 @@
 #pragma once
 // Benchmark plumbing: timing, the copy-bandwidth yardstick, random data, result rows and JSON.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -26,6 +27,10 @@ Timing measure(const std::function<void()>& op, const std::function<void()>& fin
 
 // Device-to-device copy bandwidth in GB/s counting bytes read plus bytes written.
 double copy_bandwidth(Backend& be, std::size_t bytes);
+
+// Seconds on the steady clock, and since a time point of it.
+double now_s();
+double since(std::chrono::steady_clock::time_point t0);
 
 // Deterministic fast random numbers in [lo, hi) for large benchmark inputs.
 std::vector<double> bench_random(std::size_t n, double lo, double hi, std::uint64_t seed);

@@ -29,10 +29,6 @@ namespace poreflow::app {
 
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 struct Item {
   std::string label;  // case1 | fig10 | case2 | case2-full
   std::string file;   // impes_case1.toml | impes_case2.toml

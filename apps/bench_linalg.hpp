@@ -12,6 +12,11 @@
 
 namespace poreflow::app {
 
+// The relative residual every solve of the linear-algebra benches reaches; the host's residual of
+// the solution may be kLinalgVerifyFactor times above it.
+inline constexpr double kLinalgTol = 1e-8;
+inline constexpr double kLinalgVerifyFactor = 10;
+
 // A system of the bench, from a --sizes item: poissonN (the 7-point Laplacian on N^3 cells,
 // Dirichlet), spe10[:NXxNYxNZ] (the pressure system of a slightly compressible step on the
 // SPE10-like field with a five-spot of wells), spe10-2p[:NXxNYxNZ] (a two-phase Jacobian of 2 x 2

@@ -38,10 +38,6 @@ namespace poreflow::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-constexpr double kTol = 1e-8;
-constexpr double kVerifyFactor = 10;  // the recomputed residual may be this much above the solver's
 
 // This process's rows of the global system: its box (halo 1) with the coefficients to the cells
 // across its faces kept (those are the neighbours' cells; the operator reads them after an exchange).
@@ -126,7 +122,7 @@ void bench_linalg_ranks<double>(const BenchOptions& o, const BackendOptions& bo,
         be->sync();
         const double setup = c.max(since(t0));
         linalg::KrylovOptions ko;
-        ko.tolerance = kTol;
+        ko.tolerance = kLinalgTol;
         ko.max_iterations = 20000;
         linalg::KrylovSolver<double> cg(op, ko, c);
         std::vector<double> times;
@@ -148,10 +144,10 @@ void bench_linalg_ranks<double>(const BenchOptions& o, const BackendOptions& bo,
         const double rel = std::sqrt(c.sum(rn2) / bnorm2);
         BenchRow row = make_row("linalg-ranks", name, be->device_name(), "cg+" + sname, "", "double",
                                 static_cast<std::size_t>(h.box.cells()), Timing{times[times.size() / 2], times.front(), 1}, 0);
-        row.verified = res.converged && rel <= kVerifyFactor * kTol;
+        row.verified = res.converged && rel <= kLinalgVerifyFactor * kLinalgTol;
         row.checked = fmt::format("converged to {:g} and the residual of the whole grid recomputed from every process's rows "
                                   "within {:g}x of it",
-                                  kTol, kVerifyFactor);
+                                  kLinalgTol, kLinalgVerifyFactor);
         row.timing = "the slowest process's wall clock of each solve from x = 0 (all start after a reduction), median of the solves";
         row.note = h.label + "; " + d.describe();
         row.set("system", h.label);

@@ -38,10 +38,6 @@ namespace poreflow::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-constexpr double kTol = 1e-8;            // the relative residual every solve reaches
-constexpr double kVerifyFactor = 10;     // the host's residual of the solution may be this much above
 constexpr long kKrylovLimit = 20000;     // iterations, when no budget says less
 constexpr long kSorLimit = 200000;
 constexpr long kProbeIterations = 4;     // a short solve that times an iteration
@@ -442,7 +438,7 @@ class KrylovRunner final : public Runner {
                bool cuda_graphs)
       : be_(be), s_(be, h), M_(std::move(M)) {
     ko_.method = method;
-    ko_.tolerance = kTol;
+    ko_.tolerance = kLinalgTol;
     ko_.record = cuda_graphs;
   }
   double setup() override { return update(); }
@@ -550,7 +546,7 @@ class SorRunner final : public Runner {
         out.why = "non-finite residual";
         break;
       }
-      if (rr <= kTol * kTol * bb_) {
+      if (rr <= kLinalgTol * kLinalgTol * bb_) {
         out.converged = true;
         out.why = "converged";
         break;
@@ -813,7 +809,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         row.set("part", std::string("system"));
         row.set("system", h.what);
         row.set("solver", s.key);
-        row.set("tolerance", kTol);
+        row.set("tolerance", kLinalgTol);
         const bool sor = s.key == "sor";
         const double omega = s.design == SorDesign::Zline ? omega_line : omega_point;
         if (sor) {
@@ -929,7 +925,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
           row.t.median = times[times.size() / 2];
           row.t.min = times.front();
           row.t.reps = static_cast<long>(times.size());
-          row.verified = last.converged && same && host_rel <= kVerifyFactor * kTol;
+          row.verified = last.converged && same && host_rel <= kLinalgVerifyFactor * kLinalgTol;
           if (last.converged && !known.count(s.variant)) known[s.variant] = {last.iterations, name};
           row.set("iterations", last.iterations);
           row.set("converged", last.converged);
@@ -951,7 +947,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
                   : fmt::format("the preconditioner's update, waited for{}",
                                 refresh_s >= 0 ? fmt::format("; a second update with the same values {}", seconds_text(refresh_s)) : ""),
               seconds_text(row.t.median), times.size(), last.iterations, same ? "" : ", BUT THE SOLVES DIFFERED",
-              seconds_text(t_first), last.relative, host_rel, kVerifyFactor * kTol,
+              seconds_text(t_first), last.relative, host_rel, kLinalgVerifyFactor * kLinalgTol,
               sor ? fmt::format("; omega {:.6f} ({}); the residual b - A p (stencil7) and its square (vec dot, read on "
                                 "the host) every {} iterations, so the count is a multiple of {}{}",
                                 omega, s.design == SorDesign::Zline ? omega_line_how : omega_point_how, o.sor_check_every,

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -15,6 +16,9 @@
 #include "core/kernels/reduce.hpp"
 
 namespace poreflow::test {
+
+// What outputs are poisoned with before a run, and the NaN of the bad-input cases.
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Env {
   std::vector<std::string> backends;

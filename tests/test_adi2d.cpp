@@ -22,7 +22,6 @@ using namespace poreflow::test;
 namespace {
 
 constexpr std::size_t kNx = 97, kNy = 101, kNodes = kNx * kNy;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A random but physical state in double: masses and pressures scattered around the default case's
 // initial state, wells at random nodes, every physical term on (capillarity, diffusion, K3(p)).

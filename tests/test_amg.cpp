@@ -26,13 +26,13 @@ namespace {
 // A 7-point operator on an nx x ny x nz grid with random positive transmissibilities (a
 // heterogeneous diffusion), a few cells without any entry (inactive: empty rows) and a small
 // accumulation term: SPD, irregular enough that every aggregation pass has work.
-struct Problem {
+struct CsrDiffusion {
   CsrPattern A;
   std::vector<double> a;
 };
 
-Problem diffusion(int nx, int ny, int nz, std::uint64_t seed) {
-  Problem p;
+CsrDiffusion csr_diffusion(int nx, int ny, int nz, std::uint64_t seed) {
+  CsrDiffusion p;
   const std::size_t n = std::size_t(nx) * ny * nz;
   p.A.rows = p.A.cols = n;
   auto k = random_vector<double>(n, 0.0, 1.0);
@@ -80,7 +80,7 @@ std::vector<int> as_ints(const std::vector<char>& v) { return std::vector<int>(v
 
 TEST_SUITE("unit") {
 TEST_CASE("amg setup: aggregates cover the connected rows, P keeps constants where A does, A_c = R A P") {
-  const auto pr = diffusion(19, 13, 11, 7);
+  const auto pr = csr_diffusion(19, 13, 11, 7);
   AmgOptions o;
   o.coarse_size = 50;
   const auto h = amg_setup(pr.A, pr.a, o);
@@ -155,7 +155,7 @@ TEST_CASE("amg setup: the power estimate of D^-1 A's spectral radius, and each l
   CHECK(p30 >= 0.95 * exact);
   CHECK(gershgorin_dinv_a(L1, v1) >= exact);
   // a smoothed-aggregation coarse level, whose positive off-diagonal entries make Gershgorin loose
-  const auto pr = diffusion(19, 13, 11, 7);
+  const auto pr = csr_diffusion(19, 13, 11, 7);
   AmgOptions o;
   o.coarse_size = 50;
   const auto h = amg_setup(pr.A, pr.a, o);
@@ -184,7 +184,7 @@ TEST_CASE("amg setup: the power estimate of D^-1 A's spectral radius, and each l
 
 TEST_CASE("amg setup: the same hierarchy, bit for bit, with any thread count") {
   // the power iterations, P's values and the Galerkin products run over rows with OpenMP
-  const auto pr = diffusion(23, 19, 17, 11);
+  const auto pr = csr_diffusion(23, 19, 17, 11);
   AmgOptions o;
   o.coarse_size = 50;
   const int threads = omp_get_max_threads();
@@ -252,7 +252,7 @@ TEST_CASE("amg setup: a matrix without strong connections is refused by name, or
 }
 
 TEST_CASE("amg setup: the coarsest level's inverse, and a singular one named") {
-  const auto pr = diffusion(7, 5, 3, 3);
+  const auto pr = csr_diffusion(7, 5, 3, 3);
   const auto inv = dense_inverse(pr.A, pr.a);
   const std::size_t n = pr.A.rows;
   double err = 0;
@@ -294,7 +294,7 @@ TEST_CASE("amg across processes: rows of a non-symmetric inverse by LU, and a si
 }
 
 TEST_CASE("amg across processes: composite groups cover the aggregated rows, at most the target, connected or in ranges") {
-  const auto pr = diffusion(23, 17, 9, 5);
+  const auto pr = csr_diffusion(23, 17, 9, 5);
   const auto h = amg_setup(pr.A, pr.a, AmgOptions{});
   REQUIRE(h.levels.size() >= 2);
   for (std::size_t target : {std::size_t(1), std::size_t(7), std::size_t(40), h.levels[1].A.rows, std::size_t(100000)}) {
@@ -330,7 +330,7 @@ TEST_CASE("amg across processes: composite groups cover the aggregated rows, at 
 
 TEST_SUITE("backend") {
 TEST_CASE_TEMPLATE("amg: p_values and galerkin on the device against the plan's double arithmetic", T, float, double) {
-  const auto pr = diffusion(29, 23, 17, 11);  // 11 339 rows: past the omp threshold
+  const auto pr = csr_diffusion(29, 23, 17, 11);  // 11 339 rows: past the omp threshold
   AmgOptions o;
   o.coarse_size = 100;
   const auto h = amg_setup(pr.A, pr.a, o);

@@ -10,7 +10,6 @@ using namespace poreflow;
 using namespace poreflow::test;
 
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 TEST_SUITE("backend") {

@@ -44,7 +44,7 @@ std::string written(const std::string& name, const std::string& bytes) {
   return path;
 }
 
-std::string refusal(const std::string& path) {
+std::string read_refusal(const std::string& path) {
   try {
     (void)eclipse::read_deck(path);
   } catch (const ConfigError& e) {
@@ -55,7 +55,7 @@ std::string refusal(const std::string& path) {
 
 // the message names every one of `words`, holds none of `never`, and is one line of text
 void refused(const std::string& path, const std::vector<std::string>& words, const std::vector<std::string>& never = {}) {
-  const std::string msg = refusal(path);
+  const std::string msg = read_refusal(path);
   CAPTURE(msg);
   for (const auto& w : words) CHECK_MESSAGE(msg.find(w) != std::string::npos, "expected '" << w << "'");
   for (const auto& w : never) CHECK_MESSAGE(msg.find(w) == std::string::npos, "unexpected '" << w << "'");
@@ -75,7 +75,7 @@ TEST_CASE("deck messages: a file that is not text is refused naming its line, no
   refused(written("BRACES.DATA", "RUNSPEC\nDIMENS\n 1 1 1 /\n{}{\n"), {"BRACES.DATA", "line 4", "'{'"},
           {"argument not found", "format string"});
   // after a record's slash and in comments, anything goes (opm-common skips it): such a deck reads
-  CHECK(refusal(edited("COMMENTS", {{"TITLE\n", "-- ünïcode {} in a comment\nTITLE\n"}, {" 300*0.2 /", " 300*0.2 / {porosity}"}})) ==
+  CHECK(read_refusal(edited("COMMENTS", {{"TITLE\n", "-- ünïcode {} in a comment\nTITLE\n"}, {" 300*0.2 /", " 300*0.2 / {porosity}"}})) ==
         "(no error)");
 }
 

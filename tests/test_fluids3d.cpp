@@ -20,7 +20,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Dims {
   long nx, ny, nz;

@@ -253,13 +253,13 @@ TEST_CASE_TEMPLATE("halo3d: two boxes of one grid exchange their layers by pack 
             for (c[d1] = lo[d1]; c[d1] < hi[d1]; ++c[d1])
               for (c[d2] = lo[d2]; c[d2] < hi[d2]; ++c[d2]) {
                 long ca[3] = {c[0], c[1], c[2]}, cb[3] = {c[0], c[1], c[2]};
-                for (std::size_t c = 0; c < B; ++c) {
+                for (std::size_t comp = 0; comp < B; ++comp) {
                   ca[dir] = na[dir] + gl;  // a's ghost
                   cb[dir] = gl;            // b's interior
-                  wa[at(a, ca[0], ca[1], ca[2], c)] = ib[at(b, cb[0], cb[1], cb[2], c)];
+                  wa[at(a, ca[0], ca[1], ca[2], comp)] = ib[at(b, cb[0], cb[1], cb[2], comp)];
                   ca[dir] = na[dir] - 1 - gl;  // a's interior
                   cb[dir] = -1 - gl;           // b's ghost
-                  wb[at(b, cb[0], cb[1], cb[2], c)] = ia[at(a, ca[0], ca[1], ca[2], c)];
+                  wb[at(b, cb[0], cb[1], cb[2], comp)] = ia[at(a, ca[0], ca[1], ca[2], comp)];
                 }
               }
           }

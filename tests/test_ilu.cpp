@@ -27,7 +27,6 @@ using poreflow::linalg::Stencil7Matrix;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // T's rounding of v, back in double: the inputs every backend and the reference share
 template <class T>

@@ -16,7 +16,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // parameters and tables: SWOF of 11 rows, PVDO of 5, PVTW and ROCK of paper 003's case 2
 std::vector<double> make_prm() {

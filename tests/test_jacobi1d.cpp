@@ -14,7 +14,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Runs `iters` Jacobi iterations in batches of `batch` launches and returns the final pressure
 // (from whichever buffer the last iteration wrote) and the status.

@@ -24,13 +24,12 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A 7-point problem on the host, in double: a finite-volume diffusion with face transmissibilities
 // in [0.5, 1.5], first-order upwinded convection by a constant velocity, Dirichlet 0 outside the box
 // and at inactive cells; for blocks of 2, two components scaled by s[c] and coupled in each cell by
 // `coupling`.
-struct Problem {
+struct KrylovProblem {
   Box3 box;
   int block = 1;
   std::vector<double> coef;
@@ -39,7 +38,7 @@ struct Problem {
   std::size_t n() const { return static_cast<std::size_t>(block) * box.extent(); }
 };
 
-std::vector<double> ref_apply(const Problem& p, const std::vector<double>& x) {
+std::vector<double> ref_apply(const KrylovProblem& p, const std::vector<double>& x) {
   const std::size_t e = p.box.extent(), b2 = static_cast<std::size_t>(p.block * p.block);
   const long off[7] = {0, -1, 1, -p.box.sy, p.box.sy, -p.box.sz, p.box.sz};
   std::vector<double> y(p.n(), 0.0);
@@ -53,9 +52,9 @@ std::vector<double> ref_apply(const Problem& p, const std::vector<double>& x) {
   return y;
 }
 
-Problem make_problem(long nx, long ny, long nz, unsigned holes, std::array<double, 3> vel, int block = 1,
+KrylovProblem make_problem(long nx, long ny, long nz, unsigned holes, std::array<double, 3> vel, int block = 1,
                      double coupling = 0, double row_spread = 1) {
-  Problem p;
+  KrylovProblem p;
   p.box = Box3::standalone(nx, ny, nz, 1);
   p.block = block;
   const Box3& bx = p.box;
@@ -105,7 +104,7 @@ Problem make_problem(long nx, long ny, long nz, unsigned holes, std::array<doubl
 // The problem's matrix on a backend (its values rounded to T).
 template <class T>
 struct Device {
-  Device(Backend& be, const Problem& p) : m(be, p.box, p.block), op(m), b(make_field(be, convert<T>(p.b))) {
+  Device(Backend& be, const KrylovProblem& p) : m(be, p.box, p.block), op(m), b(make_field(be, convert<T>(p.b))) {
     m.coef.upload(convert<T>(p.coef));
     be.upload(*m.active, p.active.data(), p.active.size() * sizeof(int));
   }
@@ -115,10 +114,10 @@ struct Device {
 };
 
 // max |x - x*| over max |x*|
-double solution_error(const std::vector<double>& x, const Problem& p) { return max_rel_diff(x, p.xstar); }
+double solution_error(const std::vector<double>& x, const KrylovProblem& p) { return max_rel_diff(x, p.xstar); }
 
 // (x - x*)^T A (x - x*) in double
-double energy(const Problem& p, const std::vector<double>& x) {
+double energy(const KrylovProblem& p, const std::vector<double>& x) {
   std::vector<double> e(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) e[i] = x[i] - p.xstar[i];
   const auto ae = ref_apply(p, e);
@@ -177,7 +176,7 @@ TEST_SUITE("backend") {
 
 TEST_CASE_TEMPLATE("krylov CG: the energy norm of the error decreases at every iteration", T, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(15, 13, 11, 9, {0, 0, 0});
+    const KrylovProblem p = make_problem(15, 13, 11, 9, {0, 0, 0});
     Device<T> d(be, p);
     JacobiPreconditioner<T> M;
     M.update(d.op);
@@ -209,7 +208,7 @@ TEST_CASE_TEMPLATE("krylov CG: SPD 7-point problems converge to the tolerance", 
     // past the omp threshold, odd sizes, inactive cells; scalar with and without Jacobi, 2 x 2 blocks
     // with block-Jacobi
     for (int block : {1, 2}) {
-      const Problem p = make_problem(27, 23, 17, 8, {0, 0, 0}, block, 4.0);
+      const KrylovProblem p = make_problem(27, 23, 17, 8, {0, 0, 0}, block, 4.0);
       Device<T> d(be, p);
       JacobiPreconditioner<T> M;
       M.update(d.op);
@@ -239,7 +238,7 @@ TEST_CASE_TEMPLATE("krylov CG: SPD 7-point problems converge to the tolerance", 
 
 TEST_CASE_TEMPLATE("krylov BiCGSTAB and FGMRES: an upwinded convection-diffusion system", T, float, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(23, 19, 21, 10, {1.5, -0.8, 0.6});
+    const KrylovProblem p = make_problem(23, 19, 21, 10, {1.5, -0.8, 0.6});
     Device<T> d(be, p);
     JacobiPreconditioner<T> M;
     M.update(d.op);
@@ -276,7 +275,7 @@ TEST_CASE_TEMPLATE("krylov: block-Jacobi on a strongly coupled 2 x 2-block syste
   for_each_backend([](Backend& be) {
     // the cells' two unknowns coupled 30 times more than their neighbours, each cell's equations
     // scaled by up to 100 either way: block-Jacobi removes both
-    const Problem p = make_problem(19, 17, 13, 0, {0.7, 0.2, -0.4}, 2, 30.0, 100.0);
+    const KrylovProblem p = make_problem(19, 17, 13, 0, {0.7, 0.2, -0.4}, 2, 30.0, 100.0);
     Device<T> d(be, p);
     JacobiPreconditioner<T> M;
     M.update(d.op);
@@ -303,7 +302,7 @@ TEST_CASE_TEMPLATE("krylov: block-Jacobi on a strongly coupled 2 x 2-block syste
 
 TEST_CASE_TEMPLATE("krylov: a solve that runs to its limit reports its iterations and residual", T, float, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(17, 15, 13, 0, {0, 0, 0});
+    const KrylovProblem p = make_problem(17, 15, 13, 0, {0, 0, 0});
     Device<T> d(be, p);
     for (KrylovMethod method : {KrylovMethod::CG, KrylovMethod::BiCGSTAB, KrylovMethod::FGMRES}) {
       const std::string name = to_string(method);
@@ -332,7 +331,7 @@ TEST_CASE_TEMPLATE("krylov: a solve that runs to its limit reports its iteration
 
 TEST_CASE_TEMPLATE("krylov: a NaN in the right-hand side stops the solve with its row named", T, float, double) {
   for_each_backend([](Backend& be) {
-    Problem p = make_problem(9, 7, 5, 0, {0, 0, 0}, 2, 1.0);
+    KrylovProblem p = make_problem(9, 7, 5, 0, {0, 0, 0}, 2, 1.0);
     const long L = p.box.at(4, 3, 2);
     p.b[2 * L + 1] = kNaN;
     Device<T> d(be, p);
@@ -353,7 +352,7 @@ TEST_CASE_TEMPLATE("krylov: a singular diagonal is named by the Jacobi setup", T
   for_each_backend([](Backend& be) {
     for (int block : {1, 2}) {
       CAPTURE(block);
-      Problem p = make_problem(8, 6, 5, 0, {0, 0, 0}, block, 1.0);
+      KrylovProblem p = make_problem(8, 6, 5, 0, {0, 0, 0}, block, 1.0);
       const std::size_t e = p.box.extent(), b2 = static_cast<std::size_t>(block * block);
       const long L = p.box.at(5, 2, 3), L2 = p.box.at(6, 4, 4);
       for (int c = 0; c < block; ++c) p.coef[L * b2 + (block - 1) * block + c] = 0;  // the last row of the block
@@ -372,7 +371,7 @@ TEST_CASE_TEMPLATE("krylov: a singular diagonal is named by the Jacobi setup", T
 
 TEST_CASE_TEMPLATE("krylov: the communicator's hook sums every dot before it is read", T, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(13, 11, 9, 7, {0, 0, 0});  // symmetric: CG too
+    const KrylovProblem p = make_problem(13, 11, 9, 7, {0, 0, 0});  // symmetric: CG too
     Device<T> d(be, p);
     JacobiPreconditioner<T> M;
     M.update(d.op);
@@ -418,7 +417,7 @@ TEST_CASE_TEMPLATE("krylov: the communicator's hook sums every dot before it is 
 
 TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(21, 19, 17, 0, {0, 0, 0});
+    const KrylovProblem p = make_problem(21, 19, 17, 0, {0, 0, 0});
     Device<T> d(be, p);
     KrylovOptions opt;  // batches of 16, then 16, 32, ...; later solves start from the last counts
     KrylovSolver<T> cg(d.op, opt);
@@ -491,7 +490,7 @@ TEST_CASE_TEMPLATE("krylov: the control block is read once per batch", T, double
 // that no iteration runs past the stop once the guess was short.
 TEST_CASE_TEMPLATE("krylov: the batches follow the backend when asked", T, double) {
   for_each_backend([](Backend& be) {
-    const Problem p = make_problem(21, 19, 17, 0, {0, 0, 0});
+    const KrylovProblem p = make_problem(21, 19, 17, 0, {0, 0, 0});
     Device<T> d(be, p);
     const bool rec = be.can_record();
     const bool reads = !rec && !be.is_host();  // a read after every iteration once 3/4 of the guess ran
@@ -566,10 +565,10 @@ class WaitingJacobi final : public Preconditioner<T> {
 
 TEST_CASE_TEMPLATE("krylov: recorded iterations (CUDA Graphs) replay the solve bit for bit", T, float, double) {
   for_each_backend([](Backend& be) {
-    const Problem spd = make_problem(27, 23, 17, 8, {0, 0, 0});
-    const Problem up = make_problem(23, 19, 21, 10, {1.5, -0.8, 0.6});
+    const KrylovProblem spd = make_problem(27, 23, 17, 8, {0, 0, 0});
+    const KrylovProblem up = make_problem(23, 19, 21, 10, {1.5, -0.8, 0.6});
     for (KrylovMethod method : {KrylovMethod::CG, KrylovMethod::BiCGSTAB}) {
-      const Problem& p = method == KrylovMethod::CG ? spd : up;
+      const KrylovProblem& p = method == KrylovMethod::CG ? spd : up;
       const std::string name = to_string(method);
       CAPTURE(name);
       Device<T> d(be, p);
@@ -625,7 +624,7 @@ TEST_CASE_TEMPLATE("krylov: recorded iterations (CUDA Graphs) replay the solve b
 // out of the sanitizer's runs)
 TEST_CASE_TEMPLATE("krylov: work that waits while recorded is enqueued instead", T, float, double) {
   for_each_backend([](Backend& be) {
-    const Problem spd = make_problem(27, 23, 17, 8, {0, 0, 0});
+    const KrylovProblem spd = make_problem(27, 23, 17, 8, {0, 0, 0});
     Device<T> d(be, spd);
     WaitingJacobi<T> W;
     W.update(d.op);
@@ -650,7 +649,7 @@ TEST_CASE_TEMPLATE("krylov: work that waits while recorded is enqueued instead",
 
 TEST_CASE("krylov: vectors of another size are refused, naming the sizes") {
   Backend& be = reference();
-  const Problem p = make_problem(5, 4, 3, 0, {0, 0, 0});
+  const KrylovProblem p = make_problem(5, 4, 3, 0, {0, 0, 0});
   Device<double> d(be, p);
   KrylovSolver<double> cg(d.op, KrylovOptions{});
   Field<double> x(be, p.n() + 1), b(be, p.n() - 2);

@@ -17,7 +17,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // A random diagonally dominant 7-point system on a box inside a larger array, with about a tenth of
 // the cells inactive (rows D = 1, R = the cell's value, no coupling either way).

@@ -17,7 +17,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Layout {
   Box3 box;

@@ -15,7 +15,6 @@ using namespace poreflow::test;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // sizes of the reductions' tests: 1, a block and one, past the omp threshold, a persistent grid's
 // many strides, not powers of two

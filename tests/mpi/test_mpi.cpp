@@ -26,7 +26,6 @@ using namespace poreflow::linalg;
 using namespace poreflow::test;
 
 namespace {
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 TEST_CASE("mpi: reductions, transfers and broadcasts over every process") {

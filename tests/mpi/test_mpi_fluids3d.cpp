@@ -32,7 +32,7 @@ namespace {
 
 // a density source and a force with an upward (z) part, both on cells next to where two or three
 // processes' slabs meet, so sources span slabs and the trace crosses them
-const char* kCase = R"(
+const char* kFluidsCase = R"(
 model = "fluids3d"
 [grid]
 n = 26
@@ -72,7 +72,7 @@ last_step = 5
 // (slabs of 4 to 6 layers at even cuts: advect's trace of about 2 cells fits in a neighbour's) and
 // dt shrinks with its cells, so a step traces as many cells as on the 26-cell grid.
 Fluids3DConfig config(const Communicator& c, const std::vector<std::string>& sets) {
-  auto cf = io::CaseFile::parse(kCase, "mpi-test");
+  auto cf = io::CaseFile::parse(kFluidsCase, "mpi-test");
   const int n = std::max(26, 6 * c.size());
   if (n > 26) {
     cf.set("grid.n=" + std::to_string(n));
@@ -82,7 +82,7 @@ Fluids3DConfig config(const Communicator& c, const std::vector<std::string>& set
   return read_fluids3d_config(cf);
 }
 
-struct Outcome {
+struct FluidsOutcome {
   std::vector<NamedField> fields;
   std::vector<double> series;
   std::array<FluidsSolveStatus, kFluidsSolves> solves{};
@@ -90,13 +90,13 @@ struct Outcome {
   ImagePiece piece;
 };
 
-Outcome run(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm) {
+FluidsOutcome run(Backend& be, const Fluids3DConfig& cfg, const Communicator& comm) {
   Fluids3D<double> m(be, cfg, comm);
   OutputOptions off;
   off.enabled = false;
   run_model(m, off, false);
   m.before_output(true);
-  Outcome o;
+  FluidsOutcome o;
   o.fields = m.fields();
   o.series = m.series_row();
   o.solves = m.scheme().solve_status();
@@ -117,8 +117,8 @@ TEST_CASE("mpi: fluids3d cut into slabs matches the one-process run to rounding,
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
     const Fluids3DConfig cfg = config(c, {});
-    const Outcome one = run(be, cfg, self_communicator());
-    const Outcome all = run(be, cfg, c);
+    const FluidsOutcome one = run(be, cfg, self_communicator());
+    const FluidsOutcome all = run(be, cfg, c);
     if (c.size() > 1) CHECK(all.exchanges > 0);
     for (int b = 0; b < kFluidsSolves; ++b) {
       CAPTURE(b);
@@ -235,8 +235,8 @@ TEST_CASE("mpi: fluids3d's snapshot pieces are the slabs with the layer above, t
   for_each_backend([](Backend& be) {
     const Communicator& c = world(be);
     const Fluids3DConfig cfg = config(c, {"time.steps=2"});
-    const Outcome one = run(be, cfg, self_communicator());
-    const Outcome all = run(be, cfg, c);
+    const FluidsOutcome one = run(be, cfg, self_communicator());
+    const FluidsOutcome all = run(be, cfg, c);
     const ImagePiece& p = all.piece;
     if (c.size() == 1) {
       CHECK(p.count == 1);
