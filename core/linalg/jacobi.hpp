@@ -19,10 +19,11 @@ class IdentityPreconditioner final : public Preconditioner<T> {
   std::string describe() const override { return "none"; }
 };
 
-// z = D^-1 r, D the diagonal (blocks of 1) or the diagonal blocks (blocks of 2) of a Stencil7Operator.
-// update() inverts them on the device and reads one word back: the first active row without an
-// inverse is a ConfigError (a zero diagonal or singular block) or a NumericalError (NaN or infinite
-// entries) naming its cell and unknown.
+// z = D^-1 r, D the diagonal (blocks of 1) or the diagonal blocks (blocks of 2) of a Stencil7Operator
+// or a CsrOperator. update() inverts them on the device and reads one word back. On a 7-point
+// operator the first active row without an inverse is a ConfigError (a zero diagonal or singular
+// block) or a NumericalError (NaN or infinite entries) naming its cell and unknown; on a CSR
+// operator a NumericalError naming the row (csr diag_inv; a row without entries takes 0).
 template <class T>
 class JacobiPreconditioner final : public Preconditioner<T> {
  public:
@@ -31,7 +32,7 @@ class JacobiPreconditioner final : public Preconditioner<T> {
   std::string describe() const override;
 
  private:
-  const Stencil7Operator<T>* op_ = nullptr;
+  const LinearOperator<T>* op_ = nullptr;  // a Stencil7Operator or a CsrOperator
   int block_ = 1;
   std::size_t cells_ = 0;
   Field<T> dinv_;
