@@ -248,6 +248,7 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
                   {"ratio_copy", r.ratio_copy},
                   {"speedup_vs_serial", r.speedup},
                   {"verified", r.verified},
+                  {"ran", r.ran},
                   {"note", r.note}};
     if (!r.checked.empty()) t.insert_or_assign("checked", r.checked);
     if (!r.timing.empty()) t.insert_or_assign("timing", r.timing);

@@ -296,7 +296,7 @@ void stencil7_row(const BenchOptions& o, Backend& be, const std::string& name, c
   try {
     check_memory(stencil7_need(m, sizeof(T)), precision_of<T>(), be);
   } catch (const ConfigError& e) {
-    r.verified = true;
+    r.ran = false;
     r.note = std::string("not run: ") + e.what();
     rows.push_back(r);
     return;
@@ -380,7 +380,7 @@ void dot_rows(const BenchOptions& o, Backend& be, const std::string& name, std::
     check_memory(need, precision_of<U>(), be);
   } catch (const ConfigError& e) {
     BenchRow r = base("vec dot");
-    r.verified = true;
+    r.ran = false;
     r.note = std::string("not run: ") + e.what();
     rows.push_back(r);
     return;
@@ -480,7 +480,7 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
           r.layout = m.label;
           r.set("part", std::string("spmv"));
           r.copy_gbps = cbw;
-          r.verified = true;  // nothing ran that could be wrong (the tridiag bench's convention)
+          r.ran = false;
           r.note = note;
           rows.push_back(r);
         };

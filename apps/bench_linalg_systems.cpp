@@ -831,7 +831,7 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
         // whether the Krylov iterations were replayed as CUDA graphs (cuda only: docs/linalg.md)
         if (!sor) row.set("cuda_graphs", o.cuda_graphs && be.can_record());
         auto not_run = [&](const std::string& why) {
-          row.verified = true;  // nothing ran that could be wrong
+          row.ran = false;
           row.note = "not run: " + why;
           spdlog::warn("bench linalg: {} {} {}: {}", name, s.variant, h.label, row.note);
           rows.push_back(row);
