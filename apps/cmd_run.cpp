@@ -106,12 +106,15 @@ void add_run(CLI::App& app, Common& c) {
     if (!restart_file.empty()) restart = io::read_checkpoint(restart_mine);
 
     // the backend's choice is logged once the case is read and checked: errors about the case
-    // come first
+    // come first. The first line names the model's scheme (impes3d: IMPES or fully implicit).
     std::string choice;
     auto be = make_backend(c.backend, c.backend_opts, &choice);
-    auto chosen = [&] {
+    // (a dry run builds no model: its line names the backend alone)
+    auto chosen = [&](const Model* m) {
+      const std::string scheme = m ? m->scheme_name() : "";
+      spdlog::info("{}backend {} on {}, precision {}", m ? m->name() + (scheme.empty() ? "" : ", scheme " + scheme) + ": " : "",
+                   be->name(), be->device_name(), to_string(prec));
       if (!choice.empty()) spdlog::info("{}", choice);
-      spdlog::info("backend {} on {}, precision {}", be->name(), be->device_name(), to_string(prec));
       warn_device_options(*sub, c.backend_opts.omp_threads, {be->name()});
     };
     ck.identity.backend = be->name();
@@ -126,7 +129,7 @@ void add_run(CLI::App& app, Common& c) {
       MemoryNeed need;
       (void)make_simulation(cf, *be, prec, &need, comm ? *comm : self_communicator());
       cf.check_all_used();
-      chosen();
+      chosen(nullptr);
       fmt::print("{}\n", describe_memory(need, prec, *be));
       try {
         check_memory(need, prec, *be);
@@ -137,7 +140,7 @@ void add_run(CLI::App& app, Common& c) {
     }
     auto sim = make_simulation(cf, *be, prec, nullptr, comm ? *comm : self_communicator());
     cf.check_all_used();
-    chosen();
+    chosen(sim.model.get());
     const Model& model = *sim.model;
     if (auto hint = model.backend_hint(); !hint.empty() && rank == 0) spdlog::warn("hint: {}", hint);
     auto rep = run_simulation(sim, out, !c.quiet && rank == 0, ck);

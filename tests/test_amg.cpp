@@ -220,6 +220,9 @@ TEST_CASE("amg setup: a matrix without strong connections is refused by name, or
   AmgOptions o;
   CHECK_THROWS_WITH_AS(amg_setup(d, v, o), doctest::Contains("AMG cannot coarsen the 3000-row matrix: no row has a strong neighbour"),
                        ConfigError);
+  CHECK_THROWS_WITH_AS(amg_setup(d, v, o), doctest::Contains("(AmgOptions::strength; AmgOptions::fallback = true"), ConfigError);
+  o.keys = "linear";  // a case's keys: the message names them
+  CHECK_THROWS_WITH_AS(amg_setup(d, v, o), doctest::Contains("(linear.amg_strength; set linear.amg_fallback = true"), ConfigError);
   o.fallback = true;
   const auto h = amg_setup(d, v, o);
   CHECK(h.levels.empty());

@@ -476,6 +476,20 @@ TEST_CASE("impes3d: bad input is refused naming the problem") {
   fails({"pressure.preconditioner=\"ilu0\""}, "applies to pressure.solver = cg or bicgstab");
   fails({"pressure.solver=\"cg\"", "pressure.preconditioner=\"ilu1\""}, "is not one of amg, ilu0, jacobi");
   fails({"pressure.solver=\"cg\"", "pressure.omega=1.5"}, "pressure.omega");
+  fails({"pressure.amg_fallback=true"}, "pressure.amg_fallback applies to pressure.preconditioner = amg with pressure.solver = cg");
+  fails({"pressure.solver=\"cg\"", "pressure.preconditioner=\"ilu0\"", "pressure.amg_strength=0.2"},
+        "pressure.amg_strength applies to pressure.preconditioner = amg");
+  fails({"pressure.solver=\"cg\"", "pressure.amg_strength=-0.1"}, "pressure.amg_strength");
+  // at strength 1 no entry of the diagonally dominant pressure rows is strong: AMG cannot coarsen,
+  // and the message names the case's keys; with the fallback the smoother alone preconditions CG
+  fails({"pressure.solver=\"cg\"", "pressure.amg_strength=1.0", "time.end=10.0"},
+        "(pressure.amg_strength; set pressure.amg_fallback = true to precondition by the smoother alone)");
+  {
+    auto r = run_case(be, Precision::Double, kScheduled,
+                      {"pressure.solver=\"cg\"", "pressure.amg_strength=1.0", "pressure.amg_fallback=true", "time.end=10.0"});
+    CHECK(r.rep.stats.at("mass_balance_water_rel") < 1e-8);
+    CHECK(r.rep.stats.at("mass_balance_oil_rel") < 1e-8);
+  }
   fails({"grid.nx=100000", "grid.ny=100000", "grid.nz=100", "wells[0].i=1"}, "needs");
   try {
     run_case(be, Precision::Double, kBuckleyLeverett, {"wells[1].name=\"INJ\""});

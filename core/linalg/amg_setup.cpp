@@ -271,7 +271,11 @@ AmgHierarchy amg_setup(const CsrPattern& A0, const std::vector<double>& values, 
         std::ostringstream m;
         m << "AMG cannot coarsen the " << A.rows << "-row matrix: "
           << (nc == 0 ? "no row has a strong neighbour" : "its aggregates are as many as its rows") << " at strength threshold "
-          << eps << " (pressure.amg_strength; set pressure.amg_fallback = true to precondition by the smoother alone)";
+          << eps;
+        if (o.keys.empty())
+          m << " (AmgOptions::strength; AmgOptions::fallback = true preconditions by the smoother alone)";
+        else
+          m << " (" << o.keys << ".amg_strength; set " << o.keys << ".amg_fallback = true to precondition by the smoother alone)";
         throw ConfigError(m.str());
       }
       break;

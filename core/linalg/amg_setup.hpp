@@ -38,6 +38,9 @@ struct AmgOptions {
   // smaller than its rows): an error naming why (false), or a single level whose smoother is the
   // whole preconditioner (true).
   bool fallback = false;
+  // The case keys of these two for the refusal's message ("pressure": pressure.amg_strength and
+  // pressure.amg_fallback); empty: the options' own names.
+  std::string keys;
 };
 
 // One level's refresh: P's values from the level's A values, R's from P's, the next A from

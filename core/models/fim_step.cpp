@@ -56,6 +56,9 @@ linalg::CprOptions cpr_options(const FimNumerics& nm) {
   o.amg.degree = nm.amg_degree;
   o.amg.w_cycle = nm.amg_w_cycle;
   o.amg.tail_rows = nm.amg_tail_rows;
+  o.amg.setup.strength = nm.amg_strength;
+  o.amg.setup.fallback = nm.amg_fallback;
+  o.amg.setup.keys = "linear";
   o.amg.across = nm.amg_across;
   o.amg.across_rows = static_cast<std::size_t>(nm.across_rows);
   o.float_pressure = nm.amg_float;
@@ -289,6 +292,40 @@ std::string FimStep<T>::worst_cell() const {
   return text;
 }
 
+// The well whose control equation is furthest from holding after the last measure(): a non-finite
+// BHP or residual first, else the rate well with the largest |R_w| / max(target, 1 sm3/day) (the
+// newton.wells measure; a BHP well's equation holds after each update). Empty when every well's
+// holds. Decomposed, the owner's text, as worst_cell().
+template <class T>
+std::string FimStep<T>::worst_well() const {
+  double mine = -1;
+  std::ostringstream o;
+  o.precision(4);
+  for (std::size_t w = 0; w < settings_.size() && (w + 1) * FIM_NWS <= ws_host_.size(); ++w) {
+    const T* s = ws_host_.data() + w * FIM_NWS;
+    const double bhp = double(s[FIM_WS_BHP]), res = double(s[FIM_WS_RES]);
+    const bool rate = std::lround(double(s[FIM_WS_CTRL])) == IMP_CTRL_RATE;
+    const double v = !std::isfinite(bhp) || !std::isfinite(res) ? std::numeric_limits<double>::infinity()
+                     : rate                                      ? std::fabs(res) / std::max(settings_[w].rate, 1.0)
+                                                                 : 0.0;
+    if (!(v > mine) || v <= 0) continue;
+    mine = v;
+    o.str("");
+    o << "; the worst well '" << in_.wells[w].name << "' (" << (rate ? "rate" : "BHP") << " control): residual " << res;
+    if (rate) o << " sm3/day against its target " << settings_[w].rate << " sm3/day";
+    else o << " bar";
+    o << ", BHP " << bhp << " bar";
+  }
+  if (comm_.single()) return o.str();
+  const double top = comm_.max(mine);
+  if (!(top > 0)) return "";
+  const int n = comm_.size();
+  const int from = n - static_cast<int>(comm_.max(mine == top ? double(n - comm_.rank()) : 0.0));
+  std::string text = o.str();
+  broadcast_bytes(comm_, text, from);
+  return text;
+}
+
 // CPR for the Jacobian of this Newton iteration; with `refresh` the pressure AMG's values too
 template <class T>
 void FimStep<T>::update_preconditioner(bool refresh) {
@@ -343,11 +380,15 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     const PartTimer timer;
     assemble(dt);
     Measures m = measure();
+    const double assembled = timer.seconds();
+    // the wells' control switching, with the assembly it makes again (the wells' equations and
+    // their Schur complement are launched inside the assembly and the linear solve, not timed apart)
     if (m.finite && switch_controls()) {
       assemble(dt);
       m = measure();
     }
-    seconds_assemble_ += timer.seconds();
+    seconds_assemble_ += assembled;
+    seconds_wells_ += timer.seconds() - assembled;
     last_ = m;
     cnv_history_.push_back(m.cnv);
     phase_history_.push_back(m.cnv_phase);
@@ -355,7 +396,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     o.precision(3);
     if (!m.finite) {
       ++cuts_nonfinite_;
-      o << "Newton iteration " << it << " gave a non-finite residual or well" << worst_cell();
+      o << "Newton iteration " << it << " gave a non-finite residual or well" << worst_cell() << worst_well();
       at.why = o.str();
       return at;
     }
@@ -366,7 +407,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     if (it >= nm_.max_iterations) {
       ++cuts_newton_;
       o << "Newton did not converge in newton.max_iterations = " << nm_.max_iterations << " iterations (CNV " << m.cnv << ", MB "
-        << std::max(m.mb_w, m.mb_o) << ", wells " << m.well << ")" << worst_cell();
+        << std::max(m.mb_w, m.mb_o) << ", wells " << m.well << ")" << worst_cell() << worst_well();
       at.why = o.str();
       return at;
     }
@@ -507,6 +548,7 @@ void FimStep<T>::bind(State& s) {
   s.value("seconds_assemble", seconds_assemble_);
   s.value("seconds_linear", seconds_linear_);
   s.value("seconds_preconditioner_refresh", seconds_precond_);
+  s.value("seconds_well_switching", seconds_wells_);
   s.field("amg_setup_pressure", amg_setup_p_);
   s.field("amg_refresh_pressure", amg_refresh_p_);
   s.value("pressure_amg_refreshes", refreshes_);
@@ -551,6 +593,7 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["newton_iterations_per_step"] = steps ? double(newton_total_) / double(steps) : 0.0;
   s["linear_iterations_total"] = double(linear_total_);
   s["linear_iterations_per_newton"] = newton_total_ ? double(linear_total_) / double(newton_total_) : 0.0;
+  s["linear_iterations_per_step"] = steps ? double(linear_total_) / double(steps) : 0.0;
   // enqueued as pairs replayed from a recording (CUDA Graphs), some past a solve's stop (empty)
   s["linear_iterations_replayed"] = double(replayed_);
   // every linear iteration enqueued, those past a solve's stop (empty) included
@@ -559,6 +602,7 @@ void FimStep<T>::add_stats(std::map<std::string, double>& s, long steps) const {
   s["seconds_assemble"] = seconds_assemble_;
   s["seconds_linear"] = seconds_linear_;
   s["seconds_preconditioner_refresh"] = seconds_precond_;
+  s["seconds_well_switching"] = seconds_wells_;
   s["pressure_amg_refreshes"] = double(refreshes_);
   // the causes of the steps cut (retried_steps counts them all, with the model's own checks)
   s["cuts_newton_not_converged"] = double(cuts_newton_);

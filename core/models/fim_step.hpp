@@ -105,6 +105,7 @@ class FimStep final : public ReservoirScheme<T> {
   linalg::KrylovResult linear_solve();
   bool switch_controls();
   std::string worst_cell() const;
+  std::string worst_well() const;
   FimWells well_arrays();
 
   Backend& be_;
@@ -140,7 +141,7 @@ class FimStep final : public ReservoirScheme<T> {
   long cuts_newton_ = 0, cuts_linear_ = 0, cuts_nonfinite_ = 0;      // the attempts that failed, by cause
   long linear_retries_ = 0;  // failed linear solves with a reused AMG solved again with a fresh one
   int last_newton_ = 0;
-  double seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0;
+  double seconds_assemble_ = 0, seconds_linear_ = 0, seconds_precond_ = 0, seconds_wells_ = 0;
   double residual_w_ = 0, residual_o_ = 0;  // the converged steps' Σ R_a, sm3 (what the balance may lack)
   Measures last_;
   std::vector<double> cnv_history_;

@@ -132,6 +132,7 @@ class Impes3D final : public Reservoir {
   double last_dt() const { return clock_.last_dt(); }
   double omega() const;  // SOR's last omega (0 for another solver or scheme)
   ReservoirSchemeKind scheme() const { return cfg_.numerics.scheme; }
+  std::string scheme_name() const override { return scheme() == ReservoirSchemeKind::Fim ? "fully implicit" : "IMPES"; }
   const ReservoirScheme<T>& scheme_part() const { return *scheme_; }  // for tests and benches
   SorDesign design() const { return cfg_.numerics.design; }
 

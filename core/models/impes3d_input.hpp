@@ -12,6 +12,7 @@
 #include "core/kernels/impes3d.hpp"
 #include "core/kernels/sor3d.hpp"
 #include "core/linalg/amg_across.hpp"
+#include "core/linalg/amg_setup.hpp"
 #include "core/linalg/chebyshev.hpp"
 
 namespace poreflow {
@@ -154,6 +155,10 @@ struct FimNumerics {
   int amg_degree = 1;        // Chebyshev steps of the pressure AMG's smoother before and after the coarse correction
   bool amg_float = false;    // linear.amg_float: the pressure AMG in float under the double solve (CprOptions::float_pressure)
   bool amg_w_cycle = false;  // linear.amg_cycle: v, or w (two coarse corrections below the finest level)
+  // linear.amg_strength, linear.amg_fallback: the pressure AMG's strength threshold, and a single
+  // level smoothed alone where it cannot coarsen (else the run stops naming both; AmgOptions)
+  double amg_strength = linalg::AmgOptions{}.strength;
+  bool amg_fallback = false;
   long amg_tail_rows = 0;    // linear.amg_tail_rows: the pressure AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
   // linear.amg_across: the pressure AMG's coarse level across processes, and linear.across_rows,
   // its rows over all processes (core/linalg/amg_global.hpp)
@@ -191,6 +196,8 @@ struct ImpesNumerics {
   linalg::AmgAcross amg_across = linalg::AmgAcross::None;
   bool cuda_graphs = true;  // pressure.cuda_graphs: the Krylov iterations replayed as CUDA graphs
   bool amg_float = false;   // pressure.amg_float: AMG in float under a double solve (linalg::FloatPreconditioner)
+  double amg_strength = linalg::AmgOptions{}.strength;  // pressure.amg_strength (AmgOptions::strength)
+  bool amg_fallback = false;  // pressure.amg_fallback: one level smoothed alone where AMG cannot coarsen
   long amg_tail_rows = 0;   // pressure.amg_tail_rows: AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
   linalg::Chebyshev amg_chebyshev = linalg::Chebyshev::First;  // pressure.amg_chebyshev: the AMG smoother's polynomial
   // pressure: red-black SOR

@@ -49,6 +49,9 @@ ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& com
       c.across = nm.amg_across;
       c.kind = nm.amg_chebyshev;
       c.tail_rows = nm.amg_tail_rows;
+      c.setup.strength = nm.amg_strength;
+      c.setup.fallback = nm.amg_fallback;
+      c.setup.keys = "pressure";
       // in float under a double solve when asked; a float model's AMG is float already
       if constexpr (std::is_same_v<T, double>) {
         if (nm.amg_float) {

@@ -64,6 +64,9 @@ class Model {
 
   virtual std::string name() const = 0;
   virtual std::string summary() const = 0;  // one line: grid, main parameters
+  // The numerical scheme where a model has more than one (impes3d: "IMPES" or "fully implicit"),
+  // named in the run's first log line; empty otherwise.
+  virtual std::string scheme_name() const { return ""; }
   // A hint when this case is too small for its backend to pay off, naming what is faster; empty
   // when none applies. `run` logs it.
   virtual std::string backend_hint() const { return ""; }

@@ -69,7 +69,7 @@ out=$("$bin" run "$case_file" --no-output --set rock.porosity=1.5 2>&1)
 rc=$?
 if [ $rc -ne 1 ] || ! echo "$out" | grep -q "rock.porosity = 1.5"; then
   fail "a bad case value: exit $rc, $out"
-elif echo "$out" | grep -qE "chose|\] backend "; then
+elif echo "$out" | grep -qE "chose| backend [a-z]+ on "; then
   fail "the backend's choice is logged before the case's error: $out"
 else
   echo "ok: a case error comes before the backend's choice: $out"

@@ -411,14 +411,15 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.initial_guess", "time.cfl", "time.sw_tolerance",
                                                    "pressure.amg_across", "pressure.cuda_graphs",
                                                    "pressure.amg_float", "pressure.amg_chebyshev",
-                                                   "pressure.amg_tail_rows"};
+                                                   "pressure.amg_tail_rows", "pressure.amg_strength",
+                                                   "pressure.amg_fallback"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction", "newton.stabilize", "newton.min_relaxation",
       "newton.ds_max",         "newton.dbhp_max",   "newton.max_switches", "newton.target_iterations", "linear.solver",
       "linear.tolerance",      "linear.max_iterations", "linear.coarse_size", "linear.amg_reuse",     "linear.amg_degree",
       "linear.amg_cycle",      "linear.amg_across", "linear.across_rows", "linear.cuda_graphs", "linear.batch",
-      "linear.amg_float",      "linear.amg_tail_rows"};
+      "linear.amg_float",      "linear.amg_tail_rows", "linear.amg_strength", "linear.amg_fallback"};
   for (const auto& key : cf.keys()) {
     if (!fim && fim_keys.count(key)) cf.fail(key, "applies to scheme = fim, not impes");
     if (fim && impes_keys.count(key)) cf.fail(key, "applies to scheme = impes, not fim (the fully implicit scheme's solver is set by linear.*)");
@@ -465,6 +466,8 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
   f.cuda_graphs = cf.get_bool("linear.cuda_graphs", f.cuda_graphs);
   f.amg_float = cf.get_bool("linear.amg_float", f.amg_float);
   f.amg_tail_rows = cf.int_in_range("linear.amg_tail_rows", f.amg_tail_rows, -1, 1 << 30);
+  f.amg_strength = cf.in_range("linear.amg_strength", f.amg_strength, 0, 1, false, false);
+  f.amg_fallback = cf.get_bool("linear.amg_fallback", f.amg_fallback);
   f.linear_batch = cf.int_in_range("linear.batch", f.linear_batch, 0, 1024);
 }
 
@@ -556,6 +559,11 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
   nm.amg_tail_rows = cf.int_in_range("pressure.amg_tail_rows", nm.amg_tail_rows, -1, 1 << 30);
   if (cf.has("pressure.amg_tail_rows") && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
     cf.fail("pressure.amg_tail_rows", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
+  nm.amg_strength = cf.in_range("pressure.amg_strength", nm.amg_strength, 0, 1, false, false);
+  nm.amg_fallback = cf.get_bool("pressure.amg_fallback", nm.amg_fallback);
+  for (const char* k : {"pressure.amg_strength", "pressure.amg_fallback"})
+    if (cf.has(k) && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
+      cf.fail(k, "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");
   if (const auto k = linalg::chebyshev_of(kind)) nm.amg_chebyshev = *k;
   else cf.fail("pressure.amg_chebyshev", "= '" + kind + "' is not one of " + linalg::kChebyshevNames);
