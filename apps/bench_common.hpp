@@ -47,7 +47,9 @@ struct BenchRow {
   double ratio_copy = 0;    // gbps / copy_gbps
   double speedup = 0;       // serial median / this median (0: no serial row)
   bool verified = false;    // result checked (what against: `checked`)
-  bool ran = true;          // false: nothing was run (the note says why), so nothing was verified either
+  // false: not run to a result (the note says why: the memory it needs, a solve's time budget, an
+  // algorithm a CPU backend does not time), so nothing verified either; such a row is no failure
+  bool ran = true;
   std::string checked;      // what `verified` checked, in words (JSON "checked"); empty: the bench's usual check
   std::string timing;       // how the time was taken, where not the generic median of samples (JSON "timing")
   std::string note;

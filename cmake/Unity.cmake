@@ -1,6 +1,7 @@
 # Unity builds of the targets with many translation units over the same heavy headers (the tests,
 # the command line): each batch compiles the headers' inline code once instead of once a file.
-# About half the build time of those targets on the 2-core CI machine (docs/development.md).
+# About half the build time of those targets on the 2-core CI machine (docs/reliability.md, "Time").
+# Files of one batch share their anonymous namespaces: two may not define the same name there.
 # OFF for a quicker rebuild of one changed file, or to check a file compiles on its own.
 option(POREFLOW_UNITY_BUILD "Compile the tests and the command line in batches (unity builds)" ON)
 

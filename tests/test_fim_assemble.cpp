@@ -14,7 +14,7 @@ using namespace poreflow::test;
 
 namespace {
 
-constexpr double kDt = 3.0;
+constexpr double kAssembleDt = 3.0;
 
 }  // namespace
 
@@ -26,7 +26,7 @@ TEST_CASE_TEMPLATE("fim: masses, residual and Jacobian rows on every backend equ
   FimOnDevice<double> ref(reference(), P);
   ref.coef.fill(0.0);
   ref.res.fill(0.0);
-  ref.assemble(reference(), kDt);
+  ref.assemble(reference(), kAssembleDt);
   const auto rc = ref.coef.download(), rr = ref.res.download();
   for_each_backend([&](Backend& be) {
     if (!be.supports(precision_of<T>())) return;
@@ -57,7 +57,7 @@ TEST_CASE_TEMPLATE("fim: masses, residual and Jacobian rows on every backend equ
       d.coef.upload(c);
       d.res.upload(r);
     }
-    d.assemble(be, kDt);
+    d.assemble(be, kAssembleDt);
     // a float Jacobian's entries carry the rounding of dt x fluxes of ~1e3: relative to the largest
     CHECK(max_rel_diff(convert<double>(d.coef.download()), rc) <= (sizeof(T) == 4 ? 1e-4 : 1e-11));
     // the residual is a difference of masses: relative to the masses' size, not its own
@@ -75,7 +75,7 @@ TEST_CASE("fim: the assembled Jacobian equals finite differences of the assemble
   FimOnDevice<double> d(be, P);
   d.coef.fill(0.0);
   d.res.fill(0.0);
-  d.assemble(be, kDt);
+  d.assemble(be, kAssembleDt);
   const auto J = d.coef.download(), R0 = d.res.download();
   const Box3& b = P.box;
   const std::size_t E = b.extent();
@@ -92,10 +92,10 @@ TEST_CASE("fim: the assembled Jacobian equals finite differences of the assemble
       xp[2 * L + u] += h;
       xm[2 * L + u] -= h;
       d.x.upload(xp);
-      d.assemble(be, kDt);
+      d.assemble(be, kAssembleDt);
       const auto Rp = d.res.download();
       d.x.upload(xm);
-      d.assemble(be, kDt);
+      d.assemble(be, kAssembleDt);
       const auto Rm = d.res.download();
       for (int q = 0; q < 7; ++q) {
         const long N = L + off[q];  // the row whose block depends on x_L: L itself, or a neighbour
@@ -130,7 +130,7 @@ TEST_CASE("fim: each phase's fluxes cancel: the residuals sum to the change of t
   FimOnDevice<double> d(be, P);
   d.coef.fill(0.0);
   d.res.fill(0.0);
-  d.assemble(be, kDt);
+  d.assemble(be, kAssembleDt);
   const auto R = d.res.download();
   double sw = 0, so = 0, dw = 0, dO = 0, scale = 0;
   for (std::size_t L = 0; L < P.pv0.size(); ++L) {

@@ -289,6 +289,7 @@ TEST_CASE("fim: a rate well that reaches its BHP limit goes to BHP control, and 
   // rate, then BHP before the injector opens, then rate again after it
   CHECK(control == std::vector<int>{IMP_CTRL_RATE, IMP_CTRL_BHP, IMP_CTRL_RATE});
   CHECK(m->final_stats().at("well_control_switches") >= 2);
+  CHECK(m->final_stats().at("seconds_well_switching") > 0);  // the switching and the assembly it made again
   for (const auto& b : m->balance()) CHECK(b.rel_error() <= b.tolerance);
 }
 
@@ -535,13 +536,11 @@ TEST_CASE("fim: a pressure AMG that cannot coarsen stops the run naming linear.a
   auto plain = model_of(reference(), "SMALL", {"time.end=30.0"});
   run_to_end(*plain);
   CHECK(plain->time() == doctest::Approx(30.0));
-  // the statistics per step: linear iterations per step = (per Newton iteration) x (Newton per step)
+  // the statistics per step, over the clock's own count of steps
   const auto st = plain->final_stats();
+  REQUIRE(plain->steps() > 0);
   CHECK(st.at("linear_iterations_total") > 0);
-  CHECK(st.at("linear_iterations_per_step") ==
-        doctest::Approx(st.at("linear_iterations_per_newton") * st.at("newton_iterations_per_step")));
-  CHECK(st.at("seconds_well_switching") >= 0);
-  CHECK(st.at("seconds_well_switching") <= st.at("seconds_assemble") + st.at("seconds_linear") + 1.0);
+  CHECK(st.at("linear_iterations_per_step") == doctest::Approx(st.at("linear_iterations_total") / double(plain->steps())));
 }
 
 #endif

@@ -70,7 +70,7 @@ std::vector<double> random_array(const Box3& b, std::size_t values, double lo, d
 }
 
 // NaN where want is NaN (exactly there), else within tol relative to max |want|
-void check_same(const std::vector<double>& got, const std::vector<double>& want, double tol, const char* what) {
+void check_close(const std::vector<double>& got, const std::vector<double>& want, double tol, const char* what) {
   REQUIRE(got.size() == want.size());
   double scale = 0, worst = 0;
   long bad_nan = 0;
@@ -155,7 +155,7 @@ TEST_CASE_TEMPLATE("fluids3d: boundary and add_source match the reference and th
         a.x = &got.buffer();
         be.fluids3d().boundary(a);
         const auto w = down(want);
-        check_same(down(got), w, ktol<T>(), "boundary");
+        check_close(down(got), w, ktol<T>(), "boundary");
         check_ghost_rule(w, b, q, 1e-15);
         // add_source on a region touching the low corner and on the whole box, every box shape
         for (const NamedShape& ns : box_shapes(be)) {
@@ -172,7 +172,7 @@ TEST_CASE_TEMPLATE("fluids3d: boundary and add_source match the reference and th
           be.fluids3d().add_source(s);
         }
         const auto w2 = down(want);
-        check_same(down(got), w2, ktol<T>(), "add_source");
+        check_close(down(got), w2, ktol<T>(), "add_source");
         check_ghost_rule(w2, b, q, 1e-15);
       }
     }
@@ -216,7 +216,7 @@ TEST_CASE_TEMPLATE("fluids3d: advect, divergence and gradient match the referenc
             return down(fd);
           };
           const auto want = run(ref, double{});
-          check_same(run(be, T{}), want, ktol<T>(), "advect");
+          check_close(run(be, T{}), want, ktol<T>(), "advect");
           check_ghost_rule(want, b, q, 1e-15);
         }
         // divergence, with and without p
@@ -242,7 +242,7 @@ TEST_CASE_TEMPLATE("fluids3d: advect, divergence and gradient match the referenc
             out.insert(out.end(), pp.begin(), pp.end());
             return out;
           };
-          check_same(run(be, T{}), run(ref, double{}), ktol<T>(), with_p ? "divergence with p" : "divergence");
+          check_close(run(be, T{}), run(ref, double{}), ktol<T>(), with_p ? "divergence with p" : "divergence");
         }
         // gradient
         {
@@ -266,7 +266,7 @@ TEST_CASE_TEMPLATE("fluids3d: advect, divergence and gradient match the referenc
           const auto want = run(ref, double{});
           const auto got = run(be, T{});
           for (int c = 0; c < 3; ++c) {
-            check_same(got[c], want[c], ktol<T>(), "gradient");
+            check_close(got[c], want[c], ktol<T>(), "gradient");
             check_ghost_rule(want[c], b, c + 1, 1e-15);
           }
         }
@@ -378,8 +378,8 @@ TEST_CASE_TEMPLATE("fluids3d: pack and unpack match the reference, every shape",
         };
         const auto want = run(ref, double{});
         const auto got = run(be, T{});
-        check_same(got[0], want[0], ktol<T>(), "pack");
-        check_same(got[1], want[1], ktol<T>(), "unpack");
+        check_close(got[0], want[0], ktol<T>(), "pack");
+        check_close(got[1], want[1], ktol<T>(), "unpack");
         check_ghost_rule(want[1], b, 3, 1e-15);
         // the round trip: the interior back where it was
         double worst = 0;
@@ -414,7 +414,7 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve sweeps match the reference, every shape,
               const int prefetch = path >> 1;
               INFO("box ", b.describe(), ", quantity ", q, ", a ", a, ", shape ", shape, ", wide index ", wide, ", prefetch ", prefetch);
               const auto got = run_solve<T>(be, b, x, x0, q, a, c, 0, 5, 2, shape, 1, wide, prefetch);
-              check_same(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "lin_solve");
+              check_close(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "lin_solve");
               CHECK(got.st.sweeps == 5);
               CHECK(!got.st.non_finite);
               // the max change of the last sweep, reduced exactly on the device
@@ -446,7 +446,7 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve stops on the device at the tolerance, co
       const auto got = run_solve<T>(be, b, x, x0, 0, 0.3, 2.8, tol, 20, batch, "3d:16x16x1", 2);
       CHECK(got.st.converged);
       CHECK(got.st.sweeps == 7);
-      check_same(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "stopped solve");
+      check_close(got.x, want.x, sizeof(T) == 4 ? 2e-4 : 1e-11, "stopped solve");
     }
   });
 }
@@ -582,7 +582,7 @@ TEST_CASE_TEMPLATE("fluids3d: lin_solve swept in parts (a split) equals the swee
         CAPTURE(shape);
         RecordingSplit rec;
         const auto whole = run(nullptr, shape), parts = run(&rec, shape);
-        check_same(parts, whole, 0, "sweeps in parts");  // the same updates, bit for bit
+        check_close(parts, whole, 0, "sweeps in parts");  // the same updates, bit for bit
         std::vector<std::string> want;
         for (int it = 0; it < 3; ++it) {
           const FusedPlan pl = fused_plan(it, 1);

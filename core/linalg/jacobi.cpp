@@ -65,8 +65,10 @@ void JacobiPreconditioner<T>::update(const LinearOperator<T>& A) {
   if (!status_) status_ = be.alloc(8);
   const long code =
       be.stencil7().invert({precision_of<T>(), m.box, m.block, &m.coef.buffer(), m.active.get(), &dinv_.buffer(), status_.get()});
-  op_ = s7;
-  if (code < 0) return;
+  if (code < 0) {
+    op_ = s7;
+    return;
+  }
   const std::size_t L = static_cast<std::size_t>(code) / 4, u = (static_cast<std::size_t>(code) / 2) % 2;
   const std::string where = s7->describe_row(L * static_cast<std::size_t>(block_) + u);
   const std::string what = block_ == 1 ? "diagonal" : "diagonal block";

@@ -264,6 +264,20 @@ bool FimStep<T>::switch_controls() {
   return comm_.any(any);  // every process assembles again when one switched
 }
 
+namespace {
+
+// On every process, the text of the process whose `mine` is the largest (the lowest rank of equals),
+// and that largest value in `top`: collective, every process calls it alike
+std::string text_of_top(const Communicator& comm, double mine, std::string text, double& top) {
+  top = comm.max(mine);
+  const int n = comm.size();
+  const int from = n - static_cast<int>(comm.max(mine == top ? double(n - comm.rank()) : 0.0));
+  broadcast_bytes(comm, text, from);
+  return text;
+}
+
+}  // namespace
+
 // The cell of the largest CNV (NaN first) over every process, named by the grid's indices: the
 // process that holds it (the lowest of equals) describes it to the others.
 template <class T>
@@ -284,12 +298,8 @@ std::string FimStep<T>::worst_cell() const {
     << " bar, S_w = " << double(x[2 * L + 1]);
   if (comm_.single()) return o.str();
   const double mine = std::isnan(double(c[worst])) ? std::numeric_limits<double>::infinity() : double(c[worst]);
-  const double top = comm_.max(mine);
-  const int n = comm_.size();
-  const int from = n - static_cast<int>(comm_.max(mine == top ? double(n - comm_.rank()) : 0.0));
-  std::string text = o.str();
-  broadcast_bytes(comm_, text, from);
-  return text;
+  double top = 0;
+  return text_of_top(comm_, mine, o.str(), top);
 }
 
 // The well whose control equation is furthest from holding after the last measure(): a non-finite
@@ -317,13 +327,9 @@ std::string FimStep<T>::worst_well() const {
     o << ", BHP " << bhp << " bar";
   }
   if (comm_.single()) return o.str();
-  const double top = comm_.max(mine);
-  if (!(top > 0)) return "";
-  const int n = comm_.size();
-  const int from = n - static_cast<int>(comm_.max(mine == top ? double(n - comm_.rank()) : 0.0));
-  std::string text = o.str();
-  broadcast_bytes(comm_, text, from);
-  return text;
+  double top = 0;
+  std::string text = text_of_top(comm_, mine, o.str(), top);
+  return top > 0 ? text : std::string();
 }
 
 // CPR for the Jacobian of this Newton iteration; with `refresh` the pressure AMG's values too
@@ -548,7 +554,6 @@ void FimStep<T>::bind(State& s) {
   s.value("seconds_assemble", seconds_assemble_);
   s.value("seconds_linear", seconds_linear_);
   s.value("seconds_preconditioner_refresh", seconds_precond_);
-  s.value("seconds_well_switching", seconds_wells_);
   s.field("amg_setup_pressure", amg_setup_p_);
   s.field("amg_refresh_pressure", amg_refresh_p_);
   s.value("pressure_amg_refreshes", refreshes_);

@@ -200,7 +200,8 @@ Impes3D<T>::Impes3D(Backend& be, const Impes3DConfig& cfg, const Communicator& c
       pid_(cfg_.numerics.pid_tolerance) {
   initial_.reset();
   if (part_) {
-    if (comm.rank() == 0) spdlog::info("impes3d over {}", describe_part(*part_));
+    // the first line of a run over several processes: it names the scheme, as the backend's line does alone
+    if (comm.rank() == 0) spdlog::info("impes3d, scheme {}, over {}", scheme_name(), describe_part(*part_));
     for (std::size_t w = 0; w < settings_.size(); ++w)
       if (!part_->owns(w)) upload_well(w);  // shut here: another process holds it
   }

@@ -48,18 +48,20 @@ else
   echo "FAIL: --set time.end=100 on a deck"; sed 's/^/    /' "$tmp/end.log"; failures=$((failures + 1))
 fi
 # the run's first log line names the scheme: a deck's default is fully implicit, a TOML case's IMPES
-first_line() { "$bin" run "$@" --backend serial --no-output 2>&1 | head -n 1; }
-for want in "fim|$deck|impes3d, scheme fully implicit: backend serial" \
-  "impes on the deck|$deck --set scheme=\"impes\"|impes3d, scheme IMPES: backend serial" \
-  "toml|$src/cases/impes_case1.toml --set grid.nx=10 --set grid.ny=10 --set grid.nz=3|impes3d, scheme IMPES: backend serial"; do
-  IFS='|' read -r what args expect <<< "$want"
-  eval "line=\$(first_line $args --set time.end=2)"
+check_first() {  # check_first WHAT EXPECTED CASE [OPTIONS...]
+  local what=$1 expect=$2 line
+  shift 2
+  line=$("$bin" run "$@" --backend serial --no-output --set time.end=2 2>&1 | head -n 1)
   if echo "$line" | grep -qF "$expect"; then
     echo "ok: $what: the first log line names the scheme: $line"
   else
     echo "FAIL: $what: the first log line is '$line', not '$expect'"; failures=$((failures + 1))
   fi
-done
+}
+check_first "a deck" "impes3d, scheme fully implicit: backend serial" "$deck"
+check_first "a deck set to IMPES" "impes3d, scheme IMPES: backend serial" "$deck" --set 'scheme="impes"'
+check_first "a TOML case" "impes3d, scheme IMPES: backend serial" "$src/cases/impes_case1.toml" \
+  --set grid.nx=10 --set grid.ny=10 --set grid.nz=3
 "$bin" run "$deck" --dry-run > "$tmp/dry.log" 2>&1 && grep -q "needs" "$tmp/dry.log" && echo "ok: --dry-run of a deck" ||
   { echo "FAIL: --dry-run"; cat "$tmp/dry.log"; failures=$((failures + 1)); }
 

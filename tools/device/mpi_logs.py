@@ -14,7 +14,8 @@ def impes3d_run(text, run):
     m = re.search(r"impes3d: (\d+) x (\d+) x (\d+) cells \((\d+) active", text)
     run["grid"] = [int(m.group(i)) for i in (1, 2, 3)]
     run["active_cells"] = int(m.group(4))
-    d = re.search(r"impes3d over (.*)", text)
+    # "impes3d over ..." before 2026-12-03, "impes3d, scheme IMPES, over ..." since
+    d = re.search(r"impes3d(?:, scheme [^,]+,)? over (.*)", text)
     run["processes"] = 1
     if d:
         run["decomposition"] = d.group(1).strip()
