@@ -85,7 +85,10 @@ void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
       for (const auto& b : sim.model->balance()) balanced = balanced && b.rel_error() <= b.tolerance;
       const double oil = stat("oil_produced_sm3");
       if (!first_oil.count(label)) first_oil[label] = oil;
-      const double tol = sizeof(T) == 4 ? 1e-3 : 1e-6;
+      // Backends sum in their own orders, and a fully implicit run's steps follow the rounding: cuda
+      // and OpenCL end SPE10 9.5e-5 apart in oil (bench/results/2026-12-02_h200_spe10_anchor_c2e5296).
+      // 1e-3 stays far below what a wrong kernel gives and below the 1 % of the validation goal.
+      const double tol = 1e-3;
       r.verified = balanced && std::abs(oil - first_oil[label]) <= tol * std::max(1.0, std::abs(first_oil[label]));
       r.note = fmt::format("verified: ran to day {}, each phase balanced, cumulative oil {} the first backend's within {:g}",
                            rep.sim_time, r.verified ? "equals" : "differs from", tol);
