@@ -215,10 +215,9 @@ typename FimStep<T>::Measures FimStep<T>::measure() {
   m.finite = std::isfinite(m.cnv) && std::isfinite(m.sum_w) && std::isfinite(m.sum_o);
   if (a_.wells > 0) ws_host_ = ws_.download();
   for (std::size_t w = 0; w < settings_.size(); ++w) {
-    const T* s = ws_host_.data() + w * FIM_NWS;
-    if (!std::isfinite(double(s[FIM_WS_BHP])) || !std::isfinite(double(s[FIM_WS_RES]))) m.finite = false;
-    if (std::lround(double(s[FIM_WS_CTRL])) == IMP_CTRL_RATE)
-      m.well = std::max(m.well, std::fabs(double(s[FIM_WS_RES])) / std::max(settings_[w].rate, 1.0));
+    const double r = well_residual(w);
+    if (std::isinf(r)) m.finite = false;
+    else m.well = std::max(m.well, r);
   }
   // decomposed: a well lives on one process (shut on the others), and every process decides alike
   // (one combine for both; a NaN anywhere is non-finite everywhere)
@@ -302,10 +301,20 @@ std::string FimStep<T>::worst_cell() const {
   return text_of_top(comm_, mine, o.str(), top);
 }
 
-// The well whose control equation is furthest from holding after the last measure(): a non-finite
-// BHP or residual first, else the rate well with the largest |R_w| / max(target, 1 sm3/day) (the
-// newton.wells measure; a BHP well's equation holds after each update). Empty when every well's
-// holds. Decomposed, the owner's text, as worst_cell().
+// Well w's newton.wells measure from the last download of the wells' state: |R_w| / max(target,
+// 1 sm3/day) under rate control, 0 under BHP control (its equation holds after each update),
+// infinity when its BHP or residual is not finite.
+template <class T>
+double FimStep<T>::well_residual(std::size_t w) const {
+  const T* s = ws_host_.data() + w * FIM_NWS;
+  if (!std::isfinite(double(s[FIM_WS_BHP])) || !std::isfinite(double(s[FIM_WS_RES])))
+    return std::numeric_limits<double>::infinity();
+  if (std::lround(double(s[FIM_WS_CTRL])) != IMP_CTRL_RATE) return 0.0;
+  return std::fabs(double(s[FIM_WS_RES])) / std::max(settings_[w].rate, 1.0);
+}
+
+// The well whose control equation is furthest from holding after the last measure() (the largest
+// well_residual). Empty when every well's holds. Decomposed, the owner's text, as worst_cell().
 template <class T>
 std::string FimStep<T>::worst_well() const {
   double mine = -1;
@@ -315,9 +324,7 @@ std::string FimStep<T>::worst_well() const {
     const T* s = ws_host_.data() + w * FIM_NWS;
     const double bhp = double(s[FIM_WS_BHP]), res = double(s[FIM_WS_RES]);
     const bool rate = std::lround(double(s[FIM_WS_CTRL])) == IMP_CTRL_RATE;
-    const double v = !std::isfinite(bhp) || !std::isfinite(res) ? std::numeric_limits<double>::infinity()
-                     : rate                                      ? std::fabs(res) / std::max(settings_[w].rate, 1.0)
-                                                                 : 0.0;
+    const double v = well_residual(w);
     if (!(v > mine) || v <= 0) continue;
     mine = v;
     o.str("");

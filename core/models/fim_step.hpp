@@ -106,6 +106,7 @@ class FimStep final : public ReservoirScheme<T> {
   bool switch_controls();
   std::string worst_cell() const;
   std::string worst_well() const;
+  double well_residual(std::size_t w) const;
   FimWells well_arrays();
 
   Backend& be_;
