@@ -475,12 +475,13 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
         auto& name = name_be.first;  // named: lambdas below capture it (clang cannot capture bindings)
         auto& be = name_be.second;
         const double cbw = copy_of(name);
-        auto add_untimed = [&](const std::string& variant, const std::string& note) {
+        // a row without a time: not run (ran false), or run and failed (ran true, not verified)
+        auto add_untimed = [&](const std::string& variant, const std::string& note, bool ran) {
           BenchRow r = make_row("linalg", name, be->device_name(), variant, "-", prec, m.vector_size(), Timing{}, bytes);
           r.layout = m.label;
           r.set("part", std::string("spmv"));
           r.copy_gbps = cbw;
-          r.ran = false;
+          r.ran = ran;
           r.note = note;
           rows.push_back(r);
         };
@@ -489,7 +490,7 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
           check_memory(need_of(m, sizeof(T)), precision_of<T>(), *be);
         } catch (const ConfigError& e) {
           spdlog::warn("bench linalg: {} {} skipped: {}", name, m.label, e.what());
-          add_untimed("csr", std::string("not run: ") + e.what());
+          add_untimed("csr", std::string("not run: ") + e.what(), false);
           continue;
         }
         OnDevice<T> d(*be, m);
@@ -523,8 +524,7 @@ void bench_linalg(const BenchOptions& o, const BackendOptions& bo, std::vector<B
           }
           if (!failure.empty()) {
             spdlog::error("bench linalg: {} {} {}: {}", name, variant, m.label, failure);
-            add_untimed(variant, "failed: " + failure);
-            rows.back().ran = true;  // it ran and failed: the bench's exit code says so
+            add_untimed(variant, "failed: " + failure, true);  // the bench's exit code says so
             continue;
           }
           BenchRow r = make_row("linalg", name, be->device_name(), variant, "-", prec, m.vector_size(), t, bytes);
