@@ -295,9 +295,35 @@ TEST_CASE("fim: a rate well that reaches its BHP limit goes to BHP control, and 
 
 #if POREFLOW_HAVE_OPM
 TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts steps, each counted as not converged") {
-  auto m = model_of(reference(), "SMALL", {"newton.max_iterations=3", "time.dt_init=30"});
-  run_to_end(*m);
+  auto m = model_of(reference(), "SMALL", {"newton.max_iterations=3", "time.dt_init=30", "linear.tolerance=1e-3"});
+  // each step's Krylov solves as the output's linear_solves.csv writes them: every iteration's
+  // residual, the cut attempts' too, the accepted attempt's converged to linear.tolerance
+  long iterations = 0, solves = 0, later_attempts = 0;
+  for (double stop : m->report_times())
+    while (m->time() < stop * (1 - 1e-12)) {
+      m->step(stop);
+      const auto* rec = m->linear_solves();
+      REQUIRE(rec != nullptr);
+      REQUIRE(!rec->empty());
+      const int accepted = rec->back().attempt;
+      later_attempts += accepted;
+      for (const auto& r : *rec) {
+        REQUIRE(r.history.size() >= 2);
+        CHECK(r.history.front() == doctest::Approx(1.0));
+        CHECK(r.attempt <= accepted);
+        CHECK(r.newton < 3);
+        if (r.attempt == accepted) {
+          CHECK(r.converged);
+          CHECK(r.history.back() <= 1e-3);
+        }
+        iterations += long(r.history.size()) - 1;
+        ++solves;
+      }
+    }
   const auto s = m->final_stats();
+  CHECK(iterations == long(s.at("linear_iterations_total")));
+  CHECK(solves >= long(s.at("newton_iterations_total")));
+  CHECK(later_attempts >= long(s.at("retried_steps")));
   CHECK(s.at("retried_steps") > 0);
   CHECK(s.at("cuts_newton_not_converged") == s.at("retried_steps"));
   CHECK(s.at("cuts_linear_solve_failed") == 0);

@@ -455,6 +455,15 @@ TEST_CASE("impes3d: the Krylov pressure solvers give SOR's answer, with mass bal
   auto cg = run_case(reference(), Precision::Double, kScheduled,
                      {"time.end=40.0", "time.reports=4", "pressure.solver=\"cg\""});
   CHECK(cg.rep.stats.at("pressure_iterations_per_step") * 3 < ref.rep.stats.at("sor_iterations_per_step"));
+  // the last step's pressure solve, as the output's linear_solves.csv writes it; none by SOR
+  CHECK(ref.as<double>().linear_solves() == nullptr);
+  const auto* solves = cg.as<double>().linear_solves();
+  REQUIRE(solves != nullptr);
+  REQUIRE(solves->size() == 1);
+  CHECK(solves->back().newton == 0);
+  CHECK(solves->back().converged);
+  REQUIRE(solves->back().history.size() >= 2);
+  CHECK(solves->back().history.back() < 1e-3 * solves->back().history.front());
 }
 
 TEST_CASE("impes3d: bad input is refused naming the problem") {

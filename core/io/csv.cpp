@@ -89,14 +89,20 @@ std::string CsvWriter::format(const std::vector<double>& values) {
   return line;
 }
 
-void CsvWriter::row(const std::vector<double>& values) {
+void CsvWriter::row(const std::vector<double>& values, bool flush) {
   if (values.size() != columns_.size())
     throw Error("CsvWriter '" + file_.string() + "': row has " + std::to_string(values.size()) + " values for " +
                 std::to_string(columns_.size()) + " columns");
-  out_ << format(values) << '\n' << std::flush;
+  out_ << format(values) << '\n';
+  if (flush) out_.flush();
   if (!out_) throw Error("cannot write '" + file_.string() + "'");
   ++rows_;
   last_ = values;
+}
+
+void CsvWriter::flush() {
+  out_.flush();
+  if (!out_) throw Error("cannot write '" + file_.string() + "'");
 }
 
 }  // namespace poreflow::io

@@ -19,7 +19,9 @@ class CsvWriter {
   static CsvWriter resume(const std::filesystem::path& file, std::vector<std::string> columns, std::size_t rows,
                           const std::vector<double>& last);
   // One value per column, else poreflow::Error. NaN and infinities are written as nan, inf, -inf.
-  void row(const std::vector<double>& values);
+  // flush false: the row waits in the stream's buffer for the next flush (many rows a step).
+  void row(const std::vector<double>& values, bool flush = true);
+  void flush();
   std::size_t columns() const { return columns_.size(); }
   std::size_t rows() const { return rows_; }  // data rows in the file
   const std::vector<double>& last_row() const { return last_; }

@@ -359,12 +359,13 @@ void FimStep<T>::update_preconditioner(bool refresh) {
   seconds_linear_ += seconds;  // the linear time holds the preconditioner's
 }
 
-// the Newton update dx from the residual, counted
+// the Newton update dx from the residual of Newton iteration `newton`, counted and recorded
 template <class T>
-linalg::KrylovResult FimStep<T>::linear_solve() {
+linalg::KrylovResult FimStep<T>::linear_solve(int newton) {
   const PartTimer timer;
   dx_.fill(T(0));
   const auto r = krylov_->solve(res_, dx_, cpr_);
+  log_.add(newton, r.converged, r.history);
   linear_last_ = r.iterations;
   linear_total_ += r.iterations;
   replayed_ += 2 * r.replays;
@@ -379,6 +380,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
   const Precision prec = precision_of<T>();
   Attempt at;
   dt_ = dt;
+  log_.start_attempt();
   be_.copy(x_.buffer(), x_n_.buffer(), x_.size() * sizeof(T));
   be_.copy(ws_.buffer(), ws_n_.buffer(), ws_.size() * sizeof(T));
   switches_.assign(settings_.size(), 0);
@@ -433,7 +435,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
     // solves slow down against the first after the last refresh
     const bool refresh = since_refresh_ + 1 >= nm_.amg_reuse || linear_last_ > 2 * linear_fresh_ + 4;
     update_preconditioner(refresh);
-    auto r = linear_solve();
+    auto r = linear_solve(it);
     const auto failed = [](const linalg::KrylovResult& x) {
       return x.reason == linalg::KrylovStop::NonFinite || !(x.converged || x.true_relative_residual < 0.5);
     };
@@ -442,7 +444,7 @@ typename FimStep<T>::Attempt FimStep<T>::solve(double dt, double /*prev_dt*/) {
       // once with a fresh one before the step is cut
       ++linear_retries_;
       update_preconditioner(true);
-      r = linear_solve();
+      r = linear_solve(it);
     }
     if (failed(r)) {
       ++cuts_linear_;

@@ -70,6 +70,8 @@ class FimStep final : public ReservoirScheme<T> {
   std::string progress() const override;
   void add_stats(std::map<std::string, double>& s, long steps) const override;
   long linear_total() const override { return linear_total_; }
+  const std::vector<LinearSolveRecord>* solves() const override { return &log_.records(); }
+  void clear_solves() override { log_.clear(); }
   double balance_residual(int phase) const override { return phase == 0 ? residual_w_ : residual_o_; }
 
   long newton_total() const { return newton_total_; }
@@ -102,7 +104,7 @@ class FimStep final : public ReservoirScheme<T> {
   // OPM Flow's relative change of the accepted state against the step's start (PidStepControl)
   double relative_change();
   void update_preconditioner(bool refresh);
-  linalg::KrylovResult linear_solve();
+  linalg::KrylovResult linear_solve(int newton);
   bool switch_controls();
   std::string worst_cell() const;
   std::string worst_well() const;
@@ -135,6 +137,7 @@ class FimStep final : public ReservoirScheme<T> {
   linalg::Cpr<T> cpr_;
   std::unique_ptr<linalg::KrylovSolver<T>> krylov_;
   ImpesStepResult result_;
+  SolveLog log_;
   long newton_total_ = 0, linear_total_ = 0, linear_last_ = 0, switches_total_ = 0;
   long replayed_ = 0;  // linear iterations replayed from a recording (CUDA Graphs), since this process started
   long enqueued_ = 0;  // linear iterations enqueued, those past a solve's stop included

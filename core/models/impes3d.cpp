@@ -539,6 +539,7 @@ std::string Impes3D<T>::worst_cell() const {
 
 template <class T>
 void Impes3D<T>::step(double t_stop) {
+  scheme_->clear_solves();
   apply_schedule();
   double limit = t_stop;
   const auto& ev = cfg_.input.schedule;

@@ -108,6 +108,7 @@ class Impes3D final : public Reservoir {
   std::vector<NamedField> fields() const override;
   std::vector<std::string> series_columns() const override;
   std::vector<double> series_row() const override;
+  const std::vector<LinearSolveRecord>* linear_solves() const override { return scheme_->solves(); }
   std::map<std::string, double> final_stats() const override;
   void before_output(bool fields, Gather gather = Gather::Whole) override;
 

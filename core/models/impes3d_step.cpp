@@ -199,6 +199,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   const Precision prec = precision_of<T>();
   const PartTimer pressure;
   Attempt at;
+  log_.start_attempt();
   be_.copy(a_.p.buffer(), p_old_.buffer(), E_ * sizeof(T));
   be_.fill(*words_, Precision::Double, 0.0, impes3d_words(std::max<long>(a_.wells, 1)));
   auto k = be_.impes3d();
@@ -276,6 +277,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt, const Imp
   Attempt at;
   if (krylov_) {
     const auto r = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec), wells);
+    log_.add(0, r.converged, r.history);
     last_sor_ = r.iterations;
     sor_total_ += r.iterations;
     last_residual_ = r.relative_residual;

@@ -49,6 +49,8 @@ class ImpesStep final : public ReservoirScheme<T> {
   std::string progress() const override;
   void add_stats(std::map<std::string, double>& s, long steps) const override;
   long linear_total() const override { return sor_total_; }
+  const std::vector<LinearSolveRecord>* solves() const override { return krylov_ ? &log_.records() : nullptr; }
+  void clear_solves() override { log_.clear(); }
 
   // the pressure solve
   long sor_total() const { return sor_total_; }
@@ -79,6 +81,7 @@ class ImpesStep final : public ReservoirScheme<T> {
   std::unique_ptr<ImpesKrylovPressure<T>> krylov_;  // pressure.solver = cg | bicgstab
   std::unique_ptr<Sor3DSplit> split_;               // SOR cut between processes (core/comm/sor_split.hpp)
   ImpesStepResult result_;
+  SolveLog log_;  // the Krylov pressure solves (none by SOR)
   long sor_total_ = 0, last_sor_ = 0;
   double last_residual_ = 0, omega_ = 1;
   double seconds_pressure_ = 0, seconds_other_ = 0;

@@ -55,6 +55,16 @@ struct Balance {
   }
 };
 
+// One Krylov solve of a step (core/linalg/krylov.hpp): which attempt of the step and which Newton
+// iteration made it, and its relative residual after each iteration (history[k] after k). The
+// output's linear_solves.csv writes them (core/io/outputs/outputs.hpp).
+struct LinearSolveRecord {
+  int attempt = 0;  // the step's solves of a step attempt, 0 first; the last attempt is the accepted one
+  int newton = 0;   // the Newton iteration, 0 first (0 for a scheme without one)
+  bool converged = false;
+  std::vector<double> history;
+};
+
 // the tolerance of a balance in precision p: rounding over a run's steps, far below a lost flux
 inline double balance_tolerance(Precision p) { return p == Precision::Float ? 1e-4 : 1e-9; }
 
@@ -95,6 +105,9 @@ class Model {
   virtual std::vector<double> series_row() const = 0;
   // Scalars for the end-of-run summary (e.g. the error against an analytic solution).
   virtual std::map<std::string, double> final_stats() const = 0;
+  // The Krylov solves of the last step, its cut attempts' included, for the output; nullptr where
+  // the model makes none (no Krylov solver, or a scheme that solves otherwise, e.g. by SOR).
+  virtual const std::vector<LinearSolveRecord>* linear_solves() const { return nullptr; }
   // The conservation laws the model keeps (mass, per phase or component); empty where it has none.
   virtual std::vector<Balance> balance() const { return {}; }
 

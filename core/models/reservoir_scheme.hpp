@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/models/impes3d_input.hpp"
+#include "core/models/model.hpp"
 #include "core/physics/impes3d.h"
 
 namespace poreflow {
@@ -28,6 +29,25 @@ struct SchemeAttempt {
   std::string why;      // when not ok
   bool sw_out = false;  // S_w left [0, 1] (the model names the cell)
   int newton = 0;       // Newton iterations the attempt took (0: not an iterative scheme)
+};
+
+// The Krylov solves of a step's attempts as a scheme keeps them (Model::linear_solves): each
+// solve() starts an attempt, each linear solve adds its record; the model clears them as a step starts.
+class SolveLog {
+ public:
+  void start_attempt() { ++attempt_; }
+  void add(int newton, bool converged, const std::vector<double>& history) {
+    records_.push_back({attempt_ < 0 ? 0 : attempt_, newton, converged, history});
+  }
+  void clear() {
+    records_.clear();
+    attempt_ = -1;
+  }
+  const std::vector<LinearSolveRecord>& records() const { return records_; }
+
+ private:
+  std::vector<LinearSolveRecord> records_;
+  int attempt_ = -1;
 };
 
 template <class T>
@@ -55,6 +75,9 @@ class ReservoirScheme {
   virtual std::string progress() const = 0;   // the last step's iterations
   virtual void add_stats(std::map<std::string, double>& s, long steps) const = 0;
   virtual long linear_total() const = 0;      // linear (or SOR) iterations so far
+  // the Krylov solves since clear_solves() (Model::linear_solves); nullptr for a scheme without them
+  virtual const std::vector<LinearSolveRecord>* solves() const { return nullptr; }
+  virtual void clear_solves() {}
   // the mass of phase 0 (water) or 1 (oil), sm3, that the accepted steps' equations left unbalanced
   // within their tolerance (a Newton's converged residuals; 0 for a scheme that conserves exactly)
   virtual double balance_residual(int /*phase*/) const { return 0; }

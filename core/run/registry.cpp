@@ -40,6 +40,7 @@ std::function<Observers(const OutputOptions&)> outputs(io::SnapshotWriter snapsh
       return obs;
     }
     if (o.csv) obs.push_back(io::csv_series(o.dir));
+    if (o.csv) obs.push_back(io::linear_solves(o.dir));
     if (o.vtk) obs.push_back(io::vtk_snapshots(o.dir, snapshot));
     if (o.png) plots(obs, o);
     if (extra) extra(obs, o);

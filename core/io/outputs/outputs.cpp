@@ -52,6 +52,55 @@ class CsvSeries final : public Observer {
   std::vector<double> last_;
 };
 
+// <dir>/linear_solves.csv: every Krylov solve of every step (Model::linear_solves), one row per
+// iteration of a solve: the step, the time it reached, the step's attempt and Newton iteration,
+// the iteration k and the relative residual after k (k = 0: the start). Nothing for a model
+// without them. Flushed once a step; continued across a restart as the series is.
+class LinearSolves final : public Observer {
+ public:
+  explicit LinearSolves(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+  void resume(const ModelState& s) override {
+    if (!s.has("linear_solves_rows")) return;  // a checkpoint from a run without the file
+    rows_ = static_cast<std::size_t>(s.integer("linear_solves_rows"));
+    if (rows_) last_ = s.doubles("linear_solves_last_row");
+    resumed_ = true;
+  }
+  void begin(const Model& m, bool) override {
+    if (!m.linear_solves()) return;
+    const auto file = dir_ / "linear_solves.csv";
+    std::vector<std::string> columns{"step", "time", "attempt", "newton", "iteration", "relative_residual"};
+    if (resumed_ && std::filesystem::exists(file)) {
+      csv_ = std::make_unique<CsvWriter>(CsvWriter::resume(file, columns, rows_, last_));
+    } else {
+      if (resumed_ && rows_ > 0)
+        spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows_);
+      csv_ = std::make_unique<CsvWriter>(file, columns);
+    }
+  }
+  void step(const Model& m) override {
+    const auto* solves = m.linear_solves();
+    if (!csv_ || !solves || solves->empty()) return;
+    const double step = double(m.steps()), t = m.time();
+    for (const auto& s : *solves)
+      for (std::size_t k = 0; k < s.history.size(); ++k)
+        csv_->row({step, t, double(s.attempt), double(s.newton), double(k), s.history[k]}, false);
+    csv_->flush();
+  }
+  void save(ModelState& s) const override {
+    if (!csv_) return;
+    s.set_int("linear_solves_rows", static_cast<long>(csv_->rows()));
+    if (csv_->rows() > 0) s.put("linear_solves_last_row", csv_->last_row());
+  }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<CsvWriter> csv_;
+  bool resumed_ = false;
+  std::size_t rows_ = 0;
+  std::vector<double> last_;
+};
+
 // The collection continues with the entries a restart's checkpoint recorded (pvd_times, pvd_files).
 class VtkSnapshots final : public Observer {
  public:
@@ -127,6 +176,7 @@ std::string write_image_snapshot(const Model& m, const std::filesystem::path& di
 }
 
 std::unique_ptr<Observer> csv_series(const std::filesystem::path& dir) { return std::make_unique<CsvSeries>(dir); }
+std::unique_ptr<Observer> linear_solves(const std::filesystem::path& dir) { return std::make_unique<LinearSolves>(dir); }
 std::unique_ptr<Observer> vtk_snapshots(const std::filesystem::path& dir, SnapshotWriter write) {
   return std::make_unique<VtkSnapshots>(dir, std::move(write));
 }

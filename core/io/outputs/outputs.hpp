@@ -17,6 +17,10 @@ std::string snapshot_stem(const std::string& name, int index);
 // <dir>/<model>_series.csv: the model's series_columns(), one series_row() per series()
 std::unique_ptr<Observer> csv_series(const std::filesystem::path& dir);
 
+// <dir>/linear_solves.csv: every iteration's relative residual of the model's Krylov solves
+// (Model::linear_solves), written after each step; no file for a model that makes none
+std::unique_ptr<Observer> linear_solves(const std::filesystem::path& dir);
+
 // Writes a snapshot of the model into dir as dir/(stem + extension) and returns the file's name.
 using SnapshotWriter = std::function<std::string(const Model& m, const std::filesystem::path& dir, const std::string& stem)>;
 // the default: VTK ImageData (.vti) of grid() with fields() as point data
