@@ -2,8 +2,12 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include <toml++/toml.h>
+
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <fstream>
 
 #include "apps/case_options.hpp"
 #include "apps/common.hpp"
@@ -41,6 +45,30 @@ std::string restart_command(const std::vector<std::string>& args, const std::fil
     cmd += " " + shell_quote(args[i]);
   }
   return cmd + " --restart " + shell_quote(file.string());
+}
+
+// <dir>/statistics.json: what the run printed at its end, for scripts (validation/compare.py
+// reads the steps and Newton iterations): the model, scheme, backend, device, precision, steps,
+// simulated time, the steps' wall seconds, and every statistic (a non-finite one as text)
+void write_statistics(const std::filesystem::path& dir, const Model& m, const Backend& be, Precision prec, const RunReport& rep) {
+  toml::table stats;
+  for (const auto& [k, v] : rep.stats) {
+    if (std::isfinite(v)) stats.insert(k, v);
+    else stats.insert(k, std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+  }
+  toml::table root{{"model", m.name()},
+                   {"scheme", m.scheme_name()},
+                   {"backend", be.name()},
+                   {"device", be.device_name()},
+                   {"precision", std::string(to_string(prec))},
+                   {"steps", static_cast<int64_t>(rep.steps)},
+                   {"time", rep.sim_time},
+                   {"wall_seconds", rep.wall_seconds},
+                   {"statistics", stats}};
+  const auto file = dir / "statistics.json";
+  std::ofstream out(file);
+  out << toml::json_formatter{root} << "\n";
+  if (!out) throw Error("cannot write '" + file.string() + "'");
 }
 
 }  // namespace
@@ -166,7 +194,10 @@ void add_run(CLI::App& app, Common& c) {
     if (!rep.checkpoint.empty())
       fmt::print("checkpoint {}{} ({:.2f} MB, written in {:.3f} s)\n", (c.processes > 1 ? ck_base : rep.checkpoint).string(), files,
                  double(rep.checkpoint_bytes) / 1e6, rep.checkpoint_seconds);
-    if (out.enabled) fmt::print("output in {}\n", out.dir.string());
+    if (out.enabled) {
+      write_statistics(out.dir, model, *be, prec, rep);
+      fmt::print("output in {}\n", out.dir.string());
+    }
   });
 }
 

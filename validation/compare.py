@@ -41,8 +41,15 @@ A case NAME may carry a label after '@' (LAYERED@omp): the deck is NAME's part b
 the label names the run in the tables (one row per deck and run, e.g. per backend).
 
 --goals fim sets issue 23's goals for the fully implicit scheme instead: breakthrough within 2 %,
-FOPT and each producer's WOPT within 1 %, each well's BHP and rates within 2 % (L1). (With the
-default goals each producer's WOPT is held to FOPT's 3 %.)
+FOPT and each producer's WOPT within 1 %, each well's BHP and rates within 2 % (L1), and the
+time-step and Newton-iteration counts within 2x of REF's either way. (With the default goals each
+producer's WOPT is held to FOPT's 3 %, and the counts are reported only.)
+
+* counts: accepted time steps, cut steps and Newton iterations (cut attempts' included) of each
+  run, read from the directory's NAME.INFOSTEP (OPM Flow's, written with --enable-opm-rst-file or
+  by default in 2022.10: a row per attempt, Conv 1 for an accepted step, NewtIt summed over all
+  rows) or its statistics.json (poreflow's: steps, statistics.retried_steps and
+  statistics.newton_iterations_total).  With --goals fim a run without them misses the goal.
 
 Exit status: 0, or 1 with --strict when a goal is missed (or a series could not be read).
 """
@@ -68,6 +75,7 @@ BT_GOAL = 0.05
 FOPT_GOAL = 0.03
 BHP_L1_GOAL = 0.02     # time-weighted mean relative difference of each well's WBHP
 RATE_L1_GOAL = 0.05    # the same for each well's rates (producers WOPR and WWPR, injectors WWIR)
+COUNT_GOAL = None      # --goals fim: 2, time steps and Newton iterations within 2x of REF's
 SERIES_FIELD = ["FOPR", "FWPR", "FWIR", "FPR"]
 SERIES_WELL = ["WBHP", "WOPR", "WWPR", "WWIR"]
 CUM_FIELD = ["FOPT", "FWPT", "FWIT"]
@@ -211,11 +219,46 @@ def series_diff(ref, test, key, t_end):
             "test_at_max": float(a[i]), "l1": l1}
 
 
-def compare_case(name, ref, test, thr):
+def run_counts(path, name):
+    """{steps, cuts, newton, source} of the run in path (a directory, or a file in it): OPM Flow's
+    NAME.INFOSTEP or poreflow's statistics.json; None when it has neither."""
+    d = path if os.path.isdir(path) else os.path.dirname(path)
+    info = os.path.join(d, name + ".INFOSTEP")
+    if os.path.exists(info):
+        with open(info) as f:
+            header = f.readline().split()
+            conv, newt = header.index("Conv"), header.index("NewtIt")
+            rows = [line.split() for line in f if line.strip()]
+        ok = [r for r in rows if int(float(r[conv])) == 1]
+        return {"steps": len(ok), "cuts": len(rows) - len(ok), "newton": int(sum(float(r[newt]) for r in rows)),
+                "source": info}
+    stats = os.path.join(d, "statistics.json")
+    if os.path.exists(stats):
+        with open(stats) as f:
+            j = json.load(f)
+        st = j.get("statistics", {})
+        if "newton_iterations_total" not in st:
+            return None     # a scheme without Newton iterations (IMPES)
+        return {"steps": int(j["steps"]), "cuts": int(st.get("retried_steps", 0)),
+                "newton": int(st["newton_iterations_total"]), "source": stats}
+    return None
+
+
+def compare_counts(ref, test):
+    """The two runs' counts and test/ref ratios (None where either is missing)."""
+    c = {"ref": ref, "test": test}
+    if ref and test:
+        for k in ("steps", "newton"):
+            c[k + "_ratio"] = test[k] / ref[k] if ref[k] else None
+    return c
+
+
+def compare_case(name, ref, test, thr, counts=None):
     t_end = float(min(ref.time[-1], test.time[-1]))
     res = {"case": name, "ref_source": ref.source, "test_source": test.source,
            "t_end_ref": float(ref.time[-1]), "t_end_test": float(test.time[-1]), "t_end": t_end,
-           "bt_threshold": thr, "wells": {}, "field": {}, "missing": []}
+           "bt_threshold": thr, "wells": {}, "field": {}, "missing": [],
+           "counts": counts or compare_counts(None, None)}
     # field cumulatives
     for k in CUM_FIELD:
         if ref.has(k) and test.has(k):
@@ -288,6 +331,15 @@ def compare_case(name, ref, test, thr):
             fails.append(f"WOPT {w}")
     if abs(res["t_end_ref"] - res["t_end_test"]) > 1e-6 * max(1.0, res["t_end_ref"]):
         fails.append("end time")
+    if COUNT_GOAL is not None:
+        c = res["counts"]
+        for k, what in (("steps", "time steps"), ("newton", "Newton iterations")):
+            q = c.get(k + "_ratio")
+            if not (c["ref"] and c["test"]):
+                res["missing"].append("counts (INFOSTEP or statistics.json)")
+                break
+            if q is None or not 1 / COUNT_GOAL <= q <= COUNT_GOAL:
+                fails.append(what)
     res["fails"] = fails
     res["pass"] = not fails and not res["missing"]
     return res
@@ -395,15 +447,26 @@ def tables(results, timings, ref_label, test_label):
     out = []
     out.append(f"Goals: breakthrough time within {100 * BT_GOAL:.0f} %, FOPT and each producer's WOPT at the end within "
                f"{100 * FOPT_GOAL:.0f} %, each well's BHP within {100 * BHP_L1_GOAL:.0f} % and its rates within "
-               f"{100 * RATE_L1_GOAL:.0f} % (time-weighted mean relative difference, L1); {test_label} against "
-               f"{ref_label}. Wall times in seconds (threads in brackets), from the timings JSON; `—`: not run.")
+               f"{100 * RATE_L1_GOAL:.0f} % (time-weighted mean relative difference, L1)"
+               + (f", time steps and Newton iterations within {COUNT_GOAL:g}x" if COUNT_GOAL else "")
+               + f"; {test_label} against {ref_label}. Steps (cut), Newton: {test_label}'s against {ref_label}'s, "
+               f"from INFOSTEP or statistics.json. Wall times in seconds (threads in brackets), from the timings JSON; "
+               f"`—`: not run.")
     out.append("")
     runners = sorted({k for d in timings.values() for k in d if k.startswith("poreflow_")})
     cols = ["deck", "run", "end (d)", f"FOPT {ref_label}", f"FOPT {test_label}", "ΔFOPT", "ΔFWPT",
-            "worst Δbreakthrough", "worst BHP (L1)", "worst rate (L1)", "goals", f"wall {ref_label}"]
+            "worst Δbreakthrough", "worst BHP (L1)", "worst rate (L1)", "steps (cut), Newton", "goals", f"wall {ref_label}"]
     cols += [f"wall {test_label} {k[len('poreflow_'):]}" for k in runners]
     out.append("| " + " | ".join(cols) + " |")
-    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|" + "---:|" * len(runners))
+    out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|" + "---:|" * len(runners))
+
+    def counts(r):
+        c = r.get("counts") or {}
+
+        def one(x):
+            return f"{x['steps']} ({x['cuts']}), {x['newton']}" if x else "—"
+        return f"{one(c.get('test'))} against {one(c.get('ref'))}" if c.get("test") or c.get("ref") else "—"
+
 
     def worst_l1(r, keys):
         vals = [(wr[k]["l1"], w) for w, wr in r["wells"].items() for k in keys
@@ -423,7 +486,7 @@ def tables(results, timings, ref_label, test_label):
         label = r["case"].split("@")[1] if "@" in r["case"] else "—"
         out.append(f"| {deck} | {label} | {r['t_end']:.0f} | {num(fo.get('ref'), '{:.4g}')} | "
                    f"{num(fo.get('test'), '{:.4g}')} | {pct(fo.get('rel'))} | {pct(fw.get('rel'))} | "
-                   f"{pct(worst)} | {worst_l1(r, ['WBHP'])} | {worst_l1(r, ['WOPR', 'WWPR', 'WWIR'])} | {goal} | "
+                   f"{pct(worst)} | {worst_l1(r, ['WBHP'])} | {worst_l1(r, ['WOPR', 'WWPR', 'WWIR'])} | {counts(r)} | {goal} | "
                    + " | ".join([secs(timings, deck, "flow")] + [secs(timings, deck, k) for k in runners]) + " |")
     out.append("")
     out.append("Per well: breakthrough time (WWCT reaches the threshold) in days, cumulatives at the end, and the "
@@ -485,7 +548,8 @@ def main(argv=None):
     p.add_argument("--bt-threshold", type=float, default=0.01)
     p.add_argument("--goals", choices=["default", "fim"], default="default",
                    help="default: breakthrough 5 %%, FOPT 3 %%, BHP 2 %%, rates 5 %%; fim: issue 23's goals for the "
-                        "fully implicit scheme, breakthrough 2 %%, FOPT 1 %%, BHP and rates 2 %%")
+                        "fully implicit scheme, breakthrough 2 %%, FOPT 1 %%, BHP and rates 2 %%, steps and Newton "
+                        "iterations within 2x")
     p.add_argument("--strict", action="store_true")
     p.add_argument("--export-csv", default=None, metavar="CSV",
                    help="write the first case's REF series as CSV (TIME + vectors) and stop")
@@ -493,8 +557,8 @@ def main(argv=None):
     p.add_argument("--test-label", default="poreflow")
     args = p.parse_args(argv)
     if args.goals == "fim":
-        global BT_GOAL, FOPT_GOAL, BHP_L1_GOAL, RATE_L1_GOAL
-        BT_GOAL, FOPT_GOAL, BHP_L1_GOAL, RATE_L1_GOAL = 0.02, 0.01, 0.02, 0.02
+        global BT_GOAL, FOPT_GOAL, BHP_L1_GOAL, RATE_L1_GOAL, COUNT_GOAL
+        BT_GOAL, FOPT_GOAL, BHP_L1_GOAL, RATE_L1_GOAL, COUNT_GOAL = 0.02, 0.01, 0.02, 0.02, 2.0
 
     timings = {}
     for tf in args.timings:
@@ -525,7 +589,8 @@ def main(argv=None):
             print(f"{name}: {e}", file=sys.stderr)
             ok = False
             continue
-        r = compare_case(name, ref, test, args.bt_threshold)
+        counts = compare_counts(run_counts(refp, deck), run_counts(testp, deck))
+        r = compare_case(name, ref, test, args.bt_threshold, counts)
         results.append(r)
         label = name.split("@")[1] if "@" in name else None
         if args.plot_dir and (args.plot_label is None or args.plot_label == label):
@@ -543,6 +608,11 @@ def main(argv=None):
             if wr.get("bt"):
                 b = wr["bt"]
                 print(f"  {w}: breakthrough {num(b['ref'])} vs {num(b['test'])} d ({pct(b['rel'])})")
+        c = r["counts"]
+        if c.get("ref") or c.get("test"):
+            def one(x):
+                return f"{x['steps']} steps ({x['cuts']} cut), {x['newton']} Newton" if x else "no counts"
+            print(f"  {one(c.get('test'))} vs {one(c.get('ref'))}")
         print(f"  {'pass' if r['pass'] else 'MISS: ' + ', '.join(r['fails'] + r['missing'])}")
         ok = ok and r["pass"]
 

@@ -11,9 +11,12 @@ BHP raised by 5 bar.  A second copy stretched by 1.08 must miss the breakthrough
 later than the reference, so compare.py --strict must exit 1.  A third copy only has every BHP
 2 bar higher: all goals met, --strict exits 0, each well's largest BHP difference is 2 bar.  Two
 more must miss the series goals and only those: every BHP 5 bar higher (the BHP goal), every rate
-6 % lower with the cumulatives unchanged (the rate goals).
+6 % lower with the cumulatives unchanged (the rate goals).  Where FLOW_DIR has NAME.INFOSTEP,
+copies with a statistics.json of 1.9, 2.1 and 0.45 times its steps and Newton iterations must
+pass, miss, miss the count goal of --goals fim, and one without it must miss it as missing.
 """
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -22,6 +25,12 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import compare  # noqa: E402
+
+try:
+    import matplotlib  # noqa: F401  (the plots are drawn where it is installed)
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
 
 
 def perturbed_csv(src, path, stretch, cum_scale, bhp_shift, rate_scale=None):
@@ -78,10 +87,9 @@ def main():
         want = 0.98 * float(ref.at("FOPT", r["t_end"] / stretch))
         if abs(fo["test"] - want) > 1e-6 * want:
             failures.append(f"{stretch}: FOPT {fo} expected test {want}")
+        plots = ["--plot-dir", os.path.join(work, "plots_" + str(stretch))] if HAVE_MATPLOTLIB else []
         rc = subprocess.call([sys.executable, os.path.join(here, "compare.py"), "--strict",
-                              "--case", name, flow_dir, d,
-                              "--plot-dir", os.path.join(work, "plots_" + str(stretch))],
-                             stdout=subprocess.DEVNULL)
+                              "--case", name, flow_dir, d] + plots, stdout=subprocess.DEVNULL)
         bt_ok = all((wr.get("bt") or {}).get("rel") in (None,) or wr["bt"]["rel"] <= 0.05
                     for wr in r["wells"].values())
         print(f"stretch {stretch}: FOPT {compare.pct(fo['rel'])}, breakthrough within 5 %: {bt_ok}, "
@@ -124,6 +132,38 @@ def main():
         bad = [f for f in r["fails"] if not f.startswith(want) or (want == "W" and f.startswith("WBHP"))]
         if r["pass"] or rc != 1 or bad or not r["fails"]:
             failures.append(f"{label}: expected only {want}... goals missed, got {r['fails']} exit {rc}")
+
+    # the counts (--goals fim): a copy identical to the reference with a statistics.json whose
+    # steps and Newton iterations are k times the reference's INFOSTEP counts: within 2x passes,
+    # beyond misses exactly those two goals; without statistics.json the counts are missing
+    rc_ref = compare.run_counts(flow_dir, name)
+    if rc_ref is None:
+        print(f"counts: no {name}.INFOSTEP in {flow_dir}, not checked")
+    else:
+        for k, expect in ((1.9, []), (2.1, ["time steps", "Newton iterations"]), (0.45, ["time steps", "Newton iterations"]),
+                          (None, None)):
+            d = os.path.join(work, f"counts_{k}")
+            os.makedirs(d, exist_ok=True)
+            perturbed_csv(ref, os.path.join(d, "impes3d_series.csv"), 1.0, 1.0, 0.0)
+            stats = os.path.join(d, "statistics.json")
+            if k is None:
+                if os.path.exists(stats):
+                    os.remove(stats)
+            else:
+                with open(stats, "w") as f:
+                    json.dump({"steps": round(k * rc_ref["steps"]), "statistics": {
+                        "retried_steps": 0, "newton_iterations_total": round(k * rc_ref["newton"])}}, f)
+            rc = subprocess.call([sys.executable, os.path.join(here, "compare.py"), "--strict", "--goals", "fim",
+                                  "--results-dir", os.path.join(work, f"counts_json_{k}"),
+                                  "--case", name, flow_dir, d], stdout=subprocess.DEVNULL)
+            with open(os.path.join(work, f"counts_json_{k}", name + ".json")) as f:
+                r = json.load(f)
+            print(f"counts x{k}: fails {r['fails']}, missing {r['missing']}, --strict exit {rc}")
+            if k is None:
+                if rc != 1 or not any(m.startswith("counts") for m in r["missing"]):
+                    failures.append(f"counts missing: expected a miss, got {r['fails']} {r['missing']} exit {rc}")
+            elif r["fails"] != expect or r["missing"] or rc != (1 if expect else 0):
+                failures.append(f"counts x{k}: expected {expect}, got {r['fails']} {r['missing']} exit {rc}")
 
     for f in failures:
         print("FAIL:", f)

@@ -28,6 +28,19 @@ test -s "$tmp/imp/impes3d_series.csv" || { echo "missing impes3d_series.csv"; ex
 head -1 "$tmp/imp/impes3d_series.csv" | grep -q "FOPR" || { echo "no FOPR column"; exit 1; }
 test "$(wc -l < "$tmp/imp/impes3d_series.csv")" -ge 7 || { echo "fewer CSV rows than reports"; exit 1; }
 ls "$tmp/imp"/*.pvd "$tmp/imp"/*.vtu "$tmp/imp"/*.png > /dev/null
+# the run's statistics as JSON; IMPES by SOR writes no Krylov histories
+grep -q '"scheme" : "IMPES"' "$tmp/imp/statistics.json" || { echo "statistics.json: no IMPES scheme"; exit 1; }
+grep -q '"sor_iterations_total" : [1-9]' "$tmp/imp/statistics.json" || { echo "statistics.json: no SOR iterations"; exit 1; }
+test ! -e "$tmp/imp/linear_solves.csv" || { echo "linear_solves.csv written for SOR"; exit 1; }
+# the fully implicit scheme: its steps in the JSON as printed, a row per linear iteration and solve
+"$bin" run "$src/cases/impes_case1.toml" --backend omp --set grid.nx=12 --set grid.ny=12 --set grid.nz=3 --set time.end=60 \
+  --set time.reports=6 --set scheme='"fim"' --set output.vtk=false --set output.png=false --out "$tmp/fim" | tee "$tmp/fim.txt"
+steps=$(sed -n 's/^impes3d: \([0-9]*\) steps to.*/\1/p' "$tmp/fim.txt")
+grep -q "\"steps\" : $steps," "$tmp/fim/statistics.json" || { echo "statistics.json: not the $steps steps printed"; exit 1; }
+lin=$(sed -n 's/^ *linear_iterations_total *\([0-9]*\)$/\1/p' "$tmp/fim.txt")
+solves=$(grep -c ',0,[0-9.e-]*$' "$tmp/fim/linear_solves.csv" || true)  # iteration 0 starts a solve
+rows=$(( $(wc -l < "$tmp/fim/linear_solves.csv") - 1 ))
+test "$lin" -gt 0 && test "$rows" -eq $(( lin + solves )) || { echo "linear_solves.csv: $rows rows for $lin iterations of $solves solves"; exit 1; }
 "$bin" compare "$src/cases/impes_case2.toml" --set time.end=20 --set time.reports=4 -q | tee "$tmp/cmpi.txt"
 grep -q "differences against serial.*: ok" "$tmp/cmpi.txt"
 
