@@ -87,6 +87,10 @@ class FimStep final : public ReservoirScheme<T> {
   // the last update's Newton step as solved, and the step it applied (the two alike when undamped)
   const std::vector<double>& update_factors() const { return update_factors_; }
   const Field<T>& newton_step() const { return dx_; }
+  // the last Newton iteration's Jacobian of the cells (what CPR is set up from) and the system the
+  // linear solver sees (with the wells' Schur complement), for tests and benches
+  const linalg::Stencil7Operator<T>& jacobian() const { return jop_; }
+  const linalg::LinearOperator<T>& system() const { return op_; }
   const Field<T>& applied_step() const {
     return !update_factors_.empty() && update_factors_.back() < 1 ? dx_damped_ : dx_;
   }
