@@ -178,7 +178,7 @@ Specs parse_specs(const std::string& s) {
                           (used = -1, std::sscanf(item.c_str(), "%ld%n", &sp.n, &used) == 1 && used == len)) {
       if (sp.n < 2 || sp.n > 1200) throw ConfigError("--sizes: '" + item + "': a grid side in [2, 1200]");
     } else {
-      throw ConfigError("--sizes: '" + item + "' is not N, N^3, 27ptN, denseN, dotN, poissonN, spe10 or spe10-2p");
+      throw ConfigError("--sizes: '" + item + "' is not N, N^3, 27ptN, denseN, dotN, poissonN, spe10, spe10-2p or impes-case2");
     }
     out.products.push_back(sp);
   }
@@ -189,7 +189,7 @@ Specs parse_specs(const std::string& s) {
 // every product's and dot's size, and in a double run the systems of the issue
 std::string default_sizes(Precision p) {
   return std::string("64^3,128^3,256^3,27pt96,dense500,dot2^20,dot2^24,dot2^26") +
-         (p == Precision::Double ? ",poisson128,poisson256,spe10,spe10-2p" : "");
+         (p == Precision::Double ? ",poisson128,poisson256,spe10,spe10-2p,impes-case2" : "");
 }
 
 // what a matrix with x and y takes on a backend in precision T

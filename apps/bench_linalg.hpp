@@ -22,9 +22,10 @@ inline constexpr double kLinalgVerifyFactor = 10;
 // SPE10-like field with a five-spot of wells), spe10-2p[:NXxNYxNZ] (a two-phase Jacobian of 2 x 2
 // blocks on the same field, for CPR).
 struct LinalgSystem {
-  enum class Kind { Poisson, Spe10, TwoPhase };
+  enum class Kind { Poisson, Spe10, TwoPhase, ImpesCase2 };
   Kind kind = Kind::Poisson;
   long nx = 0, ny = 0, nz = 0;
+  double day = 0;  // ImpesCase2: the pressure system of the step after this day
   std::string label() const;
 };
 

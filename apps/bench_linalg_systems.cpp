@@ -29,9 +29,13 @@
 #include "core/linalg/jacobi.hpp"
 #include "core/linalg/krylov.hpp"
 #include "core/linalg/stencil7.hpp"
+#include "core/io/case_file.hpp"
+#include "core/models/impes3d.hpp"
+#include "core/models/impes3d_step.hpp"
 #include "core/models/memory.hpp"
 #include "core/models/spe10_fields.hpp"
 #include "core/physics/sor3d.h"
+#include "core/run/registry.hpp"
 
 namespace poreflow::app {
 
@@ -245,6 +249,53 @@ HostSystem spe10_two_phase(long nx, long ny, long nz) {
         }
         h.rhs[2 * L] = 2 * u01(7, c) - 1;
         h.rhs[2 * L + 1] = 2 * u01(8, c) - 1;
+      }
+  return h;
+}
+
+// The pressure system of paper 003's case 2 (cases/impes_case2.toml, 36 x 77 x 33 cells, six
+// wells) as impes3d's IMPES step assembles it for the step after `day`: the model run to that day
+// on `be` with its defaults (SOR), then the rows of its next step (the last step's dt), each rate
+// well at the BHP the step starts from. Every row is multiplied by its cell's pore volume, as the
+// model's Krylov path does (symmetric); SOR's arrays hold the same rows.
+HostSystem impes_case2(Backend& be, const std::string& cases_dir, double day) {
+  auto cf = io::CaseFile::load(std::filesystem::path(cases_dir) / "impes_case2.toml");
+  auto model = make_model(cf, be, Precision::Double);
+  auto& m = dynamic_cast<Impes3D<double>&>(*model);
+  if (!(day > 0) || day >= m.end_time())
+    throw ConfigError(fmt::format("--sizes: impes-case2:{}: the day must be inside the run's (0, {})", day, m.end_time()));
+  while (m.time() < day * (1 - 1e-12)) m.step(day);
+  auto* step = dynamic_cast<ImpesStep<double>*>(&m.scheme_part());
+  if (!step) throw Error("impes-case2: the case's scheme is not IMPES");
+  const double dt = m.clock().last_dt();
+  const ImpesPressureRows rows = step->pressure_rows(dt);
+  HostSystem h;
+  h.box = rows.box;
+  h.label = fmt::format("impes-case2 day {:g}", day);
+  h.what = fmt::format("impes3d case 2's pressure increment system of the step after day {:g} (dt {:.4g} d, {} steps run "
+                       "with SOR): 36x77x33 cells, six wells (rate wells at the BHP the step starts from), rows times the "
+                       "cells' pore volumes",
+                       day, dt, m.steps());
+  const Box3& b = h.box;
+  const std::size_t E = b.extent();
+  h.block = 1;
+  h.sor = rows.sor;
+  h.coef.assign(7 * E, 0.0);
+  h.rhs.assign(E, 0.0);
+  h.active.assign(E, 0);
+  const pf_box3 v = b.view();
+  const long m2 = 2 * phys::pf_rb_m(v);
+  for (long k = 0; k < b.nz; ++k)
+    for (long j = 0; j < b.ny; ++j)
+      for (long i = 0; i < b.nx; ++i) {
+        const long L = b.at(i, j, k), q = phys::pf_rb_of(v, i, j, k);
+        const double pv = rows.pv[static_cast<std::size_t>(L)];
+        if (!(pv > 0)) continue;  // an inactive cell: a zero row
+        h.active[L] = 1;
+        for (int f = 0; f < PF_SOR_NCOEF; ++f) h.sor[q + f * m2] *= pv;
+        h.coef[L] = h.sor[q + PF_SOR_D * m2];
+        for (int f = 0; f < 6; ++f) h.coef[(f + 1) * E + L] = -h.sor[q + f * m2];
+        h.rhs[L] = h.sor[q + PF_SOR_R * m2];
       }
   return h;
 }
@@ -658,8 +709,10 @@ HostSystem linalg_host_system(const LinalgSystem& spec) {
   switch (spec.kind) {
     case LinalgSystem::Kind::Poisson: return poisson(spec.nx);
     case LinalgSystem::Kind::Spe10: return spe10(spec.nx, spec.ny, spec.nz);
-    default: return spe10_two_phase(spec.nx, spec.ny, spec.nz);
+    case LinalgSystem::Kind::TwoPhase: return spe10_two_phase(spec.nx, spec.ny, spec.nz);
+    case LinalgSystem::Kind::ImpesCase2: break;
   }
+  throw ConfigError("--sizes: " + spec.label() + " is built by a model run (bench linalg's systems only)");
 }
 
 std::string LinalgSystem::label() const {
@@ -667,6 +720,7 @@ std::string LinalgSystem::label() const {
     case Kind::Poisson: return fmt::format("poisson{}", nx);
     case Kind::Spe10: return fmt::format("spe10 {}x{}x{}", nx, ny, nz);
     case Kind::TwoPhase: return fmt::format("spe10-2p {}x{}x{}", nx, ny, nz);
+    case Kind::ImpesCase2: return fmt::format("impes-case2 day {:g}", day);
   }
   return "";
 }
@@ -679,6 +733,18 @@ bool parse_linalg_system(const std::string& item, LinalgSystem& out) {
     if (s.nx < 3 || s.nx > 1024) throw ConfigError("--sizes: '" + item + "': a Poisson grid side in [3, 1024]");
     s.kind = LinalgSystem::Kind::Poisson;
     s.ny = s.nz = s.nx;
+    out = s;
+    return true;
+  }
+  if (item.rfind("impes-case2", 0) == 0) {
+    const std::string rest = item.substr(std::string("impes-case2").size());
+    s.kind = LinalgSystem::Kind::ImpesCase2;
+    s.day = 225;  // half of the run's 450 days
+    if (!rest.empty()) {
+      if (used = -1; std::sscanf(rest.c_str(), ":%lf%n", &s.day, &used) != 1 || used != static_cast<int>(rest.size()) ||
+                     !(s.day > 0))
+        throw ConfigError("--sizes: '" + item + "': impes-case2 or impes-case2:DAY with a day > 0");
+    }
     out = s;
     return true;
   }
@@ -766,10 +832,10 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
   }
   for (const LinalgSystem& spec : systems) {
     const auto t_build = Clock::now();
-    const HostSystem h = spec.kind == LinalgSystem::Kind::Poisson ? poisson(spec.nx)
-                         : spec.kind == LinalgSystem::Kind::Spe10 ? spe10(spec.nx, spec.ny, spec.nz)
-                                                                  : spe10_two_phase(spec.nx, spec.ny, spec.nz);
-    spdlog::info("bench linalg: {} built on the host in {:.2f} s ({} unknowns)", h.label, since(t_build), h.unknowns());
+    // impes3d case 2's system comes from a run of the model, on the first backend (a GPU's where one is benched)
+    const HostSystem h = spec.kind == LinalgSystem::Kind::ImpesCase2 ? impes_case2(*order.front().second, o.cases_dir, spec.day)
+                                                                      : linalg_host_system(spec);
+    spdlog::info("bench linalg: {} built in {:.2f} s ({} unknowns)", h.label, since(t_build), h.unknowns());
     // SOR's omega per kind of design: points (simple, tiled) and z-lines
     double omega_point = forced_omega, omega_line = forced_omega;
     std::string omega_point_how = "given", omega_line_how = "given";

@@ -92,8 +92,11 @@ void fluids3d_options(CLI::App& sub, BenchOptions& o) {
 void linalg_options(CLI::App& sub, BenchOptions& o) {
   sizes_options(sub, o, "products: grids N^3 (or N) of the 7-point operator (stencil7 and csr), 27-point grids 27ptN, "
                         "dense coarse levels denseN; dots: dotN (e.g. dot2^24, both precisions); systems (double): "
-                        "poissonN, spe10[:NXxNYxNZ], spe10-2p[:NXxNYxNZ] (default 64^3,128^3,256^3,27pt96,dense500,"
-                        "dot2^20,dot2^24,dot2^26 and, in double, poisson128,poisson256,spe10,spe10-2p)");
+                        "poissonN, spe10[:NXxNYxNZ], spe10-2p[:NXxNYxNZ], impes-case2[:DAY] (impes3d case 2's pressure "
+                        "system of the step after DAY, default 225, from a run of the model; --cases-dir) (default "
+                        "64^3,128^3,256^3,27pt96,dense500,dot2^20,dot2^24,dot2^26 and, in double, poisson128,poisson256,spe10,"
+                        "spe10-2p,impes-case2)");
+  sub.add_option("--cases-dir", o.cases_dir, "systems: where impes_case2.toml is")->capture_default_str();
   sub.add_option("--variants", o.variants, "products only these: auto (the lanes rule), 1, 2, 4, 8, 16, 32 (lanes forced "
                                            "on the GPU backends), vendor (comma-separated)");
   sub.add_option("--solvers", o.solvers, "systems: only these solvers: sor, jacobi, ilu0, amg, amg-w (W-cycle), amg-f (AMG in float under CG in double), cpr, cpr-f (its pressure AMG in float) (comma-separated)");

@@ -135,6 +135,7 @@ class Impes3D final : public Reservoir {
   ReservoirSchemeKind scheme() const { return cfg_.numerics.scheme; }
   std::string scheme_name() const override { return scheme() == ReservoirSchemeKind::Fim ? "fully implicit" : "IMPES"; }
   const ReservoirScheme<T>& scheme_part() const { return *scheme_; }  // for tests and benches
+  ReservoirScheme<T>& scheme_part() { return *scheme_; }
   SorDesign design() const { return cfg_.numerics.design; }
 
   // A check of every attempted step after the scheme's own (S_w in [0, 1], no negative mass):

@@ -194,12 +194,11 @@ double ImpesStep<T>::omega_for(double dt) const {
   return std::clamp(w, 1.0, 1.99);
 }
 
+// The step's pressure rows into coef_ (props, assemble, and the wells' terms at the BHPs the step
+// starts from), and the wells' arguments of the rest of the step
 template <class T>
-typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
+Impes3DWellArgs ImpesStep<T>::prepare(double dt) {
   const Precision prec = precision_of<T>();
-  const PartTimer pressure;
-  Attempt at;
-  log_.start_attempt();
   be_.copy(a_.p.buffer(), p_old_.buffer(), E_ * sizeof(T));
   be_.fill(*words_, Precision::Double, 0.0, impes3d_words(std::max<long>(a_.wells, 1)));
   auto k = be_.impes3d();
@@ -225,6 +224,27 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
   w.coef = &coef_.buffer();
   w.words = words_.get();
   k.wells_prepare(w);
+  return w;
+}
+
+template <class T>
+ImpesPressureRows ImpesStep<T>::pressure_rows(double dt) {
+  prepare(dt);
+  ImpesPressureRows r;
+  r.box = a_.geo_box;
+  for (T v : coef_.download()) r.sor.push_back(double(v));
+  for (T v : a_.pv0.download()) r.pv.push_back(double(v));
+  return r;
+}
+
+template <class T>
+typename ImpesStep<T>::Attempt ImpesStep<T>::solve(double dt, double prev_dt) {
+  const Precision prec = precision_of<T>();
+  const PartTimer pressure;
+  Attempt at;
+  log_.start_attempt();
+  Impes3DWellArgs w = prepare(dt);
+  auto k = be_.impes3d();
 
   // the pressure increment: from the last one scaled by the steps (it changes smoothly), or 0
   dp_.fill(T(0));

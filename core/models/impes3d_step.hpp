@@ -24,6 +24,14 @@ namespace poreflow {
 
 class State;
 
+// A step's pressure rows on the host: sor3d's colour-packed W E S N B T D R of the pressure
+// increment on the model's box (D dp - sum T dp_n = R, every row divided by its cell's volume),
+// and the cells' pore volumes (pv0), by which the Krylov path multiplies the rows back
+struct ImpesPressureRows {
+  Box3 box;
+  std::vector<double> sor, pv;
+};
+
 template <class T>
 class ImpesStep final : public ReservoirScheme<T> {
  public:
@@ -57,6 +65,9 @@ class ImpesStep final : public ReservoirScheme<T> {
   long last_sor() const { return last_sor_; }
   double last_residual() const { return last_residual_; }
   double omega() const { return omega_; }
+  // The pressure rows of a step of dt from the present state, as SOR takes them, each rate well
+  // at the BHP the step starts from; the state is not changed (for `bench linalg`'s impes3d systems)
+  ImpesPressureRows pressure_rows(double dt);
   // the pressure solver in words (the run's log)
   std::string describe_solver() const;
   double seconds_pressure() const { return seconds_pressure_; }
@@ -68,6 +79,7 @@ class ImpesStep final : public ReservoirScheme<T> {
 
  private:
   double omega_for(double dt) const;
+  Impes3DWellArgs prepare(double dt);
   // the pressure increment into dp_ by SOR or the Krylov solver; not ok when it failed
   Attempt solve_pressure(double dt, const Impes3DWellArgs& wells);
 

@@ -5,6 +5,7 @@
 # usage: generate.sh POREFLOW_BINARY SOURCE_DIR
 set -u
 bin=$1
+src=${2:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -25,7 +26,7 @@ grep -q "fingerprint" "$tmp/a.log" || { echo "FAIL: no fingerprint printed"; fai
 
 expect_fail "--grid: '12x17' is not NXxNYxNZ" generate spe10 --out "$tmp/c" --grid 12x17
 expect_fail "every side must be in \[1, 4096\]" generate spe10 --out "$tmp/c" --grid 0x17x9
-expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN, denseN, dotN, poissonN, spe10 or spe10-2p" bench linalg --backends serial --sizes huge
+expect_fail "--sizes: 'huge' is not N, N\^3, 27ptN, denseN, dotN, poissonN, spe10, spe10-2p or impes-case2" bench linalg --backends serial --sizes huge
 expect_fail "--variants: 'x' is not auto, vendor or a lanes count" bench linalg --backends serial --sizes 8 --variants x
 expect_fail "--solvers: 'gmres' is not sor, jacobi, ilu0, amg, amg-w, amg-f, cpr or cpr-f" bench linalg --backends serial --sizes poisson8 --solvers gmres
 expect_fail "--sor-omega: '2.5' is not auto, lanczos or a number in \(0, 2\)" bench linalg --backends serial --sizes poisson8 --sor-omega 2.5
@@ -44,6 +45,22 @@ for v in '"sor simple"' '"sor zline"' '"cg+jacobi"' '"cg+ilu0"' '"cg+amg"' '"bic
 done
 n=$(grep -c '"iterations"' "$tmp/systems.json" 2>/dev/null)
 [ "${n:-0}" -eq 24 ] || { echo "FAIL: $n system rows with iterations, not 24 (12 a backend)"; failures=$((failures + 1)); }
+
+# impes3d case 2's pressure system from a run of the model: SOR and CG + AMG solve it to 1e-8
+expect_fail "'impes-case2:0': impes-case2 or impes-case2:DAY with a day > 0" bench linalg --backends serial --sizes impes-case2:0
+expect_fail "impes-case2:9000: the day must be inside the run's \(0, 450\)" bench linalg --backends serial --sizes impes-case2:9000 \
+  --cases-dir "$src/cases"
+if "$bin" bench linalg --backends omp --sizes impes-case2:2 --solvers sor,amg --solves 1 --cases-dir "$src/cases" \
+    --json "$tmp/case2.json" -q > "$tmp/case2.log" 2>&1; then
+  for v in '"variant" : "sor zline"' '"variant" : "cg+amg"'; do
+    grep -q "$v" "$tmp/case2.json" || { echo "FAIL: no $v row of case 2's system"; failures=$((failures + 1)); }
+  done
+  # its three rows (sor simple, sor zline, cg+amg on omp), each on case 2's system and verified
+  [ "$(grep -c '"layout" : "impes-case2 day 2"' "$tmp/case2.json")" -eq 3 ] &&
+    [ "$(grep -c '"verified" : true' "$tmp/case2.json")" -eq 3 ] || { echo "FAIL: case 2's rows"; cat "$tmp/case2.json"; failures=$((failures + 1)); }
+else
+  echo "FAIL: bench linalg on impes-case2:2"; cat "$tmp/case2.log"; failures=$((failures + 1))
+fi
 
 # a row not run says so ("ran": false) and claims no verification; the bench still exits 0: the
 # serial backend times only Thomas, so cr asked for by name is a row that did not run
