@@ -348,6 +348,14 @@ def compare_case(name, ref, test, thr, counts=None):
 # ---------------------------------------------------------------------------------------------
 # plots
 
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 def plot_case(name, ref, test, res, path, ref_label, test_label):
     import matplotlib
     matplotlib.use("Agg")
@@ -437,8 +445,10 @@ def secs(timings, case, runner):
     v = (timings.get(case) or {}).get(runner)
     if not v:
         return "—"
-    s = f"{v['wall_s']:.1f}"
-    if v.get("threads"):
+    s = f"{v['wall_s']:.2f}" if v["wall_s"] < 10 else f"{v['wall_s']:.1f}"
+    if v.get("ranks", 1) > 1:
+        s += f" ({v['ranks']} ranks)"
+    elif v.get("threads"):
         s += f" ({v['threads']} thr)"
     return s
 
@@ -593,7 +603,9 @@ def main(argv=None):
         r = compare_case(name, ref, test, args.bt_threshold, counts)
         results.append(r)
         label = name.split("@")[1] if "@" in name else None
-        if args.plot_dir and (args.plot_label is None or args.plot_label == label):
+        if args.plot_dir and (args.plot_label is None or args.plot_label == label) and not have_matplotlib():
+            print(f"{name}: no plot (python3-matplotlib is not installed)", file=sys.stderr)
+        elif args.plot_dir and (args.plot_label is None or args.plot_label == label):
             png = os.path.join(args.plot_dir, f"{deck if args.plot_label else name.replace('@', '_')}.png")
             plot_case(name, ref, test, r, png, args.ref_label, args.test_label)
             r["plot"] = png

@@ -5,6 +5,7 @@
 #                       [bench-reduce|bench-bl1d|bench-tridiag|bench-adi2d|bench-sor3d|bench-impes3d|bench-fluids3d]
 #                       [sanitize|sanitize-memcheck|sanitize-memcheck-model|sanitize-race|sanitize-sync|sanitize-init]
 #                       [build-old] [bench-compare] [mpi-build] [mpi] [mpi-impes] [mpi-fluids] [mpi-fim] [run-graphs] [run-tail]
+#                       [run-validation]
 #                       [cmd:'shell command']
 # Default: build test bench. The .devkit folder holds the Debian packages this machine lacks
 # (see tools/device/README.md for how it is filled).
@@ -48,6 +49,26 @@ MPI_RUN=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/
          /opt/flowkit/orterun --mca plm isolated --bind-to none -x LD_LIBRARY_PATH -x PATH -x POREFLOW_REQUIRE_BACKENDS -x PYTHONHOME
          -x PMIX_MCA_pcompress_base_silence_warning
          -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
+# OPM Flow 2022.10 and the libraries Debian gives it, from .devkit (tools/device/README.md), unpacked
+# once; FLOW_LAUNCH_CMD: the kit's orterun in a clean environment, for the timing anchor (CPR on 16
+# MPI ranks of one thread). False when .devkit carries no kit.
+flow_kit() {
+  [ -f .devkit/flowkit.tar.xz ] || return 1
+  [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
+  [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
+  [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
+  [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
+  # a clean environment: the machine's own PMIx/launcher variables send Open MPI's pmix
+  # component down paths Debian's libpmix lacks
+  env | grep -i -E '^(pmix|slurm|ompi|opal)' | sed 's/=.*//' > "$LOGS/flow_env_cleared.txt" || true
+  # and the kit's own Open MPI and PMIx components (the machine may carry other builds at Debian's paths)
+  FLOW_LAUNCH_CMD=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
+                   PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                   OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
+                   PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
+                   /opt/flowkit/orterun --mca plm isolated --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
+                   -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path)
+}
 # The MPI stages' backend: cuda (a GPU a process) or omp (the CPU). mpi_cmd PROCS [THREADS] fills
 # MPI_CMD: orterun for PROCS processes; on omp of THREADS OpenMP threads each (by default
 # MPI_THREADS, or the cores shared out; a run list's last field, where given, is its THREADS). On
@@ -188,24 +209,7 @@ for s in "${stages[@]}"; do
       ;;
     run-decks)  # every deck on omp, cuda and NVIDIA's OpenCL (and OPM Flow when .devkit carries it): summary files, wall times
       FLOW_CMD=()
-      if [ -f .devkit/flowkit.tar.xz ]; then  # OPM Flow 2022.10 and the libraries Debian gives it (tools/device/README.md)
-        [ -d /opt/flowkit ] || tar -xJf .devkit/flowkit.tar.xz -C /opt
-        [ -d /usr/lib/x86_64-linux-gnu/openmpi ] || cp -r /opt/flowkit/openmpi /usr/lib/x86_64-linux-gnu/openmpi
-        [ -d /usr/lib/x86_64-linux-gnu/pmix2 ] || cp -r /opt/flowkit/pmix2 /usr/lib/x86_64-linux-gnu/pmix2
-        [ -d /usr/share/openmpi ] || tar -xzf .devkit/mpishare.tar.gz -C /
-        # the timing anchor: CPR on FLOW_RANKS (16) MPI ranks of one thread (orterun and orted in the kit)
-        # a clean environment: the machine's own PMIx/launcher variables send Open MPI's pmix
-        # component down paths Debian's libpmix lacks
-        env | grep -i -E '^(pmix|slurm|ompi|opal)' | sed 's/=.*//' > "$LOGS/flow_env_cleared.txt" || true
-        # and the kit's own Open MPI and PMIx components (the machine may carry other builds at Debian's paths)
-        FLOW_CMD=(env -i HOME=/root PATH=/opt/flowkit:/usr/bin:/bin LD_LIBRARY_PATH=/opt/flowkit/lib:$LD_LIBRARY_PATH
-                  PYTHONHOME=$KIT_PYTHONHOME OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-                  OMPI_MCA_mca_base_component_path=/opt/flowkit/openmpi/lib/openmpi3
-                  PMIX_MCA_mca_base_component_path=/opt/flowkit/pmix2/lib/pmix
-                  /opt/flowkit/orterun --mca plm isolated -np ${FLOW_RANKS:-16} --bind-to none -x PYTHONHOME -x LD_LIBRARY_PATH -x PATH
-                  -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_mca_base_component_path
-                  /opt/flowkit/flow)
-      fi
+      flow_kit && FLOW_CMD=("${FLOW_LAUNCH_CMD[@]}" -np ${FLOW_RANKS:-16} /opt/flowkit/flow)
       threads=$(nproc)
       tf="$OUT/deck_timings${DECK_TAG:-}.json"  # DECK_TAG: a second run-decks in one call keeps the first's
       echo "{" > "$tf"
@@ -236,6 +240,19 @@ for s in "${stages[@]}"; do
         done
       done
       echo "  \"host\": \"$(nproc) cores, $(nvidia-smi -L | head -1 | sed 's/ (UUID.*//')\"}" >> "$tf"
+      ;;
+    run-validation)  # validation/run.sh: OPM Flow (the anchor: CPR on FLOW_RANKS (16) MPI ranks) and poreflow on
+      # VAL_BACKENDS (omp cuda opencl) over VAL_DECKS (QFS LAYERED HETERO THIN), one after the other in this call;
+      # the summaries, statistics and timings under $OUT/validation (compared later: run.sh --no-flow --no-poreflow)
+      flow_kit || { echo "run-validation: .devkit carries no flow kit"; status=1; continue; }
+      # poreflow with the kit's PYTHONHOME (its deck parser), run.sh's own Python without it
+      printf '#!/bin/sh\nPYTHONHOME=%s exec %s "$@"\n' "$KIT_PYTHONHOME" "$PF" > "$BUILD/poreflow_kit.sh"
+      chmod +x "$BUILD/poreflow_kit.sh"
+      run validation env -u PYTHONHOME PYTHON="$(command -v python3)" POREFLOW="$BUILD/poreflow_kit.sh" \
+        POREFLOW_ARGS="--cl-platform NVIDIA" FLOW=/opt/flowkit/flow FLOW_LAUNCH="${FLOW_LAUNCH_CMD[*]}" \
+        FLOW_ARGS=--linear-solver=cpr validation/run.sh --decks "${VAL_DECKS:-QFS LAYERED HETERO THIN}" \
+        --backends "${VAL_BACKENDS:-omp cuda opencl}" --flow-mpi ${FLOW_RANKS:-16} --no-compare --out "$OUT/validation"
+      rm -f "$OUT"/validation/flow_*/*/*.{UNRST,EGRID,INIT,DBG,PRT,RFT}  # the summaries, INFOSTEP and logs stay
       ;;
     run-graphs)  # fully implicit decks on cuda with and without CUDA Graphs (linear.cuda_graphs), alternating GRAPHS_REPS
                  # (2) times, then once on NVIDIA's OpenCL; GRAPHS_DECKS (HETERO, THIN, LAYERED); tools/device/graphs_json.py
