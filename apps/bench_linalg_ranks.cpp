@@ -84,7 +84,7 @@ void bench_linalg_ranks<double>(const BenchOptions& o, const BackendOptions& bo,
   std::vector<LinalgSystem> systems;
   for (const auto& item : split_list(o.sizes.empty() ? "poisson128,spe10" : o.sizes)) {
     LinalgSystem s;
-    if (!parse_linalg_system(item, s) || s.kind == LinalgSystem::Kind::TwoPhase)
+    if (!parse_linalg_system(item, s) || s.kind == LinalgSystem::Kind::TwoPhase || s.kind == LinalgSystem::Kind::ImpesCase2)
       throw ConfigError("--sizes: '" + item + "' (linalg-ranks: poissonN, spe10[:NXxNYxNZ])");
     systems.push_back(s);
   }

@@ -35,6 +35,7 @@
 #include "core/models/memory.hpp"
 #include "core/models/spe10_fields.hpp"
 #include "core/physics/sor3d.h"
+#include "core/physics/stencil7_sor.h"
 #include "core/run/registry.hpp"
 
 namespace poreflow::app {
@@ -255,9 +256,12 @@ HostSystem spe10_two_phase(long nx, long ny, long nz) {
 
 // The pressure system of paper 003's case 2 (cases/impes_case2.toml, 36 x 77 x 33 cells, six
 // wells) as impes3d's IMPES step assembles it for the step after `day`: the model run to that day
-// on `be` with its defaults (SOR), then the rows of its next step (the last step's dt), each rate
-// well at the BHP the step starts from. Every row is multiplied by its cell's pore volume, as the
-// model's Krylov path does (symmetric); SOR's arrays hold the same rows.
+// on `be` with its defaults (SOR), then the rows of its next step (the last step's dt) as SOR takes
+// them between its updates of the rate wells' BHPs: each completion's own share of its rate well
+// on its diagonal, its coupling to the well's other completions left out. Every row is multiplied
+// by its cell's pore volume, as the model's Krylov path does (stencil7_sor.h), which makes the
+// matrix symmetric where neighbouring cells' formation volume factors agree; SOR's arrays hold the
+// same rows.
 HostSystem impes_case2(Backend& be, const std::string& cases_dir, double day) {
   auto cf = io::CaseFile::load(std::filesystem::path(cases_dir) / "impes_case2.toml");
   auto model = make_model(cf, be, Precision::Double);
@@ -268,35 +272,36 @@ HostSystem impes_case2(Backend& be, const std::string& cases_dir, double day) {
   auto* step = dynamic_cast<ImpesStep<double>*>(&m.scheme_part());
   if (!step) throw Error("impes-case2: the case's scheme is not IMPES");
   const double dt = m.clock().last_dt();
-  const ImpesPressureRows rows = step->pressure_rows(dt);
+  ImpesPressureRows rows = step->pressure_rows(dt);
   HostSystem h;
   h.box = rows.box;
   h.label = fmt::format("impes-case2 day {:g}", day);
   h.what = fmt::format("impes3d case 2's pressure increment system of the step after day {:g} (dt {:.4g} d, {} steps run "
-                       "with SOR): 36x77x33 cells, six wells (rate wells at the BHP the step starts from), rows times the "
-                       "cells' pore volumes",
+                       "with SOR): 36x77x33 cells, six wells (each completion's own share of its rate well on the "
+                       "diagonal, as SOR's rows between its BHP updates), rows times the cells' pore volumes",
                        day, dt, m.steps());
   const Box3& b = h.box;
   const std::size_t E = b.extent();
   h.block = 1;
-  h.sor = rows.sor;
   h.coef.assign(7 * E, 0.0);
   h.rhs.assign(E, 0.0);
   h.active.assign(E, 0);
   const pf_box3 v = b.view();
   const long m2 = 2 * phys::pf_rb_m(v);
-  for (long k = 0; k < b.nz; ++k)
-    for (long j = 0; j < b.ny; ++j)
-      for (long i = 0; i < b.nx; ++i) {
-        const long L = b.at(i, j, k), q = phys::pf_rb_of(v, i, j, k);
-        const double pv = rows.pv[static_cast<std::size_t>(L)];
-        if (!(pv > 0)) continue;  // an inactive cell: a zero row
-        h.active[L] = 1;
-        for (int f = 0; f < PF_SOR_NCOEF; ++f) h.sor[q + f * m2] *= pv;
-        h.coef[L] = h.sor[q + PF_SOR_D * m2];
-        for (int f = 0; f < 6; ++f) h.coef[(f + 1) * E + L] = -h.sor[q + f * m2];
-        h.rhs[L] = h.sor[q + PF_SOR_R * m2];
-      }
+  for (long c = 0; c < b.cells(); ++c) {
+    // the stencil's row as the model's Krylov path makes it, then SOR's arrays scaled alike
+    phys::pf_s7_from_sor_cell<double>(v, c, rows.sor.data(), rows.pv.data(), h.coef.data(), h.rhs.data(), static_cast<long>(E));
+    const long i = c % b.nx, j = (c / b.nx) % b.ny, k = c / (b.nx * b.ny), L = b.at(i, j, k), q = phys::pf_rb_of(v, i, j, k);
+    const double pv = rows.pv[static_cast<std::size_t>(L)];
+    if (!(pv > 0)) {  // an inactive cell: a zero row
+      for (int f = 0; f < 7; ++f) h.coef[f * E + L] = 0;
+      h.rhs[L] = 0;
+      continue;
+    }
+    h.active[L] = 1;
+    for (int f = 0; f < PF_SOR_NCOEF; ++f) rows.sor[q + f * m2] *= pv;
+  }
+  h.sor = std::move(rows.sor);
   return h;
 }
 
@@ -790,6 +795,12 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
     if (!(forced_omega > 0 && forced_omega < 2)) throw ConfigError("--sor-omega: '" + o.sor_omega + "' is not auto, lanczos or a number in (0, 2)");
   }
   if (o.sor_check_every < 1) throw ConfigError("--sor-check-every must be at least 1");
+  // impes3d case 2's system needs its case file: said before any system runs
+  const auto case2 = std::filesystem::path(o.cases_dir) / "impes_case2.toml";
+  for (const auto& spec : systems)
+    if (spec.kind == LinalgSystem::Kind::ImpesCase2 && !std::filesystem::exists(case2))
+      throw ConfigError("--sizes: " + spec.label() + " needs '" + case2.string() +
+                        "' (--cases-dir names the folder of impes_case2.toml)");
   // the backends of the systems: the GPU ones first (their iteration counts let the CPU ones
   // estimate their time before they start), serial only where it was asked for
   const auto given = split_list(o.backends);

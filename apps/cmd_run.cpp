@@ -47,7 +47,7 @@ std::string restart_command(const std::vector<std::string>& args, const std::fil
   return cmd + " --restart " + shell_quote(file.string());
 }
 
-// <dir>/statistics.json: what the run printed at its end, for scripts (validation/compare.py
+// <dir>/statistics.json: what the run printed at its end (none for a run stopped by a signal), for scripts (validation/compare.py
 // reads the steps and Newton iterations): the model, scheme, backend, device, precision, steps,
 // simulated time, the steps' wall seconds, and every statistic (a non-finite one as text)
 void write_statistics(const std::filesystem::path& dir, const Model& m, const Backend& be, Precision prec, const RunReport& rep) {
@@ -171,6 +171,11 @@ void add_run(CLI::App& app, Common& c) {
     chosen(sim.model.get());
     const Model& model = *sim.model;
     if (auto hint = model.backend_hint(); !hint.empty() && rank == 0) spdlog::warn("hint: {}", hint);
+    // an earlier run's statistics in this folder would pass for this run's until it ends
+    if (out.enabled && out.writer) {
+      std::error_code ec;
+      std::filesystem::remove(out.dir / "statistics.json", ec);
+    }
     auto rep = run_simulation(sim, out, !c.quiet && rank == 0, ck);
     if (rep.interrupted) c.exit_code = 128 + rep.interrupted;  // as a shell reports a process ended by the signal
     if (rank != 0) return;  // process 0 reports

@@ -299,26 +299,30 @@ TEST_CASE("fim: a rate well that reaches its BHP limit goes to BHP control, and 
 
 #if POREFLOW_HAVE_OPM
 TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts steps, each counted as not converged") {
-  auto m = model_of(reference(), "SMALL", {"newton.max_iterations=3", "time.dt_init=30", "linear.tolerance=1e-3"});
+  auto m = model_of(reference(), "SMALL", {"newton.max_iterations=3", "time.dt_init=30"});
   // each step's Krylov solves as the output's linear_solves.csv writes them: every iteration's
-  // residual, the cut attempts' too, the accepted attempt's converged to linear.tolerance
-  long iterations = 0, solves = 0, later_attempts = 0;
+  // residual, the cut attempts' too, in the order made (attempts and their Newton iterations
+  // never go back); each converged solve ends within linear.tolerance (1e-2)
+  long iterations = 0, solves = 0, later_attempts = 0, converged = 0;
   for (double stop : m->report_times())
     while (m->time() < stop * (1 - 1e-12)) {
       m->step(stop);
       const auto* rec = m->linear_solves();
       REQUIRE(rec != nullptr);
-      REQUIRE(!rec->empty());
-      const int accepted = rec->back().attempt;
-      later_attempts += accepted;
-      for (const auto& r : *rec) {
+      if (rec->empty()) continue;  // a step whose Newton converged before any solve
+      later_attempts += rec->back().attempt;
+      for (std::size_t i = 0; i < rec->size(); ++i) {
+        const auto& r = (*rec)[i];
         REQUIRE(r.history.size() >= 2);
         CHECK(r.history.front() == doctest::Approx(1.0));
-        CHECK(r.attempt <= accepted);
         CHECK(r.newton < 3);
-        if (r.attempt == accepted) {
-          CHECK(r.converged);
-          CHECK(r.history.back() <= 1e-3);
+        if (i > 0) {
+          const auto& q = (*rec)[i - 1];
+          CHECK((r.attempt > q.attempt || (r.attempt == q.attempt && r.newton >= q.newton)));
+        }
+        if (r.converged) {
+          CHECK(r.history.back() <= 1e-2);
+          ++converged;
         }
         iterations += long(r.history.size()) - 1;
         ++solves;
@@ -326,7 +330,9 @@ TEST_CASE("fim: steps cut by their cause: a Newton capped at 3 iterations cuts s
     }
   const auto s = m->final_stats();
   CHECK(iterations == long(s.at("linear_iterations_total")));
+  // every Newton update followed a solve, and each cut started another attempt
   CHECK(solves >= long(s.at("newton_iterations_total")));
+  CHECK(converged > 0);
   CHECK(later_attempts >= long(s.at("retried_steps")));
   CHECK(s.at("retried_steps") > 0);
   CHECK(s.at("cuts_newton_not_converged") == s.at("retried_steps"));

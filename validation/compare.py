@@ -224,24 +224,33 @@ def run_counts(path, name):
     NAME.INFOSTEP or poreflow's statistics.json; None when it has neither."""
     d = path if os.path.isdir(path) else os.path.dirname(path)
     info = os.path.join(d, name + ".INFOSTEP")
-    if os.path.exists(info):
-        with open(info) as f:
-            header = f.readline().split()
-            conv, newt = header.index("Conv"), header.index("NewtIt")
-            rows = [line.split() for line in f if line.strip()]
-        ok = [r for r in rows if int(float(r[conv])) == 1]
-        return {"steps": len(ok), "cuts": len(rows) - len(ok), "newton": int(sum(float(r[newt]) for r in rows)),
-                "source": info}
     stats = os.path.join(d, "statistics.json")
-    if os.path.exists(stats):
-        with open(stats) as f:
-            j = json.load(f)
-        st = j.get("statistics", {})
-        if "newton_iterations_total" not in st:
-            return None     # a scheme without Newton iterations (IMPES)
-        return {"steps": int(j["steps"]), "cuts": int(st.get("retried_steps", 0)),
-                "newton": int(st["newton_iterations_total"]), "source": stats}
+    try:
+        if os.path.exists(info):
+            with open(info) as f:
+                header = f.readline().split()
+                conv, newt = header.index("Conv"), header.index("NewtIt")
+                # a last line cut short (a run stopped while writing) is left out
+                rows = [r for r in (line.split() for line in f) if len(r) == len(header)]
+            ok = [r for r in rows if int(float(r[conv])) == 1]
+            return {"steps": len(ok), "cuts": len(rows) - len(ok), "newton": int(sum(float(r[newt]) for r in rows)),
+                    "source": info}
+        if os.path.exists(stats):
+            with open(stats) as f:
+                j = json.load(f)
+            st = j.get("statistics", {})
+            if "newton_iterations_total" not in st:
+                return None     # a scheme without Newton iterations (IMPES)
+            return {"steps": int(j["steps"]), "cuts": int(st.get("retried_steps", 0)),
+                    "newton": int(st["newton_iterations_total"]), "source": stats}
+    except (OSError, ValueError, KeyError, IndexError) as e:
+        print(f"{d}: counts not read: {e}", file=sys.stderr)
     return None
+
+
+def counts_text(c, sep=", "):
+    """One run's counts in words, or None."""
+    return f"{c['steps']} steps ({c['cuts']} cut){sep}{c['newton']} Newton" if c else None
 
 
 def compare_counts(ref, test):
@@ -472,10 +481,10 @@ def tables(results, timings, ref_label, test_label):
 
     def counts(r):
         c = r.get("counts") or {}
-
-        def one(x):
-            return f"{x['steps']} ({x['cuts']}), {x['newton']}" if x else "—"
-        return f"{one(c.get('test'))} against {one(c.get('ref'))}" if c.get("test") or c.get("ref") else "—"
+        if not (c.get("test") or c.get("ref")):
+            return "—"
+        return " against ".join((counts_text(c.get(k)) or "—").replace(" steps", "").replace(" cut", "").replace(" Newton", "")
+                                for k in ("test", "ref"))
 
 
     def worst_l1(r, keys):
@@ -622,9 +631,7 @@ def main(argv=None):
                 print(f"  {w}: breakthrough {num(b['ref'])} vs {num(b['test'])} d ({pct(b['rel'])})")
         c = r["counts"]
         if c.get("ref") or c.get("test"):
-            def one(x):
-                return f"{x['steps']} steps ({x['cuts']} cut), {x['newton']} Newton" if x else "no counts"
-            print(f"  {one(c.get('test'))} vs {one(c.get('ref'))}")
+            print(f"  {counts_text(c.get('test')) or 'no counts'} vs {counts_text(c.get('ref')) or 'no counts'}")
         print(f"  {'pass' if r['pass'] else 'MISS: ' + ', '.join(r['fails'] + r['missing'])}")
         ok = ok and r["pass"]
 

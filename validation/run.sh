@@ -69,7 +69,7 @@ while [ $# -gt 0 ]; do
     --no-compare) compare=0; shift ;;
     --goals) goals="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -89,20 +89,21 @@ mkdir -p "$out"
 "$PYTHON" validation/gen_hetero.py --check >/dev/null || {
   echo "run.sh: validation/decks/hetero/*.INC differ from validation/gen_hetero.py" >&2; exit 1; }
 
-# record DECK RUNNER TIMEFILE [RANKS]: /usr/bin/time's "wall user sys" into the timings JSON (the
-# CPU seconds of an MPI run are its launcher's alone)
+# record DECK RUNNER TIMEFILE [RANKS]: /usr/bin/time's "wall user sys" into the timings JSON
+# (RANKS > 0: an MPI run of one thread a rank)
 record() {
-  "$PYTHON" - "$timings" "$1" "$2" "$3" "$threads" "${4:-1}" <<'PY'
+  "$PYTHON" - "$timings" "$1" "$2" "$3" "$threads" "${4:-0}" <<'PY'
 import json, os, socket, sys
 path, deck, runner, tf, threads, ranks = sys.argv[1:]
 wall, user, sysc = (float(x) for x in open(tf).read().split()[-3:])
 d = json.load(open(path)) if os.path.exists(path) else {}
+mpi = int(ranks) > 0
 ranks = max(int(ranks), 1)
-d.setdefault(deck, {})[runner] = {"wall_s": wall, "cpu_s": user + sysc, "threads": 1 if ranks > 1 else int(threads),
+d.setdefault(deck, {})[runner] = {"wall_s": wall, "cpu_s": user + sysc, "threads": 1 if mpi else int(threads),
                                   "ranks": ranks, "host": socket.gethostname()}
 json.dump(d, open(path, "w"), indent=1, sort_keys=True)
 print(f"{deck} {runner}: {wall:.2f} s wall, {user + sysc:.1f} s cpu, " +
-      (f"{ranks} MPI ranks" if ranks > 1 else f"{threads} threads"))
+      (f"{ranks} MPI ranks" if mpi else f"{threads} threads"))
 PY
 }
 
@@ -131,7 +132,7 @@ for name in $decks; do
   fdir="$out/flow_$flow_steps/$name"
   if [ "$run_flow" = 1 ]; then
     rm -rf "$fdir"; mkdir -p "$fdir"
-    if [ "$flow_ranks" -gt 1 ]; then
+    if [ "$flow_ranks" -gt 0 ]; then
       echo "== flow $name ($flow_ranks MPI ranks, $flow_steps steps: $FLOW_ARGS)"
       timed "$fdir/time.txt" \
         $NICE ${FLOW_LAUNCH:-mpirun --bind-to none} -np "$flow_ranks" "$FLOW" "$deck" --output-dir="$fdir" \

@@ -26,11 +26,6 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import compare  # noqa: E402
 
-try:
-    import matplotlib  # noqa: F401  (the plots are drawn where it is installed)
-    HAVE_MATPLOTLIB = True
-except ImportError:
-    HAVE_MATPLOTLIB = False
 
 
 def perturbed_csv(src, path, stretch, cum_scale, bhp_shift, rate_scale=None):
@@ -87,7 +82,7 @@ def main():
         want = 0.98 * float(ref.at("FOPT", r["t_end"] / stretch))
         if abs(fo["test"] - want) > 1e-6 * want:
             failures.append(f"{stretch}: FOPT {fo} expected test {want}")
-        plots = ["--plot-dir", os.path.join(work, "plots_" + str(stretch))] if HAVE_MATPLOTLIB else []
+        plots = ["--plot-dir", os.path.join(work, "plots_" + str(stretch))] if compare.have_matplotlib() else []
         rc = subprocess.call([sys.executable, os.path.join(here, "compare.py"), "--strict",
                               "--case", name, flow_dir, d] + plots, stdout=subprocess.DEVNULL)
         bt_ok = all((wr.get("bt") or {}).get("rel") in (None,) or wr["bt"]["rel"] <= 0.05

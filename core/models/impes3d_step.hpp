@@ -25,8 +25,8 @@ namespace poreflow {
 class State;
 
 // A step's pressure rows on the host: sor3d's colour-packed W E S N B T D R of the pressure
-// increment on the model's box (D dp - sum T dp_n = R, every row divided by its cell's volume),
-// and the cells' pore volumes (pv0), by which the Krylov path multiplies the rows back
+// increment on the model's box (D dp - sum T dp_n = R, each row divided by its cell's pore
+// volume), and the cells' pore volumes (pv0), by which the Krylov path multiplies the rows back
 struct ImpesPressureRows {
   Box3 box;
   std::vector<double> sor, pv;
@@ -65,8 +65,9 @@ class ImpesStep final : public ReservoirScheme<T> {
   long last_sor() const { return last_sor_; }
   double last_residual() const { return last_residual_; }
   double omega() const { return omega_; }
-  // The pressure rows of a step of dt from the present state, as SOR takes them, each rate well
-  // at the BHP the step starts from; the state is not changed (for `bench linalg`'s impes3d systems)
+  // The pressure rows of a step of dt from the present state, as SOR takes them between its
+  // updates of the rate wells' BHPs (each completion's own share of its well on the diagonal); the
+  // state is not changed (for `bench linalg`'s impes3d systems)
   ImpesPressureRows pressure_rows(double dt);
   // the pressure solver in words (the run's log)
   std::string describe_solver() const;

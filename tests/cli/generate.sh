@@ -48,6 +48,8 @@ n=$(grep -c '"iterations"' "$tmp/systems.json" 2>/dev/null)
 
 # impes3d case 2's pressure system from a run of the model: SOR and CG + AMG solve it to 1e-8
 expect_fail "'impes-case2:0': impes-case2 or impes-case2:DAY with a day > 0" bench linalg --backends serial --sizes impes-case2:0
+expect_fail "needs '$tmp/none/impes_case2.toml' \(--cases-dir names the folder of impes_case2.toml\)" bench linalg --backends serial \
+  --sizes poisson8,impes-case2 --cases-dir "$tmp/none"
 expect_fail "impes-case2:9000: the day must be inside the run's \(0, 450\)" bench linalg --backends serial --sizes impes-case2:9000 \
   --cases-dir "$src/cases"
 if "$bin" bench linalg --backends omp --sizes impes-case2:2 --solvers sor,amg --solves 1 --cases-dir "$src/cases" \

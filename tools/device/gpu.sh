@@ -243,7 +243,7 @@ for s in "${stages[@]}"; do
       ;;
     run-validation)  # validation/run.sh: OPM Flow (the anchor: CPR on FLOW_RANKS (16) MPI ranks) and poreflow on
       # VAL_BACKENDS (omp cuda opencl) over VAL_DECKS (QFS LAYERED HETERO THIN), one after the other in this call;
-      # the summaries, statistics and timings under $OUT/validation (compared later: run.sh --no-flow --no-poreflow)
+      # the summaries, statistics and timings in $OUT/validation.tar.gz (compared later: run.sh --no-flow --no-poreflow)
       flow_kit || { echo "run-validation: .devkit carries no flow kit"; status=1; continue; }
       # poreflow with the kit's PYTHONHOME (its deck parser), run.sh's own Python without it
       printf '#!/bin/sh\nPYTHONHOME=%s exec %s "$@"\n' "$KIT_PYTHONHOME" "$PF" > "$BUILD/poreflow_kit.sh"
@@ -253,6 +253,8 @@ for s in "${stages[@]}"; do
         FLOW_ARGS=--linear-solver=cpr validation/run.sh --decks "${VAL_DECKS:-QFS LAYERED HETERO THIN}" \
         --backends "${VAL_BACKENDS:-omp cuda opencl}" --flow-mpi ${FLOW_RANKS:-16} --no-compare --out "$OUT/validation"
       rm -f "$OUT"/validation/flow_*/*/*.{UNRST,EGRID,INIT,DBG,PRT,RFT}  # the summaries, INFOSTEP and logs stay
+      # one file: the device tool brings back no folder three levels deep
+      tar -czf "$OUT/validation.tar.gz" -C "$OUT" validation && rm -rf "$OUT/validation"
       ;;
     run-graphs)  # fully implicit decks on cuda with and without CUDA Graphs (linear.cuda_graphs), alternating GRAPHS_REPS
                  # (2) times, then once on NVIDIA's OpenCL; GRAPHS_DECKS (HETERO, THIN, LAYERED); tools/device/graphs_json.py

@@ -18,87 +18,88 @@ std::string snapshot_stem(const std::string& name, int index) {
 
 namespace {
 
-// The series continues where a restart's checkpoint left it: csv_rows rows, the last csv_last_row.
-class CsvSeries final : public Observer {
+// A CSV file that a restart continues where its checkpoint left it: the rows written then and the
+// last of them, saved under the records <name>_rows and <name>_last_row (csv_rows and
+// csv_last_row for the series, as checkpoints have them)
+class ResumableCsv {
  public:
-  explicit CsvSeries(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-  void resume(const ModelState& s) override {
-    rows_ = static_cast<std::size_t>(s.integer("csv_rows"));
-    if (rows_) last_ = s.doubles("csv_last_row");
+  explicit ResumableCsv(std::string records) : records_(std::move(records)) {}
+  // optional: a checkpoint without the records (written before the file existed) starts it anew
+  void resume(const ModelState& s, bool optional) {
+    if (optional && !s.has(records_ + "_rows")) return;
+    rows_ = static_cast<std::size_t>(s.integer(records_ + "_rows"));
+    if (rows_) last_ = s.doubles(records_ + "_last_row");
     resumed_ = true;
   }
-  void begin(const Model& m, bool) override {
-    const auto file = dir_ / (m.name() + "_series.csv");
+  void open(const std::filesystem::path& file, std::vector<std::string> columns) {
     if (resumed_ && std::filesystem::exists(file)) {
-      csv_ = std::make_unique<CsvWriter>(CsvWriter::resume(file, m.series_columns(), rows_, last_));
-    } else {
-      if (resumed_ && rows_ > 0)
-        spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows_);
-      csv_ = std::make_unique<CsvWriter>(file, m.series_columns());
+      csv_ = std::make_unique<CsvWriter>(CsvWriter::resume(file, std::move(columns), rows_, last_));
+      return;
     }
+    if (resumed_ && rows_ > 0)
+      spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows_);
+    csv_ = std::make_unique<CsvWriter>(file, std::move(columns));
   }
-  void series(const Model& m) override { csv_->row(m.series_row()); }
-  void save(ModelState& s) const override {
-    s.set_int("csv_rows", static_cast<long>(csv_->rows()));
-    if (csv_->rows() > 0) s.put("csv_last_row", csv_->last_row());
+  void save(ModelState& s) const {
+    if (!csv_) return;
+    s.set_int(records_ + "_rows", static_cast<long>(csv_->rows()));
+    if (csv_->rows() > 0) s.put(records_ + "_last_row", csv_->last_row());
   }
+  CsvWriter* writer() const { return csv_.get(); }
 
  private:
-  std::filesystem::path dir_;
+  std::string records_;
   std::unique_ptr<CsvWriter> csv_;
   bool resumed_ = false;
   std::size_t rows_ = 0;
   std::vector<double> last_;
 };
 
-// <dir>/linear_solves.csv: every Krylov solve of every step (Model::linear_solves), one row per
-// iteration of a solve: the step, the time it reached, the step's attempt and Newton iteration,
-// the iteration k and the relative residual after k (k = 0: the start). Nothing for a model
-// without them. Flushed once a step; continued across a restart as the series is.
-class LinearSolves final : public Observer {
+// <dir>/<model>_series.csv
+class CsvSeries final : public Observer {
  public:
-  explicit LinearSolves(std::filesystem::path dir) : dir_(std::move(dir)) {}
-
-  void resume(const ModelState& s) override {
-    if (!s.has("linear_solves_rows")) return;  // a checkpoint from a run without the file
-    rows_ = static_cast<std::size_t>(s.integer("linear_solves_rows"));
-    if (rows_) last_ = s.doubles("linear_solves_last_row");
-    resumed_ = true;
-  }
-  void begin(const Model& m, bool) override {
-    if (!m.linear_solves()) return;
-    const auto file = dir_ / "linear_solves.csv";
-    std::vector<std::string> columns{"step", "time", "attempt", "newton", "iteration", "relative_residual"};
-    if (resumed_ && std::filesystem::exists(file)) {
-      csv_ = std::make_unique<CsvWriter>(CsvWriter::resume(file, columns, rows_, last_));
-    } else {
-      if (resumed_ && rows_ > 0)
-        spdlog::warn("'{}' is missing: its first {} rows (before the checkpoint) are not in the new one", file.string(), rows_);
-      csv_ = std::make_unique<CsvWriter>(file, columns);
-    }
-  }
-  void step(const Model& m) override {
-    const auto* solves = m.linear_solves();
-    if (!csv_ || !solves || solves->empty()) return;
-    const double step = double(m.steps()), t = m.time();
-    for (const auto& s : *solves)
-      for (std::size_t k = 0; k < s.history.size(); ++k)
-        csv_->row({step, t, double(s.attempt), double(s.newton), double(k), s.history[k]}, false);
-    csv_->flush();
-  }
-  void save(ModelState& s) const override {
-    if (!csv_) return;
-    s.set_int("linear_solves_rows", static_cast<long>(csv_->rows()));
-    if (csv_->rows() > 0) s.put("linear_solves_last_row", csv_->last_row());
-  }
+  explicit CsvSeries(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  void resume(const ModelState& s) override { csv_.resume(s, false); }
+  void begin(const Model& m, bool) override { csv_.open(dir_ / (m.name() + "_series.csv"), m.series_columns()); }
+  void series(const Model& m) override { csv_.writer()->row(m.series_row()); }
+  void save(ModelState& s) const override { csv_.save(s); }
 
  private:
   std::filesystem::path dir_;
-  std::unique_ptr<CsvWriter> csv_;
-  bool resumed_ = false;
-  std::size_t rows_ = 0;
-  std::vector<double> last_;
+  ResumableCsv csv_{"csv"};
+};
+
+// <dir>/linear_solves.csv: every Krylov solve of every step (Model::linear_solves), one row per
+// iteration of a solve: the step, the time it reached, the step's attempt (its solve() calls: a
+// cut's retry, or a redo after a well was stopped), the Newton iteration, the solve's index in the
+// step (a solve retried with a fresh preconditioner has its own), the iteration k and the
+// relative residual after k (k = 0: the start). Nothing for a model without them. Flushed once a
+// step.
+class LinearSolves final : public Observer {
+ public:
+  explicit LinearSolves(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  void resume(const ModelState& s) override { csv_.resume(s, true); }
+  void begin(const Model& m, bool) override {
+    if (m.linear_solves())
+      csv_.open(dir_ / "linear_solves.csv", {"step", "time", "attempt", "newton", "solve", "iteration", "relative_residual"});
+  }
+  void step(const Model& m) override {
+    const auto* solves = m.linear_solves();
+    CsvWriter* csv = csv_.writer();
+    if (!csv || !solves || solves->empty()) return;
+    const double step = double(m.steps()), t = m.time();
+    for (std::size_t i = 0; i < solves->size(); ++i) {
+      const auto& s = (*solves)[i];
+      for (std::size_t k = 0; k < s.history.size(); ++k)
+        csv->row({step, t, double(s.attempt), double(s.newton), double(i), double(k), s.history[k]}, false);
+    }
+    csv->flush();
+  }
+  void save(ModelState& s) const override { csv_.save(s); }
+
+ private:
+  std::filesystem::path dir_;
+  ResumableCsv csv_{"linear_solves"};
 };
 
 // The collection continues with the entries a restart's checkpoint recorded (pvd_times, pvd_files).
