@@ -65,14 +65,20 @@ double u01(std::uint64_t stream, std::uint64_t i) {
 // (i, j, k) in direction d (0 x, 1 y, 2 z; interior faces only, >= 0), extra(i, j, k) the diagonal's
 // own part (accumulation, wells, a Dirichlet boundary) and R. The stencil's planes and sor3d's
 // colour-packed arrays hold the same numbers (D summed in the same order).
-template <class Face, class Extra>
-void fill_scalar(HostSystem& h, Face face, Extra extra) {
-  const Box3& b = h.box;
-  const std::size_t E = b.extent();
+// a scalar system's arrays on h.box, zero (every cell inactive)
+void zero_scalar(HostSystem& h) {
+  const std::size_t E = h.box.extent();
   h.block = 1;
   h.coef.assign(7 * E, 0.0);
   h.rhs.assign(E, 0.0);
   h.active.assign(E, 0);
+}
+
+template <class Face, class Extra>
+void fill_scalar(HostSystem& h, Face face, Extra extra) {
+  const Box3& b = h.box;
+  const std::size_t E = b.extent();
+  zero_scalar(h);
   h.sor.assign(sor3d_coef_values(b), 0.0);
   const pf_box3 v = b.view();
   const long m2 = 2 * phys::pf_rb_m(v);
@@ -282,10 +288,7 @@ HostSystem impes_case2(Backend& be, const std::string& cases_dir, double day) {
                        day, dt, m.steps());
   const Box3& b = h.box;
   const std::size_t E = b.extent();
-  h.block = 1;
-  h.coef.assign(7 * E, 0.0);
-  h.rhs.assign(E, 0.0);
-  h.active.assign(E, 0);
+  zero_scalar(h);
   const pf_box3 v = b.view();
   const long m2 = 2 * phys::pf_rb_m(v);
   for (long c = 0; c < b.cells(); ++c) {

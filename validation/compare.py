@@ -248,9 +248,11 @@ def run_counts(path, name):
     return None
 
 
-def counts_text(c, sep=", "):
-    """One run's counts in words, or None."""
-    return f"{c['steps']} steps ({c['cuts']} cut){sep}{c['newton']} Newton" if c else None
+def counts_text(c, short=False):
+    """One run's counts in words ("307 steps (1 cut), 779 Newton"; short: "307 (1), 779"), or None."""
+    if not c:
+        return None
+    return f"{c['steps']} ({c['cuts']}), {c['newton']}" if short else f"{c['steps']} steps ({c['cuts']} cut), {c['newton']} Newton"
 
 
 def compare_counts(ref, test):
@@ -483,8 +485,7 @@ def tables(results, timings, ref_label, test_label):
         c = r.get("counts") or {}
         if not (c.get("test") or c.get("ref")):
             return "—"
-        return " against ".join((counts_text(c.get(k)) or "—").replace(" steps", "").replace(" cut", "").replace(" Newton", "")
-                                for k in ("test", "ref"))
+        return " against ".join(counts_text(c.get(k), short=True) or "—" for k in ("test", "ref"))
 
 
     def worst_l1(r, keys):
