@@ -15,6 +15,8 @@ ROOT=$PWD
 OUT=${OUT:-$ROOT/device-out}
 LOGS=$OUT/logs
 mkdir -p "$LOGS"
+# a second gpu.sh in the same call packs the first's logs again (its custom stages restart at custom1)
+[ -f "$OUT/results.tar.gz" ] && tar -xzf "$OUT/results.tar.gz" -C "$OUT" logs 2>/dev/null
 BUILD=$ROOT/build-gpu
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench)
