@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <sstream>
 
@@ -21,6 +22,11 @@ std::vector<std::string> split_list(const std::string& s) {
   while (std::getline(ss, item, ','))
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+std::string source_commit() {
+  const char* c = std::getenv("POREFLOW_COMMIT");
+  return c && *c ? std::string(c) : std::string("unknown");
 }
 
 void add_common_options(CLI::App& app, Common& c, bool backend, bool devices, const std::string& precision_default) {

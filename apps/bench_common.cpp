@@ -221,7 +221,7 @@ void write_json(const std::string& path, const std::string& bench, const std::ve
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   toml::table meta{{"bench", bench}, {"date", std::string(date)}, {"host", std::string(host)},
-                   {"poreflow_version", POREFLOW_VERSION},
+                   {"poreflow_version", POREFLOW_VERSION}, {"commit", source_commit()},
                    {"timing", "wall clock over back-to-back calls and one device sync per sample; median of 7 samples, "
                              "unless the row's own 'timing' says otherwise"}};
   toml::table bw;

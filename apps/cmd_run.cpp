@@ -61,6 +61,7 @@ void write_statistics(const std::filesystem::path& dir, const Model& m, const Ba
                    {"backend", be.name()},
                    {"device", be.device_name()},
                    {"precision", std::string(to_string(prec))},
+                   {"commit", source_commit()},
                    {"steps", static_cast<int64_t>(rep.steps)},
                    {"time", rep.sim_time},
                    {"wall_seconds", rep.wall_seconds},

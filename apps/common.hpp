@@ -46,6 +46,11 @@ Precision run_precision(io::CaseFile& cf, const CLI::App& sub, const Common& c);
 
 std::vector<std::string> split_list(const std::string& s);
 
+// The source commit the results come from, for the JSON poreflow writes: POREFLOW_COMMIT from the
+// environment (the GPU machine gets a copy of the tree without .git, so the caller names it), else
+// "unknown".
+std::string source_commit();
+
 void add_info(CLI::App& app, Common& c);
 void add_run(CLI::App& app, Common& c);
 void add_compare(CLI::App& app, Common& c);

@@ -35,10 +35,11 @@ expect_fail "--sizes: 'poisson2': a Poisson grid side in \[3, 1024\]" bench lina
 if ! "$bin" bench linalg --backends serial,omp --sizes 9,27pt5,dense7 --sample-seconds 0.001 -q > "$tmp/bench.log" 2>&1; then
   echo "FAIL: bench linalg on a small case"; cat "$tmp/bench.log"; failures=$((failures + 1))
 fi
-if ! "$bin" bench linalg --backends serial,omp --sizes 7,dot1000,poisson10,spe10:9x11x6,spe10-2p:9x11x6 --solves 1 \
+if ! POREFLOW_COMMIT=abc1234 "$bin" bench linalg --backends serial,omp --sizes 7,dot1000,poisson10,spe10:9x11x6,spe10-2p:9x11x6 --solves 1 \
     --sample-seconds 0.001 --json "$tmp/systems.json" -q > "$tmp/systems.log" 2>&1; then
   echo "FAIL: bench linalg's systems on a small case"; cat "$tmp/systems.log"; failures=$((failures + 1))
 fi
+grep -q '"commit" : "abc1234"' "$tmp/systems.json" 2>/dev/null || { echo "FAIL: the JSON does not name POREFLOW_COMMIT"; failures=$((failures + 1)); }
 # every system row ran (serial is listed), converged and names its iterations and setup
 for v in '"sor simple"' '"sor zline"' '"cg+jacobi"' '"cg+ilu0"' '"cg+amg"' '"bicgstab+ilu0"' '"bicgstab+cpr"' '"cub dot"\|"vec dot"' '"stencil7 scalar"'; do
   grep -q "$v" "$tmp/systems.json" 2>/dev/null || { echo "FAIL: no $v row in the JSON"; failures=$((failures + 1)); }

@@ -21,7 +21,7 @@ head -1 "$tmp/out/bl1d_series.csv" | grep -q "^time,step,dt,front_position"
 grep -q "differences against serial.*: ok" "$tmp/cmp.txt"
 
 # impes3d: case 1 small with every output, case 2's first 20 days compared across the backends
-"$bin" run "$src/cases/impes_case1.toml" --backend omp --set grid.nx=12 --set grid.ny=12 --set grid.nz=3 --set time.end=60 \
+env -u POREFLOW_COMMIT "$bin" run "$src/cases/impes_case1.toml" --backend omp --set grid.nx=12 --set grid.ny=12 --set grid.nz=3 --set time.end=60 \
   --set time.reports=6 --set output.snapshots=2 --out "$tmp/imp" -q
 ls "$tmp/imp"
 test -s "$tmp/imp/impes3d_series.csv" || { echo "missing impes3d_series.csv"; exit 1; }
@@ -30,6 +30,7 @@ test "$(wc -l < "$tmp/imp/impes3d_series.csv")" -ge 7 || { echo "fewer CSV rows 
 ls "$tmp/imp"/*.pvd "$tmp/imp"/*.vtu "$tmp/imp"/*.png > /dev/null
 # the run's statistics as JSON; IMPES by SOR writes no Krylov histories
 grep -q '"scheme" : "IMPES"' "$tmp/imp/statistics.json" || { echo "statistics.json: no IMPES scheme"; exit 1; }
+grep -q '"commit" : "unknown"' "$tmp/imp/statistics.json" || { echo "statistics.json: no commit, or one without POREFLOW_COMMIT"; exit 1; }
 grep -q '"sor_iterations_total" : [1-9]' "$tmp/imp/statistics.json" || { echo "statistics.json: no SOR iterations"; exit 1; }
 test ! -e "$tmp/imp/linear_solves.csv" || { echo "linear_solves.csv written for SOR"; exit 1; }
 # the fully implicit scheme: its steps in the JSON as printed, a row per linear iteration and solve

@@ -18,6 +18,10 @@ mkdir -p "$LOGS"
 # a second gpu.sh in the same call packs the first's logs again (its custom stages restart at custom1)
 [ -f "$OUT/results.tar.gz" ] && tar -xzf "$OUT/results.tar.gz" -C "$OUT" logs 2>/dev/null
 BUILD=$ROOT/build-gpu
+# the commit the JSON names (apps' source_commit): the GPU machine's copy of the tree has no .git,
+# so a call there names it, POREFLOW_COMMIT=SHA tools/device/gpu.sh ...; a checkout asks git
+[ -n "${POREFLOW_COMMIT:-}" ] || POREFLOW_COMMIT=$(git rev-parse --short HEAD 2>/dev/null) || true
+export POREFLOW_COMMIT
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench)
 # "sanitize": every compute-sanitizer stage (longer than one device call: name them one a call)
