@@ -6,12 +6,14 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "apps/bench_kinds.hpp"
+#include "apps/common.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/run/driver.hpp"
@@ -55,7 +57,11 @@ void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
   }
   if (decks.empty()) throw ConfigError("bench decks: --decks names no deck");
   std::map<std::string, double> first_oil;
+  // serial only where it was asked for: a whole deck on one thread may take hours (SPE10)
+  const auto given = split_list(o.backends);
+  const bool serial_asked = given.empty() || std::find(given.begin(), given.end(), "serial") != given.end();
   for (const auto& name : bench_backends(o)) {
+    if (name == "serial" && !serial_asked) continue;
     auto be = make_backend(name, bo);
     bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));
     for (const auto& deck : decks) {
@@ -73,6 +79,7 @@ void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
       t.median = t.min = rep.wall_seconds;
       t.reps = 1;
       BenchRow r = make_row("decks", name, be->device_name(), label, "-", to_string(precision_of<T>()), 0, t, 0);
+      r.timing = "one run of the whole deck, wall clock inside the process (the deck's reading and the set-up left out), a single sample";
       r.set("steps", rep.steps);
       r.set("newton_iterations", long(stat("newton_iterations_total")));
       r.set("linear_iterations", long(stat("linear_iterations_total")));

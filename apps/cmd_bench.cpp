@@ -151,7 +151,8 @@ void linalg_ranks_options(CLI::App& sub, BenchOptions& o) {
 }
 
 void decks_options(CLI::App& sub, BenchOptions& o) {
-  sub.add_option("--decks", o.decks, "Eclipse decks to run whole (comma-separated)")->capture_default_str();
+  sub.add_option("--decks", o.decks, "Eclipse decks to run whole (comma-separated; serial runs them only where --backends "
+                                     "names it or is not given)")->capture_default_str();
   sub.add_option("--opm-reference", o.opm_reference, "a decks.json holding OPM Flow's runs of the same decks "
                                                      "(bench/results/2026-11-26_h100_fim/decks.json: its NAME_flow entries)");
 }

@@ -72,6 +72,14 @@ if "$bin" bench decks --decks "$deck" --backends serial --json "$tmp/bd.json" > 
 else
   echo "FAIL: bench decks"; sed 's/^/    /' "$tmp/bd.log"; failures=$((failures + 1))
 fi
+# serial only where --backends names it; every row says it is a single run
+if "$bin" bench decks --decks "$deck" --backends omp --threads 2 --json "$tmp/bdo.json" > "$tmp/bdo.log" 2>&1 &&
+  ! grep -q '"backend" : "serial"' "$tmp/bdo.json" && grep -q '"backend" : "omp"' "$tmp/bdo.json" &&
+  grep -q '"timing" : "one run of the whole deck' "$tmp/bdo.json"; then
+  echo "ok: bench decks runs serial only where asked, a row a single run"
+else
+  echo "FAIL: bench decks --backends omp"; sed 's/^/    /' "$tmp/bdo.log"; failures=$((failures + 1))
+fi
 
 expect_fail "deck '$tmp/NOPE.DATA' does not exist" run "$tmp/NOPE.DATA"
 sed 's/^WATER$/WATER\nDISGAS/' "$deck" > "$tmp/DISGAS.DATA"
