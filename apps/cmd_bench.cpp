@@ -200,7 +200,7 @@ void add_bench(CLI::App& app, Common& c) {
   for (const BenchKind& kind : kKinds) {
     auto* sub = bench->add_subcommand(kind.name, kind.help);
     add_common_options(*sub, c, false, true, kind.default_precision);
-    sub->add_option("--backends", o.backends, "comma-separated (default: every available; serial is always added)");
+    sub->add_option("--backends", o.backends, "comma-separated (default: every available; serial is always added, except by bench decks and the systems of bench linalg, which run it only where named or where --backends is not given)");
     sub->add_option("--json", o.json, "write the rows to this JSON file")->check(not_empty());
     sub->add_option("--sample-seconds", o.target, "target duration of one timing sample")
         ->capture_default_str()

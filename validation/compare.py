@@ -6,7 +6,7 @@ Run with Debian's /usr/bin/python3 (python3-opm-common, python3-matplotlib, nump
     compare.py --case NAME REF_DIR TEST_DIR [--case ...]
                [--timings out/timings.json] [--results-dir out/compare]
                [--plot-dir docs/validation] [--update-md docs/validation.md]
-               [--bt-threshold 0.01] [--strict] [--ref-label "OPM Flow"] [--test-label poreflow]
+               [--bt-threshold 0.01] [--strict] [--until DAYS] [--ref-label "OPM Flow"] [--test-label poreflow]
 
 REF_DIR / TEST_DIR hold NAME.SMSPEC + NAME.UNSMRY (opm's summary files); where TEST_DIR (or
 REF_DIR) has no SMSPEC, its impes3d_series.csv is read instead (a TIME column in days, then
@@ -23,7 +23,8 @@ Metrics (the reference is REF, normally OPM Flow; all times in days):
   Producers: wells whose WOPT or WWPT is positive at the end in REF.  Relative difference
   |bt_test - bt_ref| / bt_ref.  Goal: <= 5 %.
 * cumulatives: FOPT, FWPT, FWIT and each well's WOPT, WWPT, WWIT, both interpolated linearly
-  to the common end time (the smaller of the two end times).  Relative difference
+  to the common end time (the smaller of the two end times; with --until DAYS, DAYS, which both
+  runs must reach, and breakthroughs after it count as none).  Relative difference
   |test - ref| / |ref| (absolute, reported as n/a, where ref is 0).  Goal: FOPT <= 3 %.
 * series (each well's WBHP, WOPR, WWPR, WWIR, the field's FOPR, FWPR, FWIR, FPR): TEST is
   interpolated linearly onto REF's sample times inside the common time range; at each time
@@ -264,10 +265,11 @@ def compare_counts(ref, test):
     return c
 
 
-def compare_case(name, ref, test, thr, counts=None):
-    t_end = float(min(ref.time[-1], test.time[-1]))
+def compare_case(name, ref, test, thr, counts=None, until=None):
+    # until: compare the first `until` days only (both runs must reach them); else to the common end
+    t_end = float(until) if until is not None else float(min(ref.time[-1], test.time[-1]))
     res = {"case": name, "ref_source": ref.source, "test_source": test.source,
-           "t_end_ref": float(ref.time[-1]), "t_end_test": float(test.time[-1]), "t_end": t_end,
+           "t_end_ref": float(ref.time[-1]), "t_end_test": float(test.time[-1]), "t_end": t_end, "until": until,
            "bt_threshold": thr, "wells": {}, "field": {}, "missing": [],
            "counts": counts or compare_counts(None, None)}
     # field cumulatives
@@ -294,6 +296,9 @@ def compare_case(name, ref, test, thr, counts=None):
             btt = breakthrough(test.time, test.get(f"WWCT:{w}"), thr) if test.has(f"WWCT:{w}") else None
             if not test.has(f"WWCT:{w}"):
                 res["missing"].append(f"WWCT:{w}")
+            if until is not None:  # a crossing after the compared days is none within them
+                btr = btr if btr is not None and btr <= t_end else None
+                btt = btt if btt is not None and btt <= t_end else None
             wr["bt"] = {"ref": btr, "test": btt, "rel": rel(btt, btr)}
         for k in CUM_WELL:
             key = f"{k}:{w}"
@@ -340,7 +345,10 @@ def compare_case(name, ref, test, thr, counts=None):
         wo = wr.get("WOPT")
         if wr["kind"] == "producer" and wo is not None and (wo["rel"] is None or wo["rel"] > FOPT_GOAL):
             fails.append(f"WOPT {w}")
-    if abs(res["t_end_ref"] - res["t_end_test"]) > 1e-6 * max(1.0, res["t_end_ref"]):
+    if until is not None:
+        if min(res["t_end_ref"], res["t_end_test"]) < until - 1e-6 * max(1.0, until):
+            fails.append("end time")
+    elif abs(res["t_end_ref"] - res["t_end_test"]) > 1e-6 * max(1.0, res["t_end_ref"]):
         fails.append("end time")
     if COUNT_GOAL is not None:
         c = res["counts"]
@@ -571,6 +579,9 @@ def main(argv=None):
                         "fully implicit scheme, breakthrough 2 %%, FOPT 1 %%, BHP and rates 2 %%, steps and Newton "
                         "iterations within 2x")
     p.add_argument("--strict", action="store_true")
+    p.add_argument("--until", type=float, default=None, metavar="DAYS",
+                   help="compare the first DAYS days only (cumulatives at DAYS, breakthroughs up to it); both runs "
+                        "must reach DAYS, else the end-time goal is missed")
     p.add_argument("--export-csv", default=None, metavar="CSV",
                    help="write the first case's REF series as CSV (TIME + vectors) and stop")
     p.add_argument("--ref-label", default="OPM Flow")
@@ -610,7 +621,7 @@ def main(argv=None):
             ok = False
             continue
         counts = compare_counts(run_counts(refp, deck), run_counts(testp, deck))
-        r = compare_case(name, ref, test, args.bt_threshold, counts)
+        r = compare_case(name, ref, test, args.bt_threshold, counts, args.until)
         results.append(r)
         label = name.split("@")[1] if "@" in name else None
         if args.plot_dir and (args.plot_label is None or args.plot_label == label) and not have_matplotlib():

@@ -14,6 +14,8 @@ more must miss the series goals and only those: every BHP 5 bar higher (the BHP 
 6 % lower with the cumulatives unchanged (the rate goals).  Where FLOW_DIR has NAME.INFOSTEP,
 copies with a statistics.json of 1.9, 2.1 and 0.45 times its steps and Newton iterations must
 pass, miss, miss the count goal of --goals fim, and one without it must miss it as missing.
+The reference cut at half its time must miss only the end time, pass with --until its end, and
+miss the end time (and the cumulatives it holds still) with --until past it.
 """
 import csv
 import json
@@ -94,6 +96,27 @@ def main():
         # the end times differ (stretched), which compare.py counts as a miss; --strict must say 1
         if rc != 1:
             failures.append(f"{stretch}: --strict exit {rc}, expected 1 (end times differ)")
+
+    # --until: the reference cut at half its time, unchanged, misses only the end time over the
+    # whole run, passes over the first half, and misses the end time again over more than it holds
+    half = float(ref.time[-1]) / 2
+    d = os.path.join(work, "cut_half")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "impes3d_series.csv"), "w", newline="") as f:
+        cols = ["TIME"] + sorted(ref.data)
+        w = csv.writer(f)
+        w.writerow(cols)
+        for i in range(len(ref.time)):
+            if ref.time[i] <= half:
+                w.writerow([repr(float(ref.time[i]))] + [repr(float(ref.data[k][i])) for k in cols[1:]])
+    cut = compare.Series(d, name)
+    whole = compare.compare_case(name, ref, cut, 0.01)
+    first = compare.compare_case(name, ref, cut, 0.01, until=float(cut.time[-1]))
+    over = compare.compare_case(name, ref, cut, 0.01, until=1.5 * half)
+    print(f"cut at day {cut.time[-1]:g}: whole run {whole['fails']}, --until its end {first['fails']}, "
+          f"--until {1.5 * half:g} {over['fails']}")
+    if whole["fails"] != ["end time"] or not first["pass"] or "end time" not in over["fails"]:
+        failures.append(f"--until: {whole['fails']} / {first['fails']} / {over['fails']}")
 
     # BHP + 2 bar, nothing else changed: every goal met (--strict exit 0), BHP differences 2 bar
     # (under 2 % of every BHP of the deck: PROD is held at 150 bar)

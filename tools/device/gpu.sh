@@ -15,12 +15,22 @@ ROOT=$PWD
 OUT=${OUT:-$ROOT/device-out}
 LOGS=$OUT/logs
 mkdir -p "$LOGS"
-# a second gpu.sh in the same call packs the first's logs again (its custom stages restart at custom1)
-[ -f "$OUT/results.tar.gz" ] && tar -xzf "$OUT/results.tar.gz" -C "$OUT" logs 2>/dev/null
+# a second gpu.sh in the same call packs the first's logs again, as logs/earlierN/ (its own stages'
+# logs, custom1 on, would otherwise take their names); where $OUT outlives a call (a local
+# device-out/), an older results.tar.gz is packed along the same way
+if [ -f "$OUT/results.tar.gz" ]; then
+  prev=$(mktemp -d)
+  if tar -xzf "$OUT/results.tar.gz" -C "$prev" logs 2>/dev/null; then
+    n=1
+    while [ -e "$LOGS/earlier$n" ]; do n=$((n + 1)); done
+    mv "$prev/logs" "$LOGS/earlier$n"
+  fi
+  rm -rf "$prev"
+fi
 BUILD=$ROOT/build-gpu
 # the commit the JSON names (apps' source_commit): the GPU machine's copy of the tree has no .git,
-# so a call there names it, POREFLOW_COMMIT=SHA tools/device/gpu.sh ...; a checkout asks git
-[ -n "${POREFLOW_COMMIT:-}" ] || POREFLOW_COMMIT=$(git rev-parse --short HEAD 2>/dev/null) || true
+# so a call there names it, POREFLOW_COMMIT=SHA tools/device/gpu.sh ...; a checkout asks git (-dirty: uncommitted changes)
+[ -n "${POREFLOW_COMMIT:-}" ] || POREFLOW_COMMIT=$(git describe --always --dirty --abbrev=7 2>/dev/null) || true
 export POREFLOW_COMMIT
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench)
