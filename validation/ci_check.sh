@@ -18,48 +18,47 @@ bin="${1:?$usage}"
 work="${2:-$(mktemp -d)}"
 case "$work" in --*) echo "ci_check: the work folder comes before $work; $usage" >&2; exit 2 ;; esac
 case "${3:-}" in "" | --qfs-only | --thin-impes) ;; *) echo "ci_check: unknown option '$3'; $usage" >&2; exit 2 ;; esac
-qfs_only="${3:-}"  # --qfs-only: the sanitized suite's run (LAYERED takes 10 times longer there); --thin-impes: only that check
+mode="${3:-}"  # --qfs-only: the sanitized suite's run (LAYERED takes 10 times longer there); --thin-impes: only that check
 PYTHON="${PYTHON:-/usr/bin/python3}"
 [ -x "$PYTHON" ] || PYTHON="$(command -v python3 || true)"
 if [ -z "$PYTHON" ] || ! "$PYTHON" -c "import numpy" 2>/dev/null; then
   echo "ci_check: no python3 with numpy: skipped"; exit 77
 fi
-if [ "$qfs_only" = --thin-impes ]; then
+
+# run_deck LABEL DIR DECK [poreflow args...]: the deck on omp into $work/DIR (no VTK, no PNG), timed
+run_deck() {
+  local label=$1 dir=$2 deck=$3
+  shift 3
+  rm -rf "$work/$dir"; mkdir -p "$work/$dir"
+  local start end
+  start=$(date +%s%N)
+  OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/$deck.DATA" --backend omp -o "$work/$dir" \
+    --set output.vtk=false --set output.png=false "$@"
+  end=$(date +%s%N)
+  echo "ci_check: poreflow $label $(( (end - start) / 1000000 )) ms"
+}
+
+if [ "$mode" = --thin-impes ]; then
   # THIN (100 thin permeable layers, both wells completed in all; issue 23's IMPES failure) with the
   # IMPES scheme against OPM Flow with steps of at most 1 day: its explicit front is converged in
-  # time, OPM Flow's own 10-day steps put the breakthrough 9 % earlier (validation/reference/THIN)
-  rm -rf "$work/THIN_impes"; mkdir -p "$work/THIN_impes"
-  start=$(date +%s%N)
-  # one thread and the first 250 days (breakthrough near day 200): ctest runs two tests at once on
+  # time, OPM Flow's own 10-day steps put the breakthrough 9 % earlier (validation/reference/THIN).
+  # One thread and the first 250 days (breakthrough near day 200): ctest runs two tests at once on
   # CI's two cores, where two spinning OpenMP threads took 576 s against 61 s (a plain ctest -j2;
   # scripts/test also makes OpenMP's waits passive)
-  OMP_NUM_THREADS=1 "$bin" run "$root/validation/decks/THIN.DATA" --backend omp -o "$work/THIN_impes" \
-    --set scheme='"impes"' --set time.end=250 --set output.vtk=false --set output.png=false -q
-  end=$(date +%s%N)
-  echo "ci_check: poreflow THIN (impes) $(( (end - start) / 1000000 )) ms"
+  OMP_NUM_THREADS=1 run_deck "THIN (impes)" THIN_impes THIN --set scheme='"impes"' --set time.end=250 -q
   exec "$PYTHON" "$root/validation/compare.py" --strict --until 250 --case THIN "$root/validation/reference/THIN" "$work/THIN_impes" \
     --results-dir "$work/compare_thin" --table "$work/table_thin.md"
 fi
 # compare.py itself: its metrics and goals on constructed copies of OPM Flow's QFS (validation/selftest.py)
 "$PYTHON" "$root/validation/selftest.py" "$root/validation/reference/QFS/default_steps" QFS "$work/selftest"
-rm -rf "$work/QFS"; mkdir -p "$work/QFS"
-start=$(date +%s%N)
-OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/QFS.DATA" --backend omp -o "$work/QFS" \
-  --set output.vtk=false --set output.png=false
-end=$(date +%s%N)
-echo "ci_check: poreflow QFS $(( (end - start) / 1000000 )) ms"
+run_deck QFS QFS QFS
 "$PYTHON" "$root/validation/compare.py" --strict --case QFS "$root/validation/reference/QFS" "$work/QFS" \
   --results-dir "$work/compare" --table "$work/table.md"
 
-[ "$qfs_only" = --qfs-only ] && exit 0
+[ "$mode" = --qfs-only ] && exit 0
 # LAYERED with the fully implicit scheme (the deck's default) against OPM Flow's own steps, to
 # issue 23's goals (breakthrough 2 %, FOPT 1 %, BHP and rates 2 %); its transition zone needs
 # EQUIL item 9's averaging of S_w over each cell (docs/validation.md)
-rm -rf "$work/LAYERED"; mkdir -p "$work/LAYERED"
-start=$(date +%s%N)
-OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}" "$bin" run "$root/validation/decks/LAYERED.DATA" --backend omp -o "$work/LAYERED" \
-  --set output.vtk=false --set output.png=false -q
-end=$(date +%s%N)
-echo "ci_check: poreflow LAYERED (fim) $(( (end - start) / 1000000 )) ms"
+run_deck "LAYERED (fim)" LAYERED LAYERED -q
 "$PYTHON" "$root/validation/compare.py" --strict --goals fim --case LAYERED "$root/validation/reference/LAYERED/default_steps" \
   "$work/LAYERED" --results-dir "$work/compare_layered" --table "$work/table_layered.md"

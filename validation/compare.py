@@ -624,9 +624,10 @@ def main(argv=None):
         r = compare_case(name, ref, test, args.bt_threshold, counts, args.until)
         results.append(r)
         label = name.split("@")[1] if "@" in name else None
-        if args.plot_dir and (args.plot_label is None or args.plot_label == label) and not have_matplotlib():
+        plot = args.plot_dir and (args.plot_label is None or args.plot_label == label)
+        if plot and not have_matplotlib():
             print(f"{name}: no plot (python3-matplotlib is not installed)", file=sys.stderr)
-        elif args.plot_dir and (args.plot_label is None or args.plot_label == label):
+        elif plot:
             png = os.path.join(args.plot_dir, f"{deck if args.plot_label else name.replace('@', '_')}.png")
             plot_case(name, ref, test, r, png, args.ref_label, args.test_label)
             r["plot"] = png

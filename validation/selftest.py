@@ -30,13 +30,16 @@ import compare  # noqa: E402
 
 
 
-def perturbed_csv(src, path, stretch, cum_scale, bhp_shift, rate_scale=None):
+def perturbed_csv(src, path, stretch, cum_scale, bhp_shift, rate_scale=None, until=None):
+    # until: the rows of times (after the stretch) up to it only
     cols = ["TIME"] + sorted(src.data)
     t = src.time * stretch
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
         for i in range(len(t)):
+            if until is not None and t[i] > until:
+                break
             row = [t[i]]
             for k in cols[1:]:
                 v = src.data[k][i]
@@ -102,13 +105,7 @@ def main():
     half = float(ref.time[-1]) / 2
     d = os.path.join(work, "cut_half")
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "impes3d_series.csv"), "w", newline="") as f:
-        cols = ["TIME"] + sorted(ref.data)
-        w = csv.writer(f)
-        w.writerow(cols)
-        for i in range(len(ref.time)):
-            if ref.time[i] <= half:
-                w.writerow([repr(float(ref.time[i]))] + [repr(float(ref.data[k][i])) for k in cols[1:]])
+    perturbed_csv(ref, os.path.join(d, "impes3d_series.csv"), 1.0, 1.0, 0.0, until=half)
     cut = compare.Series(d, name)
     whole = compare.compare_case(name, ref, cut, 0.01)
     first = compare.compare_case(name, ref, cut, 0.01, until=float(cut.time[-1]))
