@@ -76,6 +76,11 @@ std::vector<std::string> bench_backends(const BenchOptions& o) {
   return names;
 }
 
+bool serial_asked(const BenchOptions& o) {
+  const auto given = split_list(o.backends);
+  return given.empty() || std::find(given.begin(), given.end(), "serial") != given.end();
+}
+
 void fill_speedups(std::vector<BenchRow>& rows, const std::string& baseline) {
   for (auto& r : rows)
     for (const auto& s : rows)

@@ -91,6 +91,9 @@ struct BenchOptions {
 
 // The backends to run: the list given (or every available one) with serial first, the baseline.
 std::vector<std::string> bench_backends(const BenchOptions& o);
+// whether --backends names serial or is not given: the benches whose serial rows may take hours
+// (whole decks, large systems) run serial only then
+bool serial_asked(const BenchOptions& o);
 
 // speedup of every row against the serial row of the same size, batch and layout whose variant is
 // `baseline` ("serial" for reduce and bl1d, "thomas" for tridiag and adi2d)

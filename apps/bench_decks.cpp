@@ -6,14 +6,12 @@
 #include <fmt/core.h>
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "apps/bench_kinds.hpp"
-#include "apps/common.hpp"
 #include "core/base/error.hpp"
 #include "core/io/case_file.hpp"
 #include "core/run/driver.hpp"
@@ -57,11 +55,8 @@ void bench_decks(const BenchOptions& o, const BackendOptions& bo, std::vector<Be
   }
   if (decks.empty()) throw ConfigError("bench decks: --decks names no deck");
   std::map<std::string, double> first_oil;
-  // serial only where it was asked for: a whole deck on one thread may take hours (SPE10)
-  const auto given = split_list(o.backends);
-  const bool serial_asked = given.empty() || std::find(given.begin(), given.end(), "serial") != given.end();
   for (const auto& name : bench_backends(o)) {
-    if (name == "serial" && !serial_asked) continue;
+    if (name == "serial" && !serial_asked(o)) continue;  // a whole deck on one thread may take hours (SPE10)
     auto be = make_backend(name, bo);
     bw.emplace_back(name, copy_bandwidth(*be, kCopyBytes));
     for (const auto& deck : decks) {

@@ -806,13 +806,12 @@ void bench_linalg_systems(const BenchOptions& o, const std::vector<LinalgSystem>
                         "' (--cases-dir names the folder of impes_case2.toml)");
   // the backends of the systems: the GPU ones first (their iteration counts let the CPU ones
   // estimate their time before they start), serial only where it was asked for
-  const auto given = split_list(o.backends);
-  const bool serial_asked = given.empty() || std::find(given.begin(), given.end(), "serial") != given.end();
+  const bool serial = serial_asked(o);
   std::vector<std::pair<std::string, Backend*>> order;
   for (auto& [name, be] : backends)
     if (!be->is_host()) order.emplace_back(name, be.get());
   for (auto& [name, be] : backends)
-    if (be->is_host() && (name != "serial" || serial_asked)) order.emplace_back(name, be.get());
+    if (be->is_host() && (name != "serial" || serial)) order.emplace_back(name, be.get());
 
   auto is_wanted = [&](const std::string& key) {
     // amg-w (the W-cycle), amg-f and cpr-f (in float) only when named: another AMG setup of every system
