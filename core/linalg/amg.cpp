@@ -247,23 +247,79 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
 
 // The values of every level from the operator's, on the device.
 template <class T>
+void Amg<T>::gather_finest() {
+  if (!a0_) return;  // a CSR operator: the finest level's values are its own
+  // a stencil: its coefficients into the finest level's CSR
+  const auto& m = dynamic_cast<const Stencil7Operator<T>&>(*op_).matrix();
+  CsrGatherArgs g;
+  g.prec = precision_of<T>();
+  g.nnz = a0_->nnz;
+  g.block = 1;
+  g.map = a0_map_.get();
+  g.src = &m.coef.buffer();
+  g.src_blocks = m.coef.size();
+  g.val = &a0_->val.buffer();
+  be_->csr().gather(g);
+}
+
+// Level l's inverse diagonal and this process's bound of D^-1 A's spectrum (one read): the
+// Gershgorin bound of its values scaled by the setup's power estimate over the Gershgorin bound
+// (amg_setup.hpp); NaN as infinity, which wins the maximum over the processes.
+template <class T>
+double Amg<T>::level_bound(std::size_t l) {
+  Backend& be = *be_;
+  const Precision prec = precision_of<T>();
+  auto csr = be.csr();
+  Level& L = *lv_[l];
+  CsrDiagInvArgs di;
+  di.prec = prec;
+  di.a = L.A->ref();
+  di.dinv = &L.dinv.buffer();
+  di.bad = bad_.get();
+  csr.diag_inv(di);
+  csr.check_diagonal(*bad_, l == 0 ? "AMG's finest level" : "an AMG coarse level");
+  CsrDinvBoundArgs db;
+  db.prec = prec;
+  db.a = L.A->ref();
+  db.dinv = &L.dinv.buffer();
+  db.out = &L.bound.buffer();
+  csr.dinv_bound(db);
+  return global_reduce(be, self_communicator(), ReduceOp::Max, L.bound) * h_.spectrum_ratio[l];
+}
+
+template <class T>
+void Amg<T>::update_partly(const LinearOperator<T>& A) {
+  if (&A != op_ || lv_.empty()) {
+    update(A);
+    return;
+  }
+  const auto t0 = Clock::now();
+  gather_finest();
+  // a failure on one process (a singular diagonal) stops every process after the combine
+  std::exception_ptr failed;
+  double b = 0;
+  try {
+    b = level_bound(0);
+  } catch (const Error&) {
+    failed = std::current_exception();
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  b = comm_.max(failed || std::isnan(b) ? inf : b);
+  if (failed) std::rethrow_exception(failed);
+  if (!std::isfinite(b)) throw NumericalError("AMG: level 0's matrix has a NaN or infinite value");
+  bounds_[0] = b > 0 ? b : 1.0;  // 0: no process has a row there
+  lv_[0]->hi = c_.upper * bounds_[0];
+  lv_[0]->lo = c_.lower * lv_[0]->hi;
+  ++partial_refreshes_;
+  refresh_seconds_ = since(t0);
+}
+
+template <class T>
 void Amg<T>::refresh() {
   const auto t0 = Clock::now();
   Backend& be = *be_;
   const Precision prec = precision_of<T>();
-  auto csr = be.csr();
-  if (a0_) {  // a stencil: its coefficients into the finest level's CSR
-    const auto& m = dynamic_cast<const Stencil7Operator<T>&>(*op_).matrix();
-    CsrGatherArgs g;
-    g.prec = prec;
-    g.nnz = a0_->nnz;
-    g.block = 1;
-    g.map = a0_map_.get();
-    g.src = &m.coef.buffer();
-    g.src_blocks = m.coef.size();
-    g.val = &a0_->val.buffer();
-    csr.gather(g);
-  }
+  gather_finest();
   // An error on this process (a singular diagonal, a NaN) is thrown after the combine below, which
   // every process must make: the bounds from its level on are infinite, so every process stops.
   std::exception_ptr failed;
@@ -281,23 +337,8 @@ void Amg<T>::refresh() {
     for (std::size_t l = 0; l < lv_.size(); ++l) {
       Level& L = *lv_[l];
       if (timed) log += fmt::format("{}level {}:", l == 0 ? " " : "; ", l);
-      // the smoother's inverse diagonal and its bound of D^-1 A's spectrum
-      CsrDiagInvArgs di;
-      di.prec = prec;
-      di.a = L.A->ref();
-      di.dinv = &L.dinv.buffer();
-      di.bad = bad_.get();
-      csr.diag_inv(di);
-      csr.check_diagonal(*bad_, l == 0 ? "AMG's finest level" : "an AMG coarse level");
-      CsrDinvBoundArgs db;
-      db.prec = prec;
-      db.a = L.A->ref();
-      db.dinv = &L.dinv.buffer();
-      db.out = &L.bound.buffer();
-      csr.dinv_bound(db);
-      // this process's bound; NaN as infinity, which wins the maximum over the processes below
-      // scaled by the setup's power estimate over the Gershgorin bound (amg_setup.hpp)
-      bounds_[l] = global_reduce(be, self_communicator(), ReduceOp::Max, L.bound) * h_.spectrum_ratio[l];
+      // the smoother's inverse diagonal and this process's bound of D^-1 A's spectrum
+      bounds_[l] = level_bound(l);
       lap(log, "diagonal and bound");
       if (!std::isfinite(bounds_[l])) {  // the coarser levels would carry it on
         std::fill(bounds_.begin() + static_cast<long>(l), bounds_.end(), inf);
@@ -330,7 +371,7 @@ void Amg<T>::refresh() {
       g.src = &L.P->val.buffer();
       g.src_blocks = L.P->nnz;
       g.val = &L.R->val.buffer();
-      csr.gather(g);
+      be.csr().gather(g);
       lap(log, "P and R");
       Level& N = *lv_[l + 1];
       AmgGalerkinArgs ga;

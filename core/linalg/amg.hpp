@@ -13,7 +13,10 @@
 // level's values gathered from the operator, each prolongator's from its level (amg p_values),
 // the restriction's from the prolongator (gather), the next level by the Galerkin product, the
 // inverse diagonals and the smoothers' bounds (one read per level), the coarsest inverse (the
-// coarsest level's values read, inverted on the host, written back).
+// coarsest level's values read, inverted on the host, written back). update_partly() refreshes
+// the finest level alone (its values, inverse diagonal and bound) and keeps the coarse levels, the
+// transfers and the coarsest inverse of the last refresh: a preconditioner for a matrix that moved a
+// little since (impes3d's pressure.amg_reuse), whose every level smooths with the values it applies.
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +61,8 @@ class Amg final : public Preconditioner<T> {
   ~Amg() override;
 
   void update(const LinearOperator<T>& A) override;
+  // the finest level follows A's values, the coarser levels stay (the whole update for a new operator)
+  void update_partly(const LinearOperator<T>& A) override;
   void apply(const Field<T>& r, Field<T>& z, Guard g) const override;
   std::string describe() const override;
 
@@ -73,6 +78,7 @@ class Amg final : public Preconditioner<T> {
   double setup_seconds() const { return setup_seconds_; }      // the host setup of the last new pattern
   double refresh_seconds() const { return refresh_seconds_; }  // the last refresh on the device, waited for
   long refreshes() const { return refreshes_; }
+  long partial_refreshes() const { return partial_refreshes_; }  // update_partly's of the finest level alone
   // whether the coarsest level is solved by its dense inverse (false: one level, or a coarsest too
   // large to invert, which is smoothed)
   bool coarsest_inverted() const { return cinv_ != nullptr; }
@@ -86,6 +92,8 @@ class Amg final : public Preconditioner<T> {
   struct Level;
   void setup(const LinearOperator<T>& A);
   void refresh();
+  void gather_finest();                // a stencil operator's values into the finest level's CSR
+  double level_bound(std::size_t l);   // level l's D^-1 and this process's bound of its spectrum
   void local(const Field<T>& r, Field<T>& z, Guard g) const;
   // where a smoothing starts: x taken as 0, the iterate in x, or the iterate in the level's r (a
   // prolongation put it there, so that an odd number of fused passes ends in x)
@@ -133,7 +141,7 @@ class Amg final : public Preconditioner<T> {
   std::vector<TailCopy> tail_copies_;
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
-  long refreshes_ = 0;
+  long refreshes_ = 0, partial_refreshes_ = 0;
 };
 
 }  // namespace poreflow::linalg

@@ -68,6 +68,15 @@ void FloatPreconditioner::narrow_values(const LinearOperator<double>& A) const {
   }
 }
 
+void FloatPreconditioner::update_partly(const LinearOperator<double>& A) {
+  if (&A != op_) {
+    update(A);
+    return;
+  }
+  narrow_values(A);
+  inner_->update_partly(*c_.fop);
+}
+
 void FloatPreconditioner::update(const LinearOperator<double>& A) {
   if (&A == op_) {  // new values of the same pattern
     narrow_values(A);

@@ -29,6 +29,8 @@ class FloatPreconditioner final : public Preconditioner<double> {
   // A Stencil7Operator or CsrOperator in double; anything else is a ConfigError naming it. The
   // first update with an operator makes its float copy; later ones narrow its values again.
   void update(const LinearOperator<double>& A) override;
+  // the values narrowed again, the inner preconditioner updated partly (the whole update for a new operator)
+  void update_partly(const LinearOperator<double>& A) override;
   void apply(const Field<double>& r, Field<double>& z, Guard g) const override;
   std::string describe() const override;
 

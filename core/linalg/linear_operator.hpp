@@ -59,6 +59,10 @@ class Preconditioner {
   // For the operator's current values; the first call sets up what depends on the pattern (an
   // ordering, a hierarchy), later calls with the same pattern refresh the values only.
   virtual void update(const LinearOperator<T>& A) = 0;
+  // New values of the same pattern where a partial refresh is enough (a time step's matrix that
+  // moved a little): AMG refreshes its finest level and keeps its coarse levels (Amg); the others
+  // update whole.
+  virtual void update_partly(const LinearOperator<T>& A) { update(A); }
   virtual void apply(const Field<T>& r, Field<T>& z, Guard g) const = 0;  // z = M^-1 r
   virtual std::string describe() const = 0;
 };

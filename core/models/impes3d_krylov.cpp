@@ -35,7 +35,9 @@ const char* to_string(PressurePreconditioner p) {
 template <class T>
 ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv,
                                             const ImpesNumerics& nm, const HaloExchange* halo)
-    : be_(be), pv_(pv), m_(be, box, 1), op_(m_), wop_(op_), b_(be, box.extent()) {
+    : be_(be), pv_(pv), m_(be, box, 1), op_(m_), wop_(op_), b_(be, box.extent()),
+      reuse_(nm.preconditioner == PressurePreconditioner::Amg ? nm.amg_reuse : 1) {
+  if (reuse_ < 1) throw ConfigError("impes3d: pressure.amg_reuse must be at least 1, not " + std::to_string(reuse_));
   op_.set_exchange(halo);
   b_.fill(T(0));
   // the scale of the stop: ||pv||_2 over every process's cells, once
@@ -80,14 +82,55 @@ linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>&
                                                    const Impes3DWellArgs& wells) {
   wop_.set_wells(&wells);
   be_.stencil7().from_sor({precision_of<T>(), m_.box, &rb.buffer(), &pv_.buffer(), &m_.coef.buffer(), &b_.buffer()});
-  const PartTimer timer;
-  M_->update(op_);
-  be_.sync();  // the update's time alone (one wait a step)
-  seconds_update_ += timer.seconds();
+  // Every level again after reuse_ steps, or sooner when the last solve took more than twice the
+  // iterations of the first after the last whole update (plus 2: solves of a few iterations vary by
+  // that much); else the finest level alone (Amg::update_partly). The iteration counts are global,
+  // so every process decides alike.
+  bool whole = since_whole_ < 0 || since_whole_ + 1 >= reuse_ || last_iterations_ > fresh_iterations_ + 1 + fresh_iterations_ / 2;
+  const std::size_t bytes = dp.size() * sizeof(T);
+  if (!whole) {
+    if (guess_.size() != dp.size()) guess_ = Field<T>(be_, dp.size());
+    be_.copy(dp.buffer(), guess_.buffer(), bytes);  // the first guess, for a solve again
+  }
+  update(whole);
   ks_->set_tolerance(tolerance, pv_norm_);
-  const auto r = ks_->solve(b_, dp, *M_);
+  auto r = ks_->solve(b_, dp, *M_);
+  if (!whole && !r.converged) {
+    // coarse levels kept from earlier steps that no longer fit: the same solve again, every level fresh
+    ++retried_;
+    retried_iterations_ += r.iterations;
+    be_.copy(guess_.buffer(), dp.buffer(), bytes);
+    whole = true;
+    update(whole);
+    r = ks_->solve(b_, dp, *M_);
+  }
+  since_whole_ = whole ? 0 : since_whole_ + 1;
+  if (whole) fresh_iterations_ = r.iterations;
+  last_iterations_ = r.iterations;
   wop_.set_wells(nullptr);
   return r;
+}
+
+template <class T>
+void ImpesKrylovPressure<T>::update(bool whole) {
+  const PartTimer timer;
+  if (whole) {
+    M_->update(op_);
+    ++whole_updates_;
+  } else {
+    M_->update_partly(op_);
+  }
+  be_.sync();  // the update's time alone (one wait a step)
+  seconds_update_ += timer.seconds();
+}
+
+template <class T>
+void ImpesKrylovPressure<T>::add_stats(std::map<std::string, double>& s) const {
+  s["seconds_preconditioner_update"] = seconds_update_;
+  if (reuse_ == 1) return;
+  s["pressure_amg_refreshes"] = double(whole_updates_);  // every level (the first set-up included)
+  s["pressure_solves_retried"] = double(retried_);        // again with every level fresh, after a failed solve
+  s["pressure_iterations_retried"] = double(retried_iterations_);  // those failed solves' iterations
 }
 
 template <class T>

@@ -5,11 +5,13 @@
 // pore volume) becomes a 7-point operator on the device (stencil7 from_sor) with each row
 // multiplied back by its pore volume, which makes it symmetric where the formation volume factors
 // of neighbours agree (CG needs that; BiCGSTAB does not). The preconditioner is set up once and
-// refreshed with each step's values. The solve stops when ||r||_2 <= tolerance x ||pv||_2: the
+// refreshed with each step's values (AMG: its finest level every step, its coarse levels every
+// pressure.amg_reuse steps or when the solves slow down). The solve stops when ||r||_2 <= tolerance x ||pv||_2: the
 // pore-volume-weighted RMS of the cells' volume errors (fractions of their pore volumes, SOR's
 // measure) is at most the tolerance. A well on rate control has its BHP as an unknown: the
 // operator is the 7-point one plus each such well's coupling of its completions' rows (impes3d's
 // wells_apply), the preconditioner is set up from the 7-point part alone.
+#include <map>
 #include <memory>
 #include <string>
 
@@ -57,9 +59,12 @@ class ImpesKrylovPressure {
   // prepared for the step) for dp (its first guess in, the increment out).
   linalg::KrylovResult solve(const Field<T>& rb, Field<T>& dp, double tolerance, const Impes3DWellArgs& wells);
   std::string describe() const;
-  double seconds_update() const { return seconds_update_; }  // the preconditioner's setups and refreshes
+  // seconds_preconditioner_update (the setups and refreshes), and with AMG reused its whole
+  // refreshes and the solves made again
+  void add_stats(std::map<std::string, double>& s) const;
 
  private:
+  void update(bool whole);  // the preconditioner for op_'s values: every level, or the finest alone
   Backend& be_;
   const Field<T>& pv_;
   double pv_norm_ = 0;
@@ -70,6 +75,10 @@ class ImpesKrylovPressure {
   std::unique_ptr<linalg::Preconditioner<T>> M_;
   std::unique_ptr<linalg::KrylovSolver<T>> ks_;
   double seconds_update_ = 0;
+  long reuse_ = 1;  // pressure.amg_reuse (1 without AMG: every update whole)
+  long since_whole_ = -1, fresh_iterations_ = 0, last_iterations_ = 0;
+  long whole_updates_ = 0, retried_ = 0, retried_iterations_ = 0;
+  Field<T> guess_;  // a solve's first guess, kept while the coarse levels are reused
 };
 
 }  // namespace poreflow

@@ -173,7 +173,7 @@ void ImpesStep<T>::add_stats(std::map<std::string, double>& s, long steps) const
   }
   s["seconds_pressure"] = seconds_pressure_;
   // of which the preconditioner's setup (AMG: its hierarchy, on the host, at the first step) and refreshes
-  if (krylov_) s["seconds_preconditioner_update"] = krylov_->seconds_update();
+  if (krylov_) krylov_->add_stats(s);
   s["seconds_transport_and_wells"] = seconds_other_;
   s["omega_last"] = omega_;
 }

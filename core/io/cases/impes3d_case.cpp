@@ -412,7 +412,7 @@ static void read_scheme(io::CaseFile& cf, bool deck, ImpesNumerics& nm) {
                                                    "pressure.amg_across", "pressure.cuda_graphs",
                                                    "pressure.amg_float", "pressure.amg_chebyshev",
                                                    "pressure.amg_tail_rows", "pressure.amg_strength",
-                                                   "pressure.amg_fallback"};
+                                                   "pressure.amg_fallback", "pressure.amg_reuse"};
   static const std::set<std::string> fim_keys = {
       "newton.max_iterations", "newton.cnv",        "newton.mb",           "newton.wells",           "newton.dp_max",
       "newton.cnv_relaxed",    "newton.relaxed_pv_fraction", "newton.stabilize", "newton.min_relaxation",
@@ -561,7 +561,8 @@ ImpesCase read_impes3d_case(io::CaseFile& cf, Backend& be, Precision prec, const
     cf.fail("pressure.amg_tail_rows", "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   nm.amg_strength = cf.in_range("pressure.amg_strength", nm.amg_strength, 0, 1, false, false);
   nm.amg_fallback = cf.get_bool("pressure.amg_fallback", nm.amg_fallback);
-  for (const char* k : {"pressure.amg_strength", "pressure.amg_fallback"})
+  nm.amg_reuse = cf.int_at_least("pressure.amg_reuse", nm.amg_reuse, 1);
+  for (const char* k : {"pressure.amg_strength", "pressure.amg_fallback", "pressure.amg_reuse"})
     if (cf.has(k) && (nm.solver == PressureSolver::Sor || nm.preconditioner != PressurePreconditioner::Amg))
       cf.fail(k, "applies to pressure.preconditioner = amg with pressure.solver = cg or bicgstab");
   const std::string kind = cf.get_string("pressure.amg_chebyshev", "first");

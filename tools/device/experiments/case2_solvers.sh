@@ -10,6 +10,7 @@ settings() {  # the --set arguments of a solver's name
   case $1 in
     sor) ;;
     cg-amg) echo "--set 'pressure.solver=\"cg\"' --set 'pressure.preconditioner=\"amg\"'" ;;
+    cg-amg-every) echo "--set 'pressure.solver=\"cg\"' --set pressure.amg_reuse=1" ;;  # every level every step
     cg-amgf) echo "--set 'pressure.solver=\"cg\"' --set 'pressure.preconditioner=\"amg\"' --set pressure.amg_float=true" ;;
     bicgstab-amg) echo "--set 'pressure.solver=\"bicgstab\"' --set 'pressure.preconditioner=\"amg\"'" ;;
     *) echo "unknown solver $1" >&2; exit 2 ;;
@@ -27,7 +28,7 @@ for rep in $(seq 1 "${REPS:-3}"); do
       rc=$?
       end=$EPOCHREALTIME
       echo "r$rep $b $s exit $rc process $(awk "BEGIN{printf \"%.3f\", $end - $start}") s: $(grep -E 'steps to t' "$log" | sed 's/ on .*//')" \
-        "$(grep -E '^ +(seconds_|pressure_iterations_total|sor_iterations_total|oil_produced|mass_balance|retried)' "$log" | tr -s ' ' | tr '\n' ' ')"
+        "$(grep -E '^ +(seconds_|pressure_iterations_total|sor_iterations_total|oil_produced|mass_balance|retried|pressure_amg|pressure_solves)' "$log" | tr -s ' ' | tr '\n' ' ')"
     done
   done
 done
