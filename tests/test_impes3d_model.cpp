@@ -477,8 +477,8 @@ TEST_CASE("impes3d: AMG's coarse levels kept across steps: SOR's answer, fewer w
   for_each_backend([&](Backend& be) {
     auto every = run_case(be, Precision::Double, kScheduled, with({"pressure.amg_reuse=1"}));
     auto kept = run_case(be, Precision::Double, kScheduled, with({}));  // the default: kept until the solves slow down
-    CHECK(every.rep.stats.count("pressure_amg_refreshes") == 0);
-    REQUIRE(kept.rep.stats.count("pressure_amg_refreshes") == 1);
+    // every level every step: a whole refresh a solve (no step is cut here)
+    CHECK(every.rep.stats.at("pressure_amg_refreshes") == double(every.rep.steps));
     const double refreshes = kept.rep.stats.at("pressure_amg_refreshes");
     CHECK(refreshes >= 1);
     CHECK(refreshes < 0.5 * double(kept.rep.steps));
@@ -496,7 +496,9 @@ TEST_CASE("impes3d: AMG's coarse levels kept across steps: SOR's answer, fewer w
   // pressure moved by 4e-3 (tried).
   auto tight = run_case(reference(), Precision::Double, kScheduled, with({"pressure.max_iterations=9"}));
   CHECK(tight.rep.stats.at("pressure_solves_retried") >= 1);
-  CHECK(tight.rep.stats.at("pressure_iterations_retried") >= 9 * tight.rep.stats.at("pressure_solves_retried"));
+  // each failed solve ran to the limit, and its iterations count in the total too
+  CHECK(tight.rep.stats.at("pressure_iterations_retried") == 9 * tight.rep.stats.at("pressure_solves_retried"));
+  CHECK(tight.rep.stats.at("pressure_iterations_total") > tight.rep.stats.at("pressure_iterations_retried"));
   CHECK(tight.rep.stats.at("retried_steps") == 0);
   CHECK(max_rel_diff(tight.as<double>().pressure(), pr) <= 5e-6);
 }

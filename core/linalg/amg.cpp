@@ -245,7 +245,6 @@ void Amg<T>::setup(const LinearOperator<T>& A) {
   spdlog::debug("AMG set up in {:.3f} s: {}", setup_seconds_, h_.describe());
 }
 
-// The values of every level from the operator's, on the device.
 template <class T>
 void Amg<T>::gather_finest() {
   if (!a0_) return;  // a CSR operator: the finest level's values are its own
@@ -289,7 +288,7 @@ double Amg<T>::level_bound(std::size_t l) {
 
 template <class T>
 void Amg<T>::update_partly(const LinearOperator<T>& A) {
-  if (&A != op_ || lv_.empty()) {
+  if (&A != op_ || lv_.empty() || !refreshed_) {  // nothing whole to keep: the whole update
     update(A);
     return;
   }
@@ -314,9 +313,11 @@ void Amg<T>::update_partly(const LinearOperator<T>& A) {
   refresh_seconds_ = since(t0);
 }
 
+// The values of every level from the operator's, on the device.
 template <class T>
 void Amg<T>::refresh() {
   const auto t0 = Clock::now();
+  refreshed_ = false;  // until it is whole: a partial update then makes the whole one
   Backend& be = *be_;
   const Precision prec = precision_of<T>();
   gather_finest();
@@ -444,6 +445,7 @@ void Amg<T>::refresh() {
   lap(log, "; coarsest inverse");
   refresh_tail();
   if (across_) across_->refresh();
+  refreshed_ = true;
   ++refreshes_;
   refresh_seconds_ = since(t0);
   if (timed) spdlog::debug("AMG refresh in {:.2f} ms:{}", 1e3 * refresh_seconds_, log);

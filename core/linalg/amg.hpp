@@ -76,7 +76,7 @@ class Amg final : public Preconditioner<T> {
   const AmgHierarchy& hierarchy() const { return h_; }
   std::size_t levels() const { return h_.levels.size() + 1; }
   double setup_seconds() const { return setup_seconds_; }      // the host setup of the last new pattern
-  double refresh_seconds() const { return refresh_seconds_; }  // the last refresh on the device, waited for
+  double refresh_seconds() const { return refresh_seconds_; }  // the last refresh (whole or partial) on the device, waited for
   long refreshes() const { return refreshes_; }
   long partial_refreshes() const { return partial_refreshes_; }  // update_partly's of the finest level alone
   // whether the coarsest level is solved by its dense inverse (false: one level, or a coarsest too
@@ -142,6 +142,7 @@ class Amg final : public Preconditioner<T> {
   std::vector<double> bounds_;
   double setup_seconds_ = 0, refresh_seconds_ = 0;
   long refreshes_ = 0, partial_refreshes_ = 0;
+  bool refreshed_ = false;  // the last whole refresh ran to its end
 };
 
 }  // namespace poreflow::linalg

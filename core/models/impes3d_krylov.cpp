@@ -34,10 +34,9 @@ const char* to_string(PressurePreconditioner p) {
 
 template <class T>
 ImpesKrylovPressure<T>::ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv,
-                                            const ImpesNumerics& nm, const HaloExchange* halo)
+                                            const ImpesNumerics& nm, AmgReuseCounts& counts, const HaloExchange* halo)
     : be_(be), pv_(pv), m_(be, box, 1), op_(m_), wop_(op_), b_(be, box.extent()),
-      reuse_(nm.preconditioner == PressurePreconditioner::Amg ? nm.amg_reuse : 1) {
-  if (reuse_ < 1) throw ConfigError("impes3d: pressure.amg_reuse must be at least 1, not " + std::to_string(reuse_));
+      amg_(nm.preconditioner == PressurePreconditioner::Amg), reuse_(amg_ ? nm.amg_reuse : 1), counts_(counts) {
   op_.set_exchange(halo);
   b_.fill(T(0));
   // the scale of the stop: ||pv||_2 over every process's cells, once
@@ -78,14 +77,14 @@ template <class T>
 ImpesKrylovPressure<T>::~ImpesKrylovPressure() = default;
 
 template <class T>
-linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>& dp, double tolerance,
-                                                   const Impes3DWellArgs& wells) {
+std::vector<linalg::KrylovResult> ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>& dp, double tolerance,
+                                                                const Impes3DWellArgs& wells) {
   wop_.set_wells(&wells);
   be_.stencil7().from_sor({precision_of<T>(), m_.box, &rb.buffer(), &pv_.buffer(), &m_.coef.buffer(), &b_.buffer()});
-  // Every level again after reuse_ steps, or sooner when the last solve took more than twice the
-  // iterations of the first after the last whole update (plus 2: solves of a few iterations vary by
-  // that much); else the finest level alone (Amg::update_partly). The iteration counts are global,
-  // so every process decides alike.
+  // Every level again after reuse_ solves, or sooner when the last solve took more than 1.5 times
+  // the iterations of the first after the last whole update, plus 1 (with 1 or 2 iterations fresh,
+  // 3 or 4 refresh); else the finest level alone (Amg::update_partly). The iteration counts are
+  // global, so every process decides alike.
   bool whole = since_whole_ < 0 || since_whole_ + 1 >= reuse_ || last_iterations_ > fresh_iterations_ + 1 + fresh_iterations_ / 2;
   const std::size_t bytes = dp.size() * sizeof(T);
   if (!whole) {
@@ -94,21 +93,21 @@ linalg::KrylovResult ImpesKrylovPressure<T>::solve(const Field<T>& rb, Field<T>&
   }
   update(whole);
   ks_->set_tolerance(tolerance, pv_norm_);
-  auto r = ks_->solve(b_, dp, *M_);
-  if (!whole && !r.converged) {
-    // coarse levels kept from earlier steps that no longer fit: the same solve again, every level fresh
-    ++retried_;
-    retried_iterations_ += r.iterations;
+  std::vector<linalg::KrylovResult> tries{ks_->solve(b_, dp, *M_)};
+  if (!whole && !tries.back().converged) {
+    // coarse levels kept from earlier solves that no longer fit: the same solve again, every level fresh
+    ++counts_.retried;
+    counts_.retried_iterations += tries.back().iterations;
     be_.copy(guess_.buffer(), dp.buffer(), bytes);
     whole = true;
     update(whole);
-    r = ks_->solve(b_, dp, *M_);
+    tries.push_back(ks_->solve(b_, dp, *M_));
   }
   since_whole_ = whole ? 0 : since_whole_ + 1;
-  if (whole) fresh_iterations_ = r.iterations;
-  last_iterations_ = r.iterations;
+  if (whole) fresh_iterations_ = tries.back().iterations;
+  last_iterations_ = tries.back().iterations;
   wop_.set_wells(nullptr);
-  return r;
+  return tries;
 }
 
 template <class T>
@@ -116,7 +115,7 @@ void ImpesKrylovPressure<T>::update(bool whole) {
   const PartTimer timer;
   if (whole) {
     M_->update(op_);
-    ++whole_updates_;
+    ++counts_.whole_updates;
   } else {
     M_->update_partly(op_);
   }
@@ -127,15 +126,21 @@ void ImpesKrylovPressure<T>::update(bool whole) {
 template <class T>
 void ImpesKrylovPressure<T>::add_stats(std::map<std::string, double>& s) const {
   s["seconds_preconditioner_update"] = seconds_update_;
-  if (reuse_ == 1) return;
-  s["pressure_amg_refreshes"] = double(whole_updates_);  // every level (the first set-up included)
-  s["pressure_solves_retried"] = double(retried_);        // again with every level fresh, after a failed solve
-  s["pressure_iterations_retried"] = double(retried_iterations_);  // those failed solves' iterations
+  if (!amg_) return;
+  s["pressure_amg_refreshes"] = double(counts_.whole_updates);  // every level (the first set-up included)
+  s["pressure_solves_retried"] = double(counts_.retried);  // again with every level fresh, after a failed solve
+  s["pressure_iterations_retried"] = double(counts_.retried_iterations);  // those failed solves' iterations
 }
 
 template <class T>
 std::string ImpesKrylovPressure<T>::describe() const {
   return std::string(to_string(ks_->options().method)) + " + " + M_->describe();
+}
+
+void AmgReuseCounts::bind(State& s) {
+  s.value("pressure_amg_refreshes", whole_updates);
+  s.value("pressure_solves_retried", retried);
+  s.value("pressure_iterations_retried", retried_iterations);
 }
 
 template <class T>

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/comm/communicator.hpp"
 #include "core/comm/halo_exchange.hpp"
@@ -23,6 +24,7 @@
 #include "core/linalg/linear_operator.hpp"
 #include "core/linalg/stencil7.hpp"
 #include "core/models/impes3d_input.hpp"
+#include "core/models/state.hpp"
 
 namespace poreflow {
 
@@ -46,21 +48,31 @@ class ImpesWellOperator final : public linalg::LinearOperator<T> {
   const Impes3DWellArgs* wells_ = nullptr;
 };
 
+// What AMG's kept coarse levels (pressure.amg_reuse) cost, held by the step, which keeps it as
+// restart state; SOR's runs carry it as zeros, so either solver's checkpoint has the same records
+struct AmgReuseCounts {
+  long whole_updates = 0;       // every level refreshed (the first set-up included)
+  long retried = 0;             // solves with kept coarse levels that failed and were made again
+  long retried_iterations = 0;  // their iterations (counted in the pressure iterations too)
+  void bind(State& s);
+};
+
 template <class T>
 class ImpesKrylovPressure {
  public:
   // box: the pressure's box; pv: its pore volumes (extent values, 0 in inactive cells and the halo)
   // halo: the exchange of a decomposed run's ghosts (nullptr in one process)
   ImpesKrylovPressure(Backend& be, const Communicator& comm, const Box3& box, const Field<T>& pv, const ImpesNumerics& nm,
-                      const HaloExchange* halo = nullptr);
+                      AmgReuseCounts& counts, const HaloExchange* halo = nullptr);
   ~ImpesKrylovPressure();
 
   // Solves the system in sor3d's coefficients `rb` and the rate wells' couplings (wells, as
-  // prepared for the step) for dp (its first guess in, the increment out).
-  linalg::KrylovResult solve(const Field<T>& rb, Field<T>& dp, double tolerance, const Impes3DWellArgs& wells);
+  // prepared for the step) for dp (its first guess in, the increment out). Every solve made, in
+  // order: the last is the answer's; a failed one with kept coarse levels comes before it.
+  std::vector<linalg::KrylovResult> solve(const Field<T>& rb, Field<T>& dp, double tolerance, const Impes3DWellArgs& wells);
   std::string describe() const;
-  // seconds_preconditioner_update (the setups and refreshes), and with AMG reused its whole
-  // refreshes and the solves made again
+  // seconds_preconditioner_update (the setups and refreshes, each with its wait for the queued
+  // work), and with AMG its whole refreshes and the solves made again
   void add_stats(std::map<std::string, double>& s) const;
 
  private:
@@ -75,9 +87,12 @@ class ImpesKrylovPressure {
   std::unique_ptr<linalg::Preconditioner<T>> M_;
   std::unique_ptr<linalg::KrylovSolver<T>> ks_;
   double seconds_update_ = 0;
+  bool amg_ = false;
   long reuse_ = 1;  // pressure.amg_reuse (1 without AMG: every update whole)
+  // solves since the last whole update (-1: none yet, as after a restart, whose checkpoint holds no
+  // AMG), the iterations of the first after it and of the last
   long since_whole_ = -1, fresh_iterations_ = 0, last_iterations_ = 0;
-  long whole_updates_ = 0, retried_ = 0, retried_iterations_ = 0;
+  AmgReuseCounts& counts_;
   Field<T> guess_;  // a solve's first guess, kept while the coarse levels are reused
 };
 

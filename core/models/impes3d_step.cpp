@@ -129,7 +129,7 @@ ImpesStep<T>::ImpesStep(Backend& be, const Communicator& comm, ReservoirArrays<T
   }
   omega_ = omega_for(dt_first);
   if (a.halo && nm.solver == PressureSolver::Sor) split_ = std::make_unique<HaloSorSplit>(be, *a.halo, comm);
-  if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm, a.halo);
+  if (nm.solver != PressureSolver::Sor) krylov_ = std::make_unique<ImpesKrylovPressure<T>>(be, comm, geo.box, a.pv0, nm, amg_counts_, a.halo);
 }
 
 template <class T>
@@ -296,10 +296,13 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt, const Imp
   const Precision prec = precision_of<T>();
   Attempt at;
   if (krylov_) {
-    const auto r = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec), wells);
-    log_.add(0, r.converged, r.history);
+    const auto tries = krylov_->solve(coef_, dp_, nm_.tolerance_for(prec), wells);
+    for (const auto& t : tries) {  // a solve made again counts and logs both
+      log_.add(0, t.converged, t.history);
+      sor_total_ += t.iterations;
+    }
+    const auto& r = tries.back();
     last_sor_ = r.iterations;
-    sor_total_ += r.iterations;
     last_residual_ = r.relative_residual;
     if (r.reason == linalg::KrylovStop::NonFinite) {
       at.why = "the pressure solve produced a non-finite residual";
@@ -308,6 +311,7 @@ typename ImpesStep<T>::Attempt ImpesStep<T>::solve_pressure(double dt, const Imp
     if (!r.converged) {
       std::ostringstream o;
       o << "the pressure solve (" << krylov_->describe() << ") did not converge: " << r.describe();
+      if (tries.size() > 1) o << "; made again with every AMG level fresh, after the kept coarse levels' solve failed";
       at.why = o.str();
       return at;
     }
@@ -419,6 +423,7 @@ void ImpesStep<T>::bind(State& s) {
   s.value("sor_omega", omega_);
   s.value("seconds_pressure", seconds_pressure_);
   s.value("seconds_transport_and_wells", seconds_other_);
+  amg_counts_.bind(s);
 }
 
 template struct ReservoirArrays<float>;

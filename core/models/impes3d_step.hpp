@@ -91,6 +91,7 @@ class ImpesStep final : public ReservoirScheme<T> {
   std::size_t E_;
   Field<T> p_old_, dp_, dp_prev_, mw2_, mo2_, props_, coef_, comp_, scratch_;
   std::unique_ptr<Buffer> words_, ctrl_;
+  AmgReuseCounts amg_counts_;  // restart state of krylov_'s kept AMG levels (zeros with SOR)
   std::unique_ptr<ImpesKrylovPressure<T>> krylov_;  // pressure.solver = cg | bicgstab
   std::unique_ptr<Sor3DSplit> split_;               // SOR cut between processes (core/comm/sor_split.hpp)
   ImpesStepResult result_;
