@@ -13,6 +13,9 @@ calls = {
                       "command": "POREFLOW_COMMIT=933d025 TEST_PARALLEL=1 STAGE_TIMEOUT=400 "
                                  "SOLVERS=\"sor cg-amg cg-amg-every cg-amgf\" tools/device/gpu.sh build test "
                                  "\"cmd:tools/device/experiments/case2_solvers.sh\""},
+    "call3_13c83b5": {"commit": "13c83b5", "amg_reuse_default": 1000,
+                      "command": "POREFLOW_COMMIT=13c83b5 TEST_PARALLEL=1 STAGE_TIMEOUT=420 tools/device/gpu.sh build test "
+                                 "\"cmd:REPS=1 SOLVERS='sor cg-amg cg-amg-every' tools/device/experiments/case2_solvers.sh\""},
 }
 out = {
     "meta": {"device": "NVIDIA H200 (nvidia-h200, 16-core host)", "date": "2026-12-04",
