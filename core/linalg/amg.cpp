@@ -286,6 +286,14 @@ double Amg<T>::level_bound(std::size_t l) {
   return global_reduce(be, self_communicator(), ReduceOp::Max, L.bound) * h_.spectrum_ratio[l];
 }
 
+// Level l's bound (the maximum over the processes) and the smoothed interval [lo, hi] from it
+template <class T>
+void Amg<T>::set_interval(std::size_t l, double bound) {
+  bounds_[l] = bound > 0 ? bound : 1.0;  // 0: no process has a row there (nothing to smooth)
+  lv_[l]->hi = c_.upper * bounds_[l];
+  lv_[l]->lo = c_.lower * lv_[l]->hi;
+}
+
 template <class T>
 void Amg<T>::update_partly(const LinearOperator<T>& A) {
   if (&A != op_ || lv_.empty() || !refreshed_) {  // nothing whole to keep: the whole update
@@ -306,9 +314,7 @@ void Amg<T>::update_partly(const LinearOperator<T>& A) {
   b = comm_.max(failed || std::isnan(b) ? inf : b);
   if (failed) std::rethrow_exception(failed);
   if (!std::isfinite(b)) throw NumericalError("AMG: level 0's matrix has a NaN or infinite value");
-  bounds_[0] = b > 0 ? b : 1.0;  // 0: no process has a row there
-  lv_[0]->hi = c_.upper * bounds_[0];
-  lv_[0]->lo = c_.lower * lv_[0]->hi;
+  set_interval(0, b);
   ++partial_refreshes_;
   refresh_seconds_ = since(t0);
 }
@@ -410,11 +416,9 @@ void Amg<T>::refresh() {
   comm_.max(std::span<double>(all));
   if (failed) std::rethrow_exception(failed);
   for (std::size_t l = 0; l < lv_.size(); ++l) {
-    bounds_[l] = all[l] > 0 ? all[l] : 1.0;  // 0: no process has a row there (nothing to smooth)
-    if (!std::isfinite(bounds_[l]))
+    if (!std::isfinite(all[l]))
       throw NumericalError("AMG: level " + std::to_string(l) + "'s matrix has a NaN or infinite value");
-    lv_[l]->hi = c_.upper * bounds_[l];
-    lv_[l]->lo = c_.lower * lv_[l]->hi;
+    set_interval(l, all[l]);
   }
   // the coarsest level: its values to the host, inverted there, the inverse back
   // (a singular one on one process stops every process before the next collective call)

@@ -94,6 +94,7 @@ class Amg final : public Preconditioner<T> {
   void refresh();
   void gather_finest();                // a stencil operator's values into the finest level's CSR
   double level_bound(std::size_t l);   // level l's D^-1 and this process's bound of its spectrum
+  void set_interval(std::size_t l, double bound);  // bounds_[l] and the level's smoothed interval
   void local(const Field<T>& r, Field<T>& z, Guard g) const;
   // where a smoothing starts: x taken as 0, the iterate in x, or the iterate in the level's r (a
   // prolongation put it there, so that an odd number of fused passes ends in x)

@@ -199,8 +199,8 @@ struct ImpesNumerics {
   double amg_strength = linalg::AmgOptions{}.strength;  // pressure.amg_strength (AmgOptions::strength)
   bool amg_fallback = false;  // pressure.amg_fallback: one level smoothed alone where AMG cannot coarsen
   long amg_tail_rows = 0;   // pressure.amg_tail_rows: AMG's levels of at most so many rows in one launch (AmgConfig::tail_rows)
-  // pressure.amg_reuse: AMG's coarse levels refreshed every so many steps, or sooner when a solve
-  // slows down; the finest level follows every step (ImpesKrylovPressure)
+  // pressure.amg_reuse: AMG's coarse levels refreshed every so many pressure solves, or sooner when
+  // a solve slows down; the finest level follows every solve (ImpesKrylovPressure)
   long amg_reuse = 1000;
   linalg::Chebyshev amg_chebyshev = linalg::Chebyshev::First;  // pressure.amg_chebyshev: the AMG smoother's polynomial
   // pressure: red-black SOR

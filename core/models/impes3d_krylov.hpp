@@ -5,10 +5,10 @@
 // pore volume) becomes a 7-point operator on the device (stencil7 from_sor) with each row
 // multiplied back by its pore volume, which makes it symmetric where the formation volume factors
 // of neighbours agree (CG needs that; BiCGSTAB does not). The preconditioner is set up once and
-// refreshed with each step's values (AMG: its finest level every step, its coarse levels every
-// pressure.amg_reuse steps or when the solves slow down). The solve stops when ||r||_2 <= tolerance x ||pv||_2: the
-// pore-volume-weighted RMS of the cells' volume errors (fractions of their pore volumes, SOR's
-// measure) is at most the tolerance. A well on rate control has its BHP as an unknown: the
+// refreshed with each solve's values (AMG: its finest level every solve, its coarse levels every
+// pressure.amg_reuse solves or when the solves slow down). The solve stops when
+// ||r||_2 <= tolerance x ||pv||_2: the pore-volume-weighted RMS of the cells' volume errors
+// (fractions of their pore volumes, SOR's measure) is at most the tolerance. A well on rate control has its BHP as an unknown: the
 // operator is the 7-point one plus each such well's coupling of its completions' rows (impes3d's
 // wells_apply), the preconditioner is set up from the 7-point part alone.
 #include <map>
